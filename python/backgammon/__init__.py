@@ -1,0 +1,35 @@
+"""backgammon: a fast, exact backgammon engine.
+
+    >>> import backgammon as bg
+    >>> pos = bg.Position.initial()
+    >>> len(pos.legal_plays((3, 1)))
+    16
+"""
+
+from backgammon.errors import (
+    BackgammonError,
+    GameOverError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPositionError,
+)
+from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
+from backgammon.batch import batch_successors
+from backgammon.perft import perft
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_ROLLS",
+    "BackgammonError",
+    "GameOverError",
+    "IllegalPlayError",
+    "InvalidDiceError",
+    "InvalidPositionError",
+    "LegalPlays",
+    "Outcome",
+    "Play",
+    "Position",
+    "batch_successors",
+    "perft",
+]

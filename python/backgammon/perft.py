@@ -1,0 +1,39 @@
+"""perft: counting the leaves of the play tree, the engine's whole-tree check.
+
+    >>> import backgammon as bg
+    >>> bg.perft(bg.Position.initial(), 1), bg.perft(bg.Position.initial(), 1, rolls=36)
+    (447, 637)
+"""
+
+from __future__ import annotations
+
+import operator
+
+from backgammon import _bgcore
+from backgammon.errors import BackgammonError
+from backgammon.position import Position
+
+__all__ = ["perft"]
+
+
+def perft(position: Position, depth: int, rolls: int = 21) -> int:
+    """The number of leaves of the play tree ``depth`` plies deep.
+
+    Each ply takes every one of the 21 distinct rolls (``rolls=21``) or the 36
+    ordered rolls (``rolls=36``, non-doubles counted twice), then every
+    distinct legal play, then the other side moves.  A finished game is a
+    leaf.  From the opening position: 447, 202,782 (637, 419,783 with 36
+    rolls).  Runs in the core without the GIL; depth 3 takes seconds, each
+    further ply several hundred times longer.
+    """
+    if not isinstance(position, Position):
+        position = Position(position)
+    try:
+        depth = operator.index(depth)
+    except TypeError:
+        raise BackgammonError(f"depth must be an integer, got {depth!r}") from None
+    if depth < 0:
+        raise BackgammonError(f"depth must be >= 0, got {depth}")
+    if rolls not in (21, 36):
+        raise BackgammonError(f"rolls must be 21 or 36, got {rolls!r}")
+    return _bgcore.perft(position._b, depth, rolls == 36)

@@ -1,0 +1,267 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled core of ``backgammon``: thin wrappers over ``movegen.h``.
+
+Private: users import :mod:`backgammon`.  Boards cross this boundary as
+26-byte ``bytes`` objects (two's-complement int8, the public board
+convention) or as ``int8`` numpy arrays.  Errors are raised here, with the
+exception classes of :mod:`backgammon.errors`.
+"""
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
+from libc.stdint cimport int8_t, uint8_t, int64_t
+from libc.stdlib cimport free
+from libc.string cimport memcpy
+
+cimport numpy as cnp
+import numpy as np
+
+from backgammon.errors import GameOverError, InvalidDiceError, InvalidPositionError
+
+from movegen cimport *
+
+cnp.import_array()
+
+NPTS = BG_NPTS
+
+# One generator for the calls that keep the GIL (they are short): the GIL
+# serialises them.  Calls that release the GIL allocate their own.
+cdef bg_gen *_G = bg_gen_new()
+if _G == NULL:
+    raise MemoryError()
+
+_VALIDATION_MESSAGES = {
+    BG_E_OWN_BAR: "the on-roll player's bar a[25] must be >= 0",
+    BG_E_OPP_BAR: "the opponent's bar a[0] must be <= 0",
+    BG_E_OWN_COUNT: "the on-roll player has more than 15 checkers",
+    BG_E_OPP_COUNT: "the opponent has more than 15 checkers",
+    BG_E_RANGE: "a point holds more than 15 checkers",
+}
+
+
+def validation_error(int code):
+    """The message for a nonzero code of :func:`validate`, or None."""
+    return _VALIDATION_MESSAGES.get(code)
+
+
+cdef inline const int8_t *_board_ptr(bytes board) except NULL:
+    if len(board) != BG_NPTS:
+        raise InvalidPositionError(f"a board has {BG_NPTS} bytes, got {len(board)}")
+    return <const int8_t *>PyBytes_AS_STRING(board)
+
+
+def validate(bytes board):
+    """0 if the 26-byte board is valid, else an error code (see validation_error)."""
+    return bg_validate(_board_ptr(board))
+
+
+def sides(bytes board):
+    """0 while both sides have checkers; bit 1: the mover has none, bit 2: the opponent."""
+    return bg_sides(_board_ptr(board))
+
+
+cdef int _die(object x, object dice) except -1:
+    cdef long v
+    try:
+        v = x.__index__()
+    except (AttributeError, TypeError, OverflowError):
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}") from None
+    if v < 1 or v > 6:
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}")
+    return <int>v
+
+
+cdef int _parse_dice(object dice, int *d1, int *d2) except -1:
+    if isinstance(dice, (str, bytes)):
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}")
+    try:
+        a, b = dice
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}") from None
+    d1[0] = _die(a, dice)
+    d2[0] = _die(b, dice)
+    return 0
+
+
+def parse_dice(dice):
+    """``(d1, d2)`` as plain ints, order kept; InvalidDiceError if not two dice."""
+    cdef int d1, d2
+    _parse_dice(dice, &d1, &d2)
+    return d1, d2
+
+
+cdef int _check_playing(const int8_t *b) except -1:
+    cdef int s = bg_sides(b)
+    if s != BG_BOTH_PLAYING:
+        who = "both sides have" if s == BG_BOTH_DONE else (
+            "the player on roll has" if s == BG_OWN_DONE else "the opponent has")
+        raise GameOverError(f"the game is over: {who} borne off all checkers")
+    return 0
+
+
+cdef object _rows(bg_gen *g, int64_t start, int64_t n):
+    cdef cnp.npy_intp dims[2]
+    dims[0] = n
+    dims[1] = BG_NPTS
+    arr = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
+    if n:
+        memcpy(cnp.PyArray_DATA(arr), g.out.pos + start * BG_NPTS, n * BG_NPTS)
+    return arr
+
+
+def successors(bytes board, dice):
+    """The distinct resulting boards of a roll, an ``int8`` array ``(n, 26)``."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef int d1, d2
+    cdef int64_t n
+    _parse_dice(dice, &d1, &d2)
+    _check_playing(b)
+    _G.out.n = 0
+    _G.want_moves = 0
+    n = bg_generate(_G, b, d1, d2)
+    if n < 0:
+        raise MemoryError()
+    return _rows(_G, 0, n)
+
+
+def plays(bytes board, int d1, int d2):
+    """``(results, moves, ndice)``: boards ``(n, 26)``, steps ``(n, 8)`` uint8
+    as (from, to) pairs, and the number of dice every play uses.  The dice
+    must already be valid."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef int64_t n
+    cdef cnp.npy_intp dims[2]
+    _check_playing(b)
+    _G.out.n = 0
+    _G.want_moves = 1
+    n = bg_generate(_G, b, d1, d2)
+    _G.want_moves = 0
+    if n < 0:
+        raise MemoryError()
+    results = _rows(_G, 0, n)
+    dims[0] = n
+    dims[1] = 8
+    moves = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_UINT8)
+    memcpy(cnp.PyArray_DATA(moves), _G.out.moves, n * 8)
+    return results, moves, _G.depth
+
+
+def reach(bytes board, int die, int k):
+    """The boards reachable by exactly ``k`` steps of ``die`` (no maximal rule),
+    as a list of bytes."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef int64_t n, i
+    if die < 1 or die > 6 or k < 0 or k > 4:
+        raise InvalidDiceError(f"reach needs a die 1..6 and 0..4 steps, got {die}, {k}")
+    _G.out.n = 0
+    _G.want_moves = 0
+    n = bg_reach(_G, b, die, k)
+    if n < 0:
+        raise MemoryError()
+    return [PyBytes_FromStringAndSize(<char *>(_G.out.pos + i * BG_NPTS), BG_NPTS)
+            for i in range(n)]
+
+
+def step(bytes board, int src, int die):
+    """The board after one checker step from ``src`` (25 = bar) with ``die``,
+    or None when that step is not legal by itself."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef int8_t out[26]
+    if bg_step(b, src, die, out) < 0:
+        return None
+    return PyBytes_FromStringAndSize(<char *>out, BG_NPTS)
+
+
+def swapped(bytes board):
+    """The same board seen by the other player."""
+    cdef int8_t out[26]
+    bg_swap(_board_ptr(board), out)
+    return PyBytes_FromStringAndSize(<char *>out, BG_NPTS)
+
+
+def perft(bytes board, int depth, bint rolls36):
+    """Leaves of the play tree of ``depth`` plies (see backgammon.perft)."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_gen *g
+    cdef int64_t r
+    if depth < 0:
+        raise ValueError("depth must be >= 0")
+    g = bg_gen_new()
+    if g == NULL:
+        raise MemoryError()
+    with nogil:
+        r = bg_perft_rec(g, b, depth, rolls36)
+    bg_gen_free(g)
+    if r < 0:
+        raise MemoryError()
+    return r
+
+
+cdef void _free_capsule(object cap) noexcept:
+    free(PyCapsule_GetPointer(cap, NULL))
+
+
+def batch_successors(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
+    """Core of :func:`backgammon.batch_successors` on checked-shape arrays.
+
+    Returns ``(results, offsets)``, or raises naming the first bad row.
+    The GIL is released while rows are validated and generated.
+    """
+    cdef int64_t m = boards.shape[0], i, bad = -1, n
+    cdef int code = 0, d1 = 0, d2 = 0, failed = 0
+    cdef bg_gen *g
+    cdef cnp.npy_intp dims[2]
+    cdef cnp.npy_intp odims[1]
+    if boards.shape[1] != BG_NPTS or dice.shape[1] != 2 or dice.shape[0] != m:
+        raise InvalidPositionError("boards must be (m, 26) and dice (m, 2)")
+    odims[0] = m + 1
+    offsets = cnp.PyArray_SimpleNew(1, odims, cnp.NPY_INT64)
+    cdef int64_t *off = <int64_t *>cnp.PyArray_DATA(offsets)
+    with nogil:
+        for i in range(m):
+            code = bg_validate(&boards[i, 0])
+            if code != BG_OK:
+                bad = i
+                break
+            d1 = dice[i, 0]
+            d2 = dice[i, 1]
+            if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
+                code = -1
+                bad = i
+                break
+            code = bg_sides(&boards[i, 0])
+            if code != BG_BOTH_PLAYING:
+                code = -2
+                bad = i
+                break
+    if bad >= 0:
+        row = np.asarray(boards[bad]).tolist()
+        if code == -1:
+            raise InvalidDiceError(
+                f"row {bad}: dice must be two integers from 1 to 6, got {[d1, d2]}")
+        if code == -2:
+            raise GameOverError(f"row {bad}: the game is over, a side has no checkers: {row}")
+        raise InvalidPositionError(f"row {bad}: {_VALIDATION_MESSAGES[code]}: {row}")
+    g = bg_gen_new()
+    if g == NULL:
+        raise MemoryError()
+    with nogil:
+        if bg_buf_reserve(&g.out, m * 16 + 16) < 0:
+            failed = 1
+        else:
+            for i in range(m):
+                off[i] = g.out.n
+                if bg_generate(g, &boards[i, 0], dice[i, 0], dice[i, 1]) < 0:
+                    failed = 1
+                    break
+            off[m] = g.out.n
+    if failed:
+        bg_gen_free(g)
+        raise MemoryError()
+    n = g.out.n
+    dims[0] = n
+    dims[1] = BG_NPTS
+    results = cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_INT8, g.out.pos)
+    cnp.set_array_base(results, PyCapsule_New(g.out.pos, NULL, _free_capsule))
+    g.out.pos = NULL
+    bg_gen_free(g)
+    return results, offsets

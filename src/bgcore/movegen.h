@@ -1,0 +1,434 @@
+/*
+ * movegen.h -- legal-play generation for backgammon, plain C, no Python.
+ *
+ * Board convention (see README): 26 signed bytes seen from the player on
+ * roll.  b[1..24] are points in the mover's numbering (moving 24 -> 1, bearing
+ * off past 1), positive = mover's checkers, negative = opponent's; b[25] is
+ * the mover's bar (>= 0, entering from "point 25"); b[0] is the opponent's
+ * bar as a negative number (<= 0).  Borne-off checkers are implicit.
+ *
+ * The generator keeps the board plus two occupancy bitmasks (bit p = point p):
+ *   own    : points 1..25 holding at least one of the mover's checkers
+ *   closed : points 1..24 holding two or more opposing checkers (RULES 3.3)
+ * `closed` never changes during a turn: the mover can only hit blots.  The
+ * set of sources that may move a die d is then a few shifts and ands.
+ *
+ * Rules implemented (sections of shared/RULES.md):
+ *   3.1-3.4  single steps, landing on open points, hits (also on the way)
+ *   4.1/4.2  maximal dice and the higher-die rule, over the whole turn
+ *   4.4      no legal move: exactly one play, the position itself
+ *   5.1-5.5  bar first, entry on 25-d, partial entry
+ *   6.1-6.7  bearing off, mid-turn included; larger die from the highest point
+ *   13.2     one play per distinct resulting position
+ *
+ * Distinct plays.  Doubles are enumerated with non-increasing source points.
+ * Every multiset of steps can be played in that order (a step from a higher
+ * point never depends on one from a lower point), and with one die value the
+ * step graph "p -> p-d or off" is a tree rooted at "off", so distinct step
+ * multisets give distinct positions: doubles need no deduplication at all.
+ * Non-doubles are enumerated in both die orders; results using both dice are
+ * deduplicated with a small hash table (exact: a hash hit is confirmed by
+ * comparing the 26 bytes).  A pass has at most 15 x 15 leaves (15 checkers),
+ * so 2 x 225 <= 512 keys: a 1024-slot table never fills beyond half.
+ *
+ * Results are appended to a caller-owned growable buffer: there is no cap on
+ * the number of plays of a roll.  Nothing here touches Python, so everything
+ * runs without the GIL and is safe from many threads as long as each thread
+ * uses its own bg_gen.
+ */
+#ifndef BGCORE_MOVEGEN_H
+#define BGCORE_MOVEGEN_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BG_NPTS 26
+#define BG_BAR 25
+#define BG_MAXCHK 15
+#define BG_HT_SIZE 1024
+
+/* Error codes of bg_validate (0 = valid). */
+#define BG_OK 0
+#define BG_E_OWN_BAR 1     /* b[25] < 0 */
+#define BG_E_OPP_BAR 2     /* b[0] > 0 */
+#define BG_E_OWN_COUNT 3   /* more than 15 checkers of the mover */
+#define BG_E_OPP_COUNT 4   /* more than 15 opposing checkers */
+#define BG_E_RANGE 5       /* a value outside -15..15 */
+
+/* Results of bg_sides (who still has checkers). */
+#define BG_BOTH_PLAYING 0
+#define BG_OWN_DONE 1      /* the mover has no checkers left */
+#define BG_OPP_DONE 2      /* the opponent has no checkers left */
+#define BG_BOTH_DONE 3
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static __inline int bg_highbit(uint32_t m) { unsigned long i; _BitScanReverse(&i, m); return (int)i; }
+#else
+static inline int bg_highbit(uint32_t m) { return 31 - __builtin_clz(m); }
+#endif
+
+typedef struct {
+    int8_t *pos;       /* n results, BG_NPTS bytes each */
+    uint8_t *moves;    /* n move lists, 8 bytes each: (from, to) x 4, to 0 = off */
+    int64_t n;
+    int64_t cap;
+} bg_buf;
+
+typedef struct {
+    int8_t b[32];      /* working board, bytes 26..31 stay zero (hashing) */
+    uint32_t own;
+    uint32_t closed;
+    int outside;       /* mover's checkers on points 7..25 */
+    int rank;          /* best play class emitted in this call, -1 none */
+    int want_moves;
+    int depth;         /* dice used by the plays of the last call */
+    int64_t start;     /* first result of the current call */
+    uint8_t path[8];
+    bg_buf out;
+    uint64_t keys[BG_HT_SIZE];
+    int32_t idx[BG_HT_SIZE];
+    uint16_t used[BG_HT_SIZE];
+    int nused;
+} bg_gen;
+
+/* ------------------------------------------------------------------ */
+/* Validation and small helpers                                        */
+
+static inline int bg_validate(const int8_t *b)
+{
+    int own = 0, opp = 0, i;
+    for (i = 0; i < BG_NPTS; i++) {
+        int v = b[i];
+        if (v < -BG_MAXCHK || v > BG_MAXCHK) return BG_E_RANGE;
+        if (v > 0) own += v; else opp -= v;
+    }
+    if (b[BG_BAR] < 0) return BG_E_OWN_BAR;
+    if (b[0] > 0) return BG_E_OPP_BAR;
+    if (own > BG_MAXCHK) return BG_E_OWN_COUNT;
+    if (opp > BG_MAXCHK) return BG_E_OPP_COUNT;
+    return BG_OK;
+}
+
+static inline int bg_sides(const int8_t *b)
+{
+    int own = 0, opp = 0, i;
+    for (i = 0; i < BG_NPTS; i++) {
+        if (b[i] > 0) own = 1; else if (b[i] < 0) opp = 1;
+    }
+    return (own ? 0 : BG_OWN_DONE) | (opp ? 0 : BG_OPP_DONE);
+}
+
+static inline void bg_swap(const int8_t *b, int8_t *s)
+{
+    int i;
+    for (i = 0; i < BG_NPTS; i++) s[i] = (int8_t)-b[BG_NPTS - 1 - i];
+}
+
+static inline uint64_t bg_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static inline uint64_t bg_hash(const int8_t *b32)
+{
+    uint64_t w0, w1, w2, w3, h;
+    memcpy(&w0, b32, 8); memcpy(&w1, b32 + 8, 8);
+    memcpy(&w2, b32 + 16, 8); memcpy(&w3, b32 + 24, 8);
+    h = w0 * 0x9E3779B97F4A7C15ULL;
+    h = (bg_rotl(h, 31) ^ w1) * 0xC2B2AE3D27D4EB4FULL;
+    h = (bg_rotl(h, 27) ^ w2) * 0x165667B19E3779F9ULL;
+    h = (bg_rotl(h, 33) ^ w3) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 32;
+    return h | 1;  /* 0 marks an empty slot */
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffers                                                             */
+
+static inline void bg_buf_free(bg_buf *o)
+{
+    free(o->pos); free(o->moves);
+    o->pos = NULL; o->moves = NULL; o->n = o->cap = 0;
+}
+
+static inline int bg_buf_reserve(bg_buf *o, int64_t need)
+{
+    int64_t cap;
+    int8_t *p; uint8_t *m;
+    if (need <= o->cap) return 0;
+    cap = o->cap ? o->cap : 256;
+    while (cap < need) cap *= 2;
+    p = (int8_t *)realloc(o->pos, (size_t)cap * BG_NPTS);
+    if (!p) return -1;
+    o->pos = p;
+    m = (uint8_t *)realloc(o->moves, (size_t)cap * 8);
+    if (!m) return -1;
+    o->moves = m;
+    o->cap = cap;
+    return 0;
+}
+
+static inline bg_gen *bg_gen_new(void)
+{
+    return (bg_gen *)calloc(1, sizeof(bg_gen));
+}
+
+static inline void bg_gen_free(bg_gen *g)
+{
+    if (g) { bg_buf_free(&g->out); free(g); }
+}
+
+/* ------------------------------------------------------------------ */
+/* Single steps                                                        */
+
+static inline void bg_load(bg_gen *g, const int8_t *board)
+{
+    int p;
+    memset(g->b, 0, sizeof g->b);
+    memcpy(g->b, board, BG_NPTS);
+    g->own = 0; g->closed = 0; g->outside = 0;
+    for (p = 1; p <= BG_BAR; p++) {
+        int v = g->b[p];
+        if (v > 0) {
+            g->own |= 1u << p;
+            if (p > 6) g->outside += v;
+        } else if (v <= -2) {
+            g->closed |= 1u << p;
+        }
+    }
+}
+
+/* Sources (bit set) whose checker may move die d now: RULES 3.3, 5.1-5.2, 6.1-6.4. */
+static inline uint32_t bg_movable(const bg_gen *g, int d)
+{
+    uint32_t m;
+    if (g->b[BG_BAR] > 0)  /* RULES 5.1: the bar first; enters on 25-d (5.2) */
+        return ((g->closed >> (BG_BAR - d)) & 1u) ? 0u : (1u << BG_BAR);
+    /* ordinary moves that land on a point: source above d, target not closed */
+    m = g->own & ~(g->closed << d) & ~((2u << d) - 1u);
+    if (g->outside == 0 && g->own) {  /* RULES 6.1: all home, bearing off */
+        int h;
+        if (g->own & (1u << d)) m |= 1u << d;         /* 6.2: exact */
+        h = bg_highbit(g->own);
+        if (h < d) m |= 1u << h;                      /* 6.4: highest point only */
+    }
+    return m;
+}
+
+/* Moves one checker from s by d; returns 1 when it hit a blot (RULES 3.4). */
+static inline int bg_apply(bg_gen *g, int s, int d)
+{
+    int t = s - d, hit = 0;
+    if (--g->b[s] == 0) g->own &= ~(1u << s);
+    if (s > 6 && t <= 6) g->outside--;
+    if (t >= 1) {
+        if (g->b[t] == -1) { g->b[t] = 0; g->b[0]--; hit = 1; }
+        g->b[t]++;
+        g->own |= 1u << t;
+    }
+    return hit;
+}
+
+static inline void bg_undo(bg_gen *g, int s, int d, int hit)
+{
+    int t = s - d;
+    if (t >= 1) {
+        if (--g->b[t] == 0) g->own &= ~(1u << t);
+        if (hit) { g->b[t] = -1; g->b[0]++; }
+    }
+    if (s > 6 && t <= 6) g->outside++;
+    g->b[s]++;
+    g->own |= 1u << s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Leaves                                                              */
+
+/*
+ * Play classes ("rank"): for doubles, the number of dice used; for
+ * non-doubles 3 = both dice, 2 = the higher die alone, 1 = the lower die
+ * alone, 0 = no move.  Only the best class reached is kept (RULES 4.1, 4.2).
+ */
+static inline int bg_emit(bg_gen *g, int rank, int depth, int dedupe)
+{
+    bg_buf *o = &g->out;
+    if (rank < g->rank) return 0;
+    if (rank > g->rank) { g->rank = rank; g->depth = depth; o->n = g->start; }
+    if (dedupe) {
+        uint64_t h = bg_hash(g->b);
+        uint32_t s = (uint32_t)(h >> 7) & (BG_HT_SIZE - 1);
+        while (g->keys[s]) {
+            if (g->keys[s] == h &&
+                memcmp(o->pos + (int64_t)g->idx[s] * BG_NPTS, g->b, BG_NPTS) == 0)
+                return 0;
+            s = (s + 1) & (BG_HT_SIZE - 1);
+        }
+        g->keys[s] = h;
+        g->idx[s] = (int32_t)o->n;
+        g->used[g->nused++] = (uint16_t)s;
+    }
+    if (o->n >= o->cap && bg_buf_reserve(o, o->n + 1) < 0) return -1;
+    memcpy(o->pos + o->n * BG_NPTS, g->b, BG_NPTS);
+    if (g->want_moves) memcpy(o->moves + o->n * 8, g->path, 8);
+    o->n++;
+    return 0;
+}
+
+static inline void bg_table_clear(bg_gen *g)
+{
+    int i;
+    for (i = 0; i < g->nused; i++) g->keys[g->used[i]] = 0;
+    g->nused = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Enumeration                                                         */
+
+static inline void bg_set_path(bg_gen *g, int depth, int s, int d)
+{
+    if (depth >= 4) return;  /* never: a turn has at most four steps */
+    g->path[2 * depth] = (uint8_t)s;
+    g->path[2 * depth + 1] = (uint8_t)(s > d ? s - d : 0);
+}
+
+/* Doubles: up to ndice steps of d, sources non-increasing. */
+static int bg_dfs_double(bg_gen *g, int d, int depth, int maxsrc, int ndice)
+{
+    uint32_t m;
+    if (depth == ndice) return bg_emit(g, depth, depth, 0);
+    m = bg_movable(g, d) & ((2u << maxsrc) - 1u);
+    if (!m) return bg_emit(g, depth, depth, 0);
+    while (m) {
+        int s = bg_highbit(m), hit;
+        m &= ~(1u << s);
+        hit = bg_apply(g, s, d);
+        bg_set_path(g, depth, s, d);
+        if (bg_dfs_double(g, d, depth + 1, s, ndice) < 0) { bg_undo(g, s, d, hit); return -1; }
+        bg_undo(g, s, d, hit);
+    }
+    return 0;
+}
+
+/* Non-doubles: one die order.  `first_is_high` picks the one-die class. */
+static int bg_dfs_pair(bg_gen *g, int da, int db, int first_is_high)
+{
+    uint32_t m1 = bg_movable(g, da);
+    while (m1) {
+        int s1 = bg_highbit(m1), h1;
+        uint32_t m2;
+        m1 &= ~(1u << s1);
+        h1 = bg_apply(g, s1, da);
+        bg_set_path(g, 0, s1, da);
+        m2 = bg_movable(g, db);
+        if (!m2) {
+            if (bg_emit(g, first_is_high ? 2 : 1, 1, 0) < 0) { bg_undo(g, s1, da, h1); return -1; }
+        }
+        while (m2) {
+            int s2 = bg_highbit(m2), h2, r;
+            m2 &= ~(1u << s2);
+            h2 = bg_apply(g, s2, db);
+            bg_set_path(g, 1, s2, db);
+            r = bg_emit(g, 3, 2, 1);
+            bg_undo(g, s2, db, h2);
+            if (r < 0) { bg_undo(g, s1, da, h1); return -1; }
+        }
+        bg_undo(g, s1, da, h1);
+    }
+    return 0;
+}
+
+/*
+ * Appends the legal plays of (d1, d2) from `board` to g->out (RULES 3-6).
+ * The board must be valid and both sides must still have checkers.
+ * Returns the number of plays (>= 1), or -1 when memory ran out.
+ * g->depth tells how many dice each play uses.
+ */
+static inline int64_t bg_generate(bg_gen *g, const int8_t *board, int d1, int d2)
+{
+    int r;
+    bg_load(g, board);
+    g->start = g->out.n;
+    g->rank = -1;
+    g->depth = 0;
+    memset(g->path, 0, sizeof g->path);
+    if (d1 == d2) {
+        r = bg_dfs_double(g, d1, 0, BG_BAR, 4);          /* RULES 3.2 */
+    } else {
+        int hi = d1 > d2 ? d1 : d2, lo = d1 > d2 ? d2 : d1;
+        r = bg_dfs_pair(g, hi, lo, 1);
+        if (r == 0) r = bg_dfs_pair(g, lo, hi, 0);
+        if (r == 0 && g->rank < 0) r = bg_emit(g, 0, 0, 0);  /* RULES 4.4 */
+    }
+    bg_table_clear(g);
+    if (r < 0) { g->out.n = g->start; return -1; }
+    return g->out.n - g->start;
+}
+
+/*
+ * Appends the positions reachable from `board` by exactly k steps of die d
+ * (any checkers, in any order), without the maximal-dice rule: the building
+ * block of move-by-move play (RULES 4.3).  Returns their number (may be 0).
+ */
+static inline int64_t bg_reach(bg_gen *g, const int8_t *board, int d, int k)
+{
+    int r;
+    bg_load(g, board);
+    g->start = g->out.n;
+    g->rank = -1;
+    g->depth = 0;
+    r = bg_dfs_double(g, d, 0, BG_BAR, k);
+    if (r < 0) { g->out.n = g->start; return -1; }
+    if (g->rank != k) g->out.n = g->start;
+    return g->out.n - g->start;
+}
+
+/*
+ * One checker step from `src` (25 = bar) with die d: writes the new board to
+ * `out` and returns 0, or returns -1 when the step is not legal by itself
+ * (RULES 3.3, 5.1, 6.1-6.4).  Whether the whole turn stays legal is the
+ * caller's business.
+ */
+static inline int bg_step(const int8_t *board, int src, int d, int8_t *out)
+{
+    bg_gen g;
+    if (src < 1 || src > BG_BAR || d < 1 || d > 6) return -1;
+    bg_load(&g, board);
+    if (g.b[src] <= 0) return -1;
+    if (!((bg_movable(&g, d) >> src) & 1u)) return -1;
+    bg_apply(&g, src, d);
+    memcpy(out, g.b, BG_NPTS);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* perft                                                               */
+
+static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls36)
+{
+    int64_t total = 0;
+    int d1, d2;
+    if (depth == 0 || bg_sides(board) != BG_BOTH_PLAYING) return 1;
+    for (d1 = 1; d1 <= 6; d1++) {
+        for (d2 = 1; d2 <= d1; d2++) {
+            int64_t mult = (rolls36 && d1 != d2) ? 2 : 1;
+            int64_t start = g->out.n, n, i;
+            n = bg_generate(g, board, d1, d2);
+            if (n < 0) return -1;
+            if (depth == 1) {
+                total += mult * n;
+            } else {
+                for (i = 0; i < n; i++) {
+                    int8_t next[BG_NPTS];
+                    int64_t sub;
+                    bg_swap(g->out.pos + (start + i) * BG_NPTS, next);
+                    sub = bg_perft_rec(g, next, depth - 1, rolls36);
+                    if (sub < 0) return -1;
+                    total += mult * sub;
+                }
+            }
+            g->out.n = start;
+        }
+    }
+    return total;
+}
+
+#endif /* BGCORE_MOVEGEN_H */
