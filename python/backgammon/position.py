@@ -388,7 +388,7 @@ class _Turn:
         self.board = position._b
         self.dice = [d1] * 4 if d1 == d2 else [d1, d2]
         self.ndice = ndice
-        self.targets = {row.tobytes() for row in results} if ndice else set()
+        self.targets = {row.tobytes() for row in results}
 
     def replay(self, steps: tuple[Step, ...]) -> list[tuple[bytes, list[int]]]:
         """Every ``(board, remaining dice)`` the steps can lead to (a bear-off

@@ -94,30 +94,105 @@ typedef struct {
 } bg_gen;
 
 /* ------------------------------------------------------------------ */
-/* Validation and small helpers                                        */
+/* Scanning a board: masks and counts in one pass                      */
 
-static inline int bg_validate(const int8_t *b)
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define BG_SSE2 1
+#endif
+
+typedef struct {
+    uint32_t own;      /* bit p: b[p] > 0 */
+    uint32_t closed;   /* bit p: b[p] <= -2 */
+    int own_total;     /* mover's checkers on board and bar */
+    int opp_total;     /* opponent's checkers on board and bar */
+    int outside;       /* mover's checkers on 7..25 */
+    int out_of_range;  /* some value outside -15..15 */
+} bg_scan_t;
+
+/* b32: 32 readable bytes, bytes 26..31 zero. */
+static inline void bg_scan(const int8_t *b32, bg_scan_t *r)
 {
-    int own = 0, opp = 0, i;
-    for (i = 0; i < BG_NPTS; i++) {
-        int v = b[i];
-        if (v < -BG_MAXCHK || v > BG_MAXCHK) return BG_E_RANGE;
-        if (v > 0) own += v; else opp -= v;
+#ifdef BG_SSE2
+    const __m128i z = _mm_setzero_si128();
+    const __m128i m1 = _mm_set1_epi8(-1), p15 = _mm_set1_epi8(15), n15 = _mm_set1_epi8(-15);
+    /* byte index >= 7 (for `outside`); bytes 26..31 are zero anyway */
+    const __m128i home_lo = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0);
+    __m128i lo = _mm_loadu_si128((const __m128i *)b32);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(b32 + 16));
+    __m128i gl = _mm_cmpgt_epi8(lo, z), gh = _mm_cmpgt_epi8(hi, z);
+    __m128i nl = _mm_cmpgt_epi8(z, lo), nh = _mm_cmpgt_epi8(z, hi);
+    __m128i pl = _mm_and_si128(lo, gl), ph = _mm_and_si128(hi, gh);
+    __m128i ql = _mm_and_si128(_mm_sub_epi8(z, lo), nl), qh = _mm_and_si128(_mm_sub_epi8(z, hi), nh);
+    __m128i s_own = _mm_add_epi64(_mm_sad_epu8(pl, z), _mm_sad_epu8(ph, z));
+    __m128i s_opp = _mm_add_epi64(_mm_sad_epu8(ql, z), _mm_sad_epu8(qh, z));
+    __m128i s_out = _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(pl, home_lo), z), _mm_sad_epu8(ph, z));
+    __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpgt_epi8(lo, p15), _mm_cmpgt_epi8(n15, lo)),
+                               _mm_or_si128(_mm_cmpgt_epi8(hi, p15), _mm_cmpgt_epi8(n15, hi)));
+    r->own = ((uint32_t)_mm_movemask_epi8(gl) | ((uint32_t)_mm_movemask_epi8(gh) << 16)) & ~1u;
+    r->closed = ((uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(lo, m1)) |
+                 ((uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(hi, m1)) << 16)) & 0x1FFFFFEu;
+    r->own_total = _mm_cvtsi128_si32(s_own) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s_own, s_own));
+    r->opp_total = _mm_cvtsi128_si32(s_opp) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s_opp, s_opp));
+    r->outside = _mm_cvtsi128_si32(s_out) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s_out, s_out));
+    r->out_of_range = _mm_movemask_epi8(bad) != 0;
+#else
+    int p;
+    memset(r, 0, sizeof *r);
+    for (p = 0; p < BG_NPTS; p++) {
+        int v = b32[p];
+        if (v < -BG_MAXCHK || v > BG_MAXCHK) r->out_of_range = 1;
+        if (v > 0) {
+            r->own_total += v;
+            if (p >= 1) r->own |= 1u << p;
+            if (p > 6) r->outside += v;
+        } else if (v < 0) {
+            r->opp_total -= v;
+            if (v <= -2 && p >= 1 && p <= 24) r->closed |= 1u << p;
+        }
     }
+#endif
+}
+
+static inline void bg_pad(const int8_t *b, int8_t *b32)
+{
+    memcpy(b32, b, BG_NPTS);
+    memset(b32 + BG_NPTS, 0, 32 - BG_NPTS);
+}
+
+static inline int bg_check(const bg_scan_t *r, const int8_t *b)
+{
+    if (r->out_of_range) return BG_E_RANGE;
     if (b[BG_BAR] < 0) return BG_E_OWN_BAR;
     if (b[0] > 0) return BG_E_OPP_BAR;
-    if (own > BG_MAXCHK) return BG_E_OWN_COUNT;
-    if (opp > BG_MAXCHK) return BG_E_OPP_COUNT;
+    if (r->own_total > BG_MAXCHK) return BG_E_OWN_COUNT;
+    if (r->opp_total > BG_MAXCHK) return BG_E_OPP_COUNT;
     return BG_OK;
 }
 
+static inline int bg_side_flags(const bg_scan_t *r)
+{
+    return (r->own_total ? 0 : BG_OWN_DONE) | (r->opp_total ? 0 : BG_OPP_DONE);
+}
+
+/* 0 if the 26-byte board is valid, else a BG_E_* code. */
+static inline int bg_validate(const int8_t *b)
+{
+    int8_t b32[32];
+    bg_scan_t r;
+    bg_pad(b, b32);
+    bg_scan(b32, &r);
+    return bg_check(&r, b32);
+}
+
+/* Which sides have no checkers left (BG_BOTH_PLAYING when both have some). */
 static inline int bg_sides(const int8_t *b)
 {
-    int own = 0, opp = 0, i;
-    for (i = 0; i < BG_NPTS; i++) {
-        if (b[i] > 0) own = 1; else if (b[i] < 0) opp = 1;
-    }
-    return (own ? 0 : BG_OWN_DONE) | (opp ? 0 : BG_OPP_DONE);
+    int8_t b32[32];
+    bg_scan_t r;
+    bg_pad(b, b32);
+    bg_scan(b32, &r);
+    return bg_side_flags(&r);
 }
 
 static inline void bg_swap(const int8_t *b, int8_t *s)
@@ -128,17 +203,18 @@ static inline void bg_swap(const int8_t *b, int8_t *s)
 
 static inline uint64_t bg_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
-static inline uint64_t bg_hash(const int8_t *b32)
+/* A hash of a 26-byte board (never 0: 0 marks an empty table slot). */
+static inline uint64_t bg_hash(const int8_t *p)
 {
-    uint64_t w0, w1, w2, w3, h;
-    memcpy(&w0, b32, 8); memcpy(&w1, b32 + 8, 8);
-    memcpy(&w2, b32 + 16, 8); memcpy(&w3, b32 + 24, 8);
+    uint64_t w0, w1, w2, h;
+    uint16_t w3;
+    memcpy(&w0, p, 8); memcpy(&w1, p + 8, 8); memcpy(&w2, p + 16, 8); memcpy(&w3, p + 24, 2);
     h = w0 * 0x9E3779B97F4A7C15ULL;
     h = (bg_rotl(h, 31) ^ w1) * 0xC2B2AE3D27D4EB4FULL;
     h = (bg_rotl(h, 27) ^ w2) * 0x165667B19E3779F9ULL;
     h = (bg_rotl(h, 33) ^ w3) * 0x9E3779B97F4A7C15ULL;
     h ^= h >> 32;
-    return h | 1;  /* 0 marks an empty slot */
+    return h | 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -182,19 +258,12 @@ static inline void bg_gen_free(bg_gen *g)
 
 static inline void bg_load(bg_gen *g, const int8_t *board)
 {
-    int p;
-    memset(g->b, 0, sizeof g->b);
-    memcpy(g->b, board, BG_NPTS);
-    g->own = 0; g->closed = 0; g->outside = 0;
-    for (p = 1; p <= BG_BAR; p++) {
-        int v = g->b[p];
-        if (v > 0) {
-            g->own |= 1u << p;
-            if (p > 6) g->outside += v;
-        } else if (v <= -2) {
-            g->closed |= 1u << p;
-        }
-    }
+    bg_scan_t r;
+    bg_pad(board, g->b);
+    bg_scan(g->b, &r);
+    g->own = r.own;
+    g->closed = r.closed;
+    g->outside = r.outside;
 }
 
 /* Sources (bit set) whose checker may move die d now: RULES 3.3, 5.1-5.2, 6.1-6.4. */
@@ -247,29 +316,77 @@ static inline void bg_undo(bg_gen *g, int s, int d, int hit)
  * Play classes ("rank"): for doubles, the number of dice used; for
  * non-doubles 3 = both dice, 2 = the higher die alone, 1 = the lower die
  * alone, 0 = no move.  Only the best class reached is kept (RULES 4.1, 4.2).
+ * Returns 1 to keep leaves of this rank, 0 to drop them.
  */
-static inline int bg_emit(bg_gen *g, int rank, int depth, int dedupe)
+static inline int bg_rank(bg_gen *g, int rank, int depth)
+{
+    if (rank < g->rank) return 0;
+    if (rank > g->rank) { g->rank = rank; g->depth = depth; g->out.n = g->start; }
+    return 1;
+}
+
+/* Whether the board in slot n is new (then it is added to the table). */
+static inline int bg_unseen(bg_gen *g, const int8_t *row, int64_t n)
+{
+    const bg_buf *o = &g->out;
+    uint64_t h = bg_hash(row);
+    uint32_t s = (uint32_t)(h >> 7) & (BG_HT_SIZE - 1);
+    while (g->keys[s]) {
+        if (g->keys[s] == h &&
+            memcmp(o->pos + (int64_t)g->idx[s] * BG_NPTS, row, BG_NPTS) == 0)
+            return 0;
+        s = (s + 1) & (BG_HT_SIZE - 1);
+    }
+    g->keys[s] = h;
+    g->idx[s] = (int32_t)n;
+    g->used[g->nused++] = (uint16_t)s;
+    return 1;
+}
+
+/* The working board as a leaf: a play that can go no further. */
+static inline int bg_emit(bg_gen *g, int rank, int depth)
 {
     bg_buf *o = &g->out;
-    if (rank < g->rank) return 0;
-    if (rank > g->rank) { g->rank = rank; g->depth = depth; o->n = g->start; }
-    if (dedupe) {
-        uint64_t h = bg_hash(g->b);
-        uint32_t s = (uint32_t)(h >> 7) & (BG_HT_SIZE - 1);
-        while (g->keys[s]) {
-            if (g->keys[s] == h &&
-                memcmp(o->pos + (int64_t)g->idx[s] * BG_NPTS, g->b, BG_NPTS) == 0)
-                return 0;
-            s = (s + 1) & (BG_HT_SIZE - 1);
-        }
-        g->keys[s] = h;
-        g->idx[s] = (int32_t)o->n;
-        g->used[g->nused++] = (uint16_t)s;
-    }
+    if (!bg_rank(g, rank, depth)) return 0;
     if (o->n >= o->cap && bg_buf_reserve(o, o->n + 1) < 0) return -1;
     memcpy(o->pos + o->n * BG_NPTS, g->b, BG_NPTS);
     if (g->want_moves) memcpy(o->moves + o->n * 8, g->path, 8);
     o->n++;
+    return 0;
+}
+
+/*
+ * The last step of a play: one leaf per source in m, each moving die d.
+ * Leaves are written straight into the output (no apply/undo); with
+ * `dedupe` a leaf equal to an earlier one of this call is dropped.
+ */
+static inline int bg_leaves(bg_gen *g, uint32_t m, int d, int depth, int rank, int dedupe)
+{
+    bg_buf *o = &g->out;
+    int64_t n;
+    if (!bg_rank(g, rank, depth + 1)) return 0;
+    if (bg_buf_reserve(o, o->n + 16) < 0) return -1;
+    n = o->n;
+    while (m) {
+        int s = bg_highbit(m), t = s - d;
+        int8_t *row = o->pos + n * BG_NPTS;
+        m &= ~(1u << s);
+        memcpy(row, g->b, BG_NPTS);
+        row[s]--;
+        if (t >= 1) {
+            if (row[t] == -1) { row[t] = 1; row[0]--; }   /* RULES 3.4: hit */
+            else row[t]++;
+        }
+        if (dedupe && !bg_unseen(g, row, n)) continue;
+        if (g->want_moves) {
+            uint8_t *mv = o->moves + n * 8;
+            memcpy(mv, g->path, 8);
+            mv[2 * depth] = (uint8_t)s;
+            mv[2 * depth + 1] = (uint8_t)(t > 0 ? t : 0);
+        }
+        n++;
+    }
+    o->n = n;
     return 0;
 }
 
@@ -294,44 +411,45 @@ static inline void bg_set_path(bg_gen *g, int depth, int s, int d)
 static int bg_dfs_double(bg_gen *g, int d, int depth, int maxsrc, int ndice)
 {
     uint32_t m;
-    if (depth == ndice) return bg_emit(g, depth, depth, 0);
+    if (depth == ndice) return bg_emit(g, depth, depth);
     m = bg_movable(g, d) & ((2u << maxsrc) - 1u);
-    if (!m) return bg_emit(g, depth, depth, 0);
+    if (!m) return bg_emit(g, depth, depth);
+    if (depth + 1 == ndice) return bg_leaves(g, m, d, depth, ndice, 0);
     while (m) {
-        int s = bg_highbit(m), hit;
+        int s = bg_highbit(m), hit, r;
         m &= ~(1u << s);
         hit = bg_apply(g, s, d);
         bg_set_path(g, depth, s, d);
-        if (bg_dfs_double(g, d, depth + 1, s, ndice) < 0) { bg_undo(g, s, d, hit); return -1; }
+        r = bg_dfs_double(g, d, depth + 1, s, ndice);
         bg_undo(g, s, d, hit);
+        if (r < 0) return -1;
     }
     return 0;
 }
 
-/* Non-doubles: one die order.  `first_is_high` picks the one-die class. */
-static int bg_dfs_pair(bg_gen *g, int da, int db, int first_is_high)
+/*
+ * Non-doubles: one die order, da then db.  `first_is_high` picks the class
+ * of a play that uses da alone.  Leaves whose second source is in `skip` are
+ * dropped: in the low-die-first pass, skip is the set of sources that could
+ * move the high die at the start, and for those the same two steps in the
+ * other order are legal too (the low step only opens or keeps open what
+ * the high step needs: same target points, bar first, bearing off only
+ * easier), so the high-die-first pass has already produced the position.
+ */
+static int bg_dfs_pair(bg_gen *g, int da, int db, int first_is_high, uint32_t skip)
 {
     uint32_t m1 = bg_movable(g, da);
     while (m1) {
-        int s1 = bg_highbit(m1), h1;
+        int s1 = bg_highbit(m1), h1, r;
         uint32_t m2;
         m1 &= ~(1u << s1);
         h1 = bg_apply(g, s1, da);
         bg_set_path(g, 0, s1, da);
         m2 = bg_movable(g, db);
-        if (!m2) {
-            if (bg_emit(g, first_is_high ? 2 : 1, 1, 0) < 0) { bg_undo(g, s1, da, h1); return -1; }
-        }
-        while (m2) {
-            int s2 = bg_highbit(m2), h2, r;
-            m2 &= ~(1u << s2);
-            h2 = bg_apply(g, s2, db);
-            bg_set_path(g, 1, s2, db);
-            r = bg_emit(g, 3, 2, 1);
-            bg_undo(g, s2, db, h2);
-            if (r < 0) { bg_undo(g, s1, da, h1); return -1; }
-        }
+        if (!m2) r = bg_emit(g, first_is_high ? 2 : 1, 1);
+        else r = bg_leaves(g, m2 & ~skip, db, 1, 3, 1);
         bg_undo(g, s1, da, h1);
+        if (r < 0) return -1;
     }
     return 0;
 }
@@ -354,9 +472,10 @@ static inline int64_t bg_generate(bg_gen *g, const int8_t *board, int d1, int d2
         r = bg_dfs_double(g, d1, 0, BG_BAR, 4);          /* RULES 3.2 */
     } else {
         int hi = d1 > d2 ? d1 : d2, lo = d1 > d2 ? d2 : d1;
-        r = bg_dfs_pair(g, hi, lo, 1);
-        if (r == 0) r = bg_dfs_pair(g, lo, hi, 0);
-        if (r == 0 && g->rank < 0) r = bg_emit(g, 0, 0, 0);  /* RULES 4.4 */
+        uint32_t high_sources = bg_movable(g, hi);
+        r = bg_dfs_pair(g, hi, lo, 1, 0);
+        if (r == 0) r = bg_dfs_pair(g, lo, hi, 0, high_sources);
+        if (r == 0 && g->rank < 0) r = bg_emit(g, 0, 0);  /* RULES 4.4 */
     }
     bg_table_clear(g);
     if (r < 0) { g->out.n = g->start; return -1; }
