@@ -1,14 +1,15 @@
 """Writing plays in gnubg's notation (RULES 13.1).
 
-Steps are sorted by starting point, highest first; the steps of one checker
+Steps are sorted by starting point, highest first (ties: highest destination
+first); the steps of one checker
 are then joined into a chain, showing an intermediate point only where a blot
 was hit; identical moves are grouped with a count; ``bar`` and ``off`` name
-the bar and bearing off; ``*`` follows every point where a blot stood.
+the bar and bearing off; ``*`` marks the first move that reaches a blot.
 
     >>> import backgammon as bg
     >>> pos = bg.Position.initial()
     >>> sorted(str(p) for p in pos.legal_plays((6, 5)))[:2]
-    ['13/2', '13/7 13/8']
+    ['13/2', '13/7 8/3']
 """
 
 from __future__ import annotations
@@ -32,45 +33,45 @@ def format_point(point: int) -> str:
 def format_play(board: Sequence[int], moves: Sequence[Step]) -> str:
     """The canonical text of ``moves`` played from the signed 26-int ``board``.
 
-    A step's destination is marked ``*`` when an opposing checker stood there
-    before the play (gnubg's rule, so ``13/7*(4)`` marks every step).
+    A blot's point gets its ``*`` once, on the first move (in written order)
+    that reaches it; a group of identical moves counts as one move.
+
+        >>> start = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5,
+        ...          0, 0, 0, 0, 2, 0]
+        >>> format_play(start, [(13, 10), (13, 10), (10, 7), (10, 7)])
+        '13/7(2)'
     """
     if not moves:
         return ""
-    steps = sorted(moves, key=lambda m: -m[0])
+    steps = sorted(moves, key=lambda m: (-m[0], -m[1]))
     chains: list[list[int]] = []
-    # chain i continues while a later step starts where it stopped
     for src, dst in steps:
-        for chain in chains:
-            if chain[-1] == src and _open_end(chain):
+        for chain in chains:  # RULES 13.1: one checker's steps are written as one move
+            if chain[-1] == src:
                 chain.append(dst)
                 break
         else:
             chains.append([src, dst])
-    texts = [_format_chain(board, chain) for chain in chains]
-    out: list[str] = []
-    i = 0
-    while i < len(texts):
-        j = i
-        while j < len(texts) and texts[j] == texts[i]:
-            j += 1
-        out.append(texts[i] if j - i == 1 else f"{texts[i]}({j - i})")
-        i = j
+    units: list[tuple[list[int], int]] = []
+    for chain in chains:
+        if units and units[-1][0] == chain:
+            units[-1] = (chain, units[-1][1] + 1)
+        else:
+            units.append((chain, 1))
+    hit: set[int] = set()
+    out = []
+    for chain, count in units:
+        text = _format_chain(board, chain, hit)
+        out.append(text if count == 1 else f"{text}({count})")
     return " ".join(out)
 
 
-def _open_end(chain: list[int]) -> bool:
-    return chain[-1] != 0
-
-
-def _hit(board: Sequence[int], point: int) -> bool:
-    return 1 <= point <= 24 and board[point] < 0
-
-
-def _format_chain(board: Sequence[int], chain: list[int]) -> str:
+def _format_chain(board: Sequence[int], chain: list[int], hit: set[int]) -> str:
     parts = [format_point(chain[0])]
     for k, point in enumerate(chain[1:], start=1):
-        last = k == len(chain) - 1
-        if last or _hit(board, point):
-            parts.append(format_point(point) + ("*" if _hit(board, point) else ""))
+        star = 1 <= point <= 24 and board[point] < 0 and point not in hit
+        if star:
+            hit.add(point)
+        if star or k == len(chain) - 1:
+            parts.append(format_point(point) + ("*" if star else ""))
     return "/".join(parts)

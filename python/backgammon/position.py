@@ -212,7 +212,7 @@ class Position:
         play.  Steps come highest starting point first.
 
             >>> Position.initial().legal_moves((6, 5), [(24, 18)])
-            [(18, 13)]
+            [(18, 13), (13, 8), (8, 3)]
         """
         d1, d2 = _bgcore.parse_dice(dice)
         steps = _normalize_steps(played)

@@ -28,8 +28,8 @@ _KEY_BITS = 80
 
 def _side_counts(board: list[int]) -> tuple[list[int], list[int]]:
     """Checker counts of (not on roll, on roll), each from its own ace point, bar last."""
-    opponent = [-board[25 - i] for i in range(1, 25)] + [-board[0]]
-    on_roll = [board[i] for i in range(1, 25)] + [board[25]]
+    opponent = [max(-board[25 - i], 0) for i in range(1, 25)] + [-board[0]]
+    on_roll = [max(board[i], 0) for i in range(1, 25)] + [board[25]]
     return opponent, on_roll
 
 
