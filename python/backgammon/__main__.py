@@ -1,0 +1,7 @@
+"""``python -m backgammon``: the same as the ``backgammon`` command."""
+
+import sys
+
+from backgammon.cli import main
+
+sys.exit(main())

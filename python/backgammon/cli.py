@@ -1,0 +1,105 @@
+"""The ``backgammon`` command.
+
+    backgammon moves [POSITION_ID] DICE     legal plays of a roll, with Position IDs
+    backgammon perft DEPTH [POSITION_ID] [--rolls 36]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from typing import Sequence
+
+from backgammon.errors import BackgammonError, InvalidDiceError
+from backgammon.perft import perft
+from backgammon.position import Position
+
+__all__ = ["main", "parse_dice_text"]
+
+_DICE = re.compile(r"^\s*([1-6])\s*[-/, ]?\s*([1-6])\s*$")
+
+
+def parse_dice_text(text: str) -> tuple[int, int]:
+    """``"31"``, ``"3-1"``, ``"3 1"`` or ``"3,1"`` -> ``(3, 1)``.
+
+        >>> parse_dice_text("6-5")
+        (6, 5)
+    """
+    match = _DICE.match(text)
+    if not match:
+        raise InvalidDiceError(f"dice are two digits 1-6 such as 31 or 3-1, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _position(text: str | None) -> Position:
+    return Position.initial() if text is None else Position.from_position_id(text)
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    if args.dice is None:  # one argument given: it is the dice
+        args.position, args.dice = None, args.position
+    pos = _position(args.position)
+    dice = parse_dice_text(args.dice)
+    plays = pos.legal_plays(dice)
+    print(f"Position ID {pos.position_id()}, roll {dice[0]}-{dice[1]}: "
+          f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
+    width = max(len(str(p)) for p in plays)
+    for i, play in enumerate(plays, 1):
+        text = str(play) or "(no legal move)"
+        print(f"{i:4d}. {text:<{max(width, 15)}}  {play.result.position_id()}")
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    pos = _position(args.position)
+    start = time.perf_counter()
+    leaves = perft(pos, args.depth, rolls=args.rolls)
+    seconds = time.perf_counter() - start
+    rate = f", {leaves / seconds / 1e6:.1f} million leaves/s" if seconds > 0.01 else ""
+    print(f"perft {args.depth} ({args.rolls} rolls) from {pos.position_id()}: "
+          f"{leaves:,} leaves in {seconds:.3f} s{rate}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="backgammon", description="A fast, exact backgammon engine.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    moves = sub.add_parser(
+        "moves", help="list the legal plays of a roll",
+        description="List the legal plays of a roll (default: the opening position).")
+    moves.add_argument("position", metavar="POSITION_ID", nargs="?",
+                       help="gnubg Position ID of the position (optional)")
+    moves.add_argument("dice", metavar="DICE", nargs="?", help="the roll, e.g. 31 or 3-1")
+    moves.set_defaults(run=_cmd_moves)
+    pf = sub.add_parser(
+        "perft", help="count the leaves of the play tree",
+        description="Count the leaves of the play tree DEPTH plies deep.")
+    pf.add_argument("depth", metavar="DEPTH", type=int)
+    pf.add_argument("position", metavar="POSITION_ID", nargs="?")
+    pf.add_argument("--rolls", type=int, choices=(21, 36), default=21,
+                    help="21 distinct rolls (default) or 36 ordered rolls")
+    pf.set_defaults(run=_cmd_perft)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``backgammon`` console script."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "moves" and args.position is None and args.dice is None:
+        parser.error("moves needs the dice, e.g. `backgammon moves 31`")
+    try:
+        return args.run(args)
+    except BackgammonError as exc:
+        print(f"backgammon: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `backgammon moves 66 | head`
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

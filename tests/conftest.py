@@ -1,0 +1,45 @@
+"""Shared fixtures.  Tests run against the INSTALLED package (see .ci/run)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+import backgammon
+
+DATA = Path(__file__).parent / "data"
+
+
+def pytest_report_header(config):
+    return f"backgammon {backgammon.__version__} imported from {Path(backgammon.__file__).parent}"
+
+
+@pytest.fixture(scope="session")
+def movegen_cases():
+    with gzip.open(DATA / "movegen.jsonl.gz", "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+@pytest.fixture(scope="session")
+def position_id_cases():
+    with open(DATA / "position_ids.jsonl") as f:
+        return [json.loads(line) for line in f]
+
+
+@pytest.fixture(scope="session")
+def notation_cases():
+    with open(DATA / "notation.jsonl") as f:
+        return [json.loads(line) for line in f]
+
+
+@pytest.fixture(scope="session")
+def perft_table():
+    rows = []
+    for line in (DATA / "perft.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            depth, rolls, leaves = map(int, line.split())
+            rows.append((depth, rolls, leaves))
+    return rows
