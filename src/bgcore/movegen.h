@@ -96,7 +96,7 @@ typedef struct {
 /* ------------------------------------------------------------------ */
 /* Scanning a board: masks and counts in one pass                      */
 
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#if !defined(BG_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #include <emmintrin.h>
 #define BG_SSE2 1
 #endif
