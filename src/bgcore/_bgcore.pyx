@@ -23,11 +23,38 @@ cnp.import_array()
 
 NPTS = BG_NPTS
 
-# One generator for the calls that keep the GIL (they are short): the GIL
-# serialises them.  Calls that release the GIL allocate their own.
+# One generator, reused by the calls that keep the GIL (they are short).  A
+# call that finds it busy (re-entered from a finaliser run by the garbage
+# collector, or from another thread while this one waits inside an
+# allocation) takes a fresh one.  Calls that release the GIL take their own.
 cdef bg_gen *_G = bg_gen_new()
+cdef bint _G_busy = False
 if _G == NULL:
     raise MemoryError()
+
+
+cdef bg_gen *_acquire() except NULL:
+    global _G_busy
+    cdef bg_gen *g
+    if not _G_busy:
+        _G_busy = True
+        g = _G
+        g.out.n = 0
+        g.want_moves = 0
+        return g
+    g = bg_gen_new()
+    if g == NULL:
+        raise MemoryError()
+    return g
+
+
+cdef void _release(bg_gen *g) noexcept:
+    global _G_busy
+    if g == _G:
+        _G.want_moves = 0
+        _G_busy = False
+    else:
+        bg_gen_free(g)
 
 _VALIDATION_MESSAGES = {
     BG_E_OWN_BAR: "the on-roll player's bar a[25] must be >= 0",
@@ -44,14 +71,23 @@ def validation_error(int code):
 
 
 cdef inline const int8_t *_board_ptr(bytes board) except NULL:
+    """The bytes of a valid board: the core never sees a malformed one."""
+    cdef const int8_t *b
+    cdef int code
     if len(board) != BG_NPTS:
         raise InvalidPositionError(f"a board has {BG_NPTS} bytes, got {len(board)}")
-    return <const int8_t *>PyBytes_AS_STRING(board)
+    b = <const int8_t *>PyBytes_AS_STRING(board)
+    code = bg_validate(b)
+    if code != BG_OK:
+        raise InvalidPositionError(f"{_VALIDATION_MESSAGES[code]}: {list(board)}")
+    return b
 
 
 def validate(bytes board):
     """0 if the 26-byte board is valid, else an error code (see validation_error)."""
-    return bg_validate(_board_ptr(board))
+    if len(board) != BG_NPTS:
+        raise InvalidPositionError(f"a board has {BG_NPTS} bytes, got {len(board)}")
+    return bg_validate(<const int8_t *>PyBytes_AS_STRING(board))
 
 
 def sides(bytes board):
@@ -113,14 +149,17 @@ def successors(bytes board, dice):
     cdef const int8_t *b = _board_ptr(board)
     cdef int d1, d2
     cdef int64_t n
+    cdef bg_gen *g
     _parse_dice(dice, &d1, &d2)
     _check_playing(b)
-    _G.out.n = 0
-    _G.want_moves = 0
-    n = bg_generate(_G, b, d1, d2)
-    if n < 0:
-        raise MemoryError()
-    return _rows(_G, 0, n)
+    g = _acquire()
+    try:
+        n = bg_generate(g, b, d1, d2)
+        if n < 0:
+            raise MemoryError()
+        return _rows(g, 0, n)
+    finally:
+        _release(g)
 
 
 def plays(bytes board, int d1, int d2):
@@ -130,19 +169,24 @@ def plays(bytes board, int d1, int d2):
     cdef const int8_t *b = _board_ptr(board)
     cdef int64_t n
     cdef cnp.npy_intp dims[2]
+    cdef bg_gen *g
+    if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {(d1, d2)!r}")
     _check_playing(b)
-    _G.out.n = 0
-    _G.want_moves = 1
-    n = bg_generate(_G, b, d1, d2)
-    _G.want_moves = 0
-    if n < 0:
-        raise MemoryError()
-    results = _rows(_G, 0, n)
-    dims[0] = n
-    dims[1] = 8
-    moves = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_UINT8)
-    memcpy(cnp.PyArray_DATA(moves), _G.out.moves, n * 8)
-    return results, moves, _G.depth
+    g = _acquire()
+    try:
+        g.want_moves = 1
+        n = bg_generate(g, b, d1, d2)
+        if n < 0:
+            raise MemoryError()
+        results = _rows(g, 0, n)
+        dims[0] = n
+        dims[1] = 8
+        moves = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_UINT8)
+        memcpy(cnp.PyArray_DATA(moves), g.out.moves, n * 8)
+        return results, moves, g.depth
+    finally:
+        _release(g)
 
 
 def reach(bytes board, int die, int k):
@@ -150,15 +194,18 @@ def reach(bytes board, int die, int k):
     as a list of bytes."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int64_t n, i
+    cdef bg_gen *g
     if die < 1 or die > 6 or k < 0 or k > 4:
         raise InvalidDiceError(f"reach needs a die 1..6 and 0..4 steps, got {die}, {k}")
-    _G.out.n = 0
-    _G.want_moves = 0
-    n = bg_reach(_G, b, die, k)
-    if n < 0:
-        raise MemoryError()
-    return [PyBytes_FromStringAndSize(<char *>(_G.out.pos + i * BG_NPTS), BG_NPTS)
-            for i in range(n)]
+    g = _acquire()
+    try:
+        n = bg_reach(g, b, die, k)
+        if n < 0:
+            raise MemoryError()
+        return [PyBytes_FromStringAndSize(<char *>(g.out.pos + i * BG_NPTS), BG_NPTS)
+                for i in range(n)]
+    finally:
+        _release(g)
 
 
 def step(bytes board, int src, int die):
