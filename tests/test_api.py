@@ -131,9 +131,9 @@ def test_legal_moves_walks_to_every_play():
     pos = bg.Position.initial()
     for dice in bg.ALL_ROLLS:
         targets = {p.result for p in pos.legal_plays(dice)}
-        reached = set()
+        reached: set = set()
 
-        def walk(played):
+        def walk(played, dice=dice, reached=reached):
             steps = pos.legal_moves(dice, played)
             if not steps:
                 reached.add(pos.play(played, dice))
