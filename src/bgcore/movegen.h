@@ -82,6 +82,7 @@ typedef struct {
     uint32_t closed;
     int outside;       /* mover's checkers on points 7..25 */
     int rank;          /* best play class emitted in this call, -1 none */
+    uint64_t h;        /* bg_hash of the working board (non-doubles only) */
     int want_moves;
     int depth;         /* dice used by the plays of the last call */
     int64_t start;     /* first result of the current call */
@@ -201,20 +202,60 @@ static inline void bg_swap(const int8_t *b, int8_t *s)
     for (i = 0; i < BG_NPTS; i++) s[i] = (int8_t)-b[BG_NPTS - 1 - i];
 }
 
-static inline uint64_t bg_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+/*
+ * A linear hash of a board: H(b) = sum of BG_R[i] * b[i] (mod 2^64).  A step
+ * changes H by a few additions, so the hash of every leaf comes from its
+ * parent's without reading the leaf back.  Only a filter: equal hashes are
+ * confirmed by comparing the 26 bytes, so results stay exact.
+ */
+static const uint64_t BG_R[BG_NPTS] = {
+    0x6CC6BE1805FDF179ULL,
+    0x4BA71AB7AC0504A5ULL,
+    0xDAE85D0928398F9FULL,
+    0x0B8E90E9F6466D5FULL,
+    0x4E6980EE651011CBULL,
+    0xC4E08E67B822B63BULL,
+    0x28B58AB4D47A9A79ULL,
+    0xA02BFF2F31BFA6AFULL,
+    0x1414F6B506D002DBULL,
+    0x25318BF27B885975ULL,
+    0x3D3DB70B0D99ED21ULL,
+    0x87A152F460CA36FFULL,
+    0x167DD69A83F614DDULL,
+    0xE7FB3F46C9374389ULL,
+    0xFDA536A3A434D6F9ULL,
+    0x9D4615766CD44F91ULL,
+    0x9D97FCE60131D9B7ULL,
+    0x9EB22B5A9059E86BULL,
+    0x0D8EB596C8965F79ULL,
+    0x3DDAB6B5EDB6CE2FULL,
+    0x70CC76289BD7F38BULL,
+    0x3CE1B34701879C05ULL,
+    0xB450D4A77DEF588BULL,
+    0x0E8A1AB6642C2EB7ULL,
+    0x9088F20A05DBB51BULL,
+    0xD78217876FDC5385ULL
 
-/* A hash of a 26-byte board (never 0: 0 marks an empty table slot). */
-static inline uint64_t bg_hash(const int8_t *p)
+};
+
+static inline uint64_t bg_hash(const int8_t *b)
 {
-    uint64_t w0, w1, w2, h;
-    uint16_t w3;
-    memcpy(&w0, p, 8); memcpy(&w1, p + 8, 8); memcpy(&w2, p + 16, 8); memcpy(&w3, p + 24, 2);
-    h = w0 * 0x9E3779B97F4A7C15ULL;
-    h = (bg_rotl(h, 31) ^ w1) * 0xC2B2AE3D27D4EB4FULL;
-    h = (bg_rotl(h, 27) ^ w2) * 0x165667B19E3779F9ULL;
-    h = (bg_rotl(h, 33) ^ w3) * 0x9E3779B97F4A7C15ULL;
-    h ^= h >> 32;
-    return h | 1;
+    uint64_t h = 0;
+    int i;
+    for (i = 0; i < BG_NPTS; i++) h += BG_R[i] * (uint64_t)(int64_t)b[i];
+    return h;
+}
+
+/* H(after) - H(before) for one step s -> s - d on board b (before the step). */
+static inline uint64_t bg_hash_step(const int8_t *b, int s, int d)
+{
+    int t = s - d;
+    uint64_t delta = 0 - BG_R[s];
+    if (t >= 1) {
+        if (b[t] == -1) delta += 2 * BG_R[t] - BG_R[0];   /* hit: -1 -> +1, one more on their bar */
+        else delta += BG_R[t];
+    }
+    return delta;
 }
 
 /* ------------------------------------------------------------------ */
@@ -325,12 +366,12 @@ static inline int bg_rank(bg_gen *g, int rank, int depth)
     return 1;
 }
 
-/* Whether the board in slot n is new (then it is added to the table). */
-static inline int bg_unseen(bg_gen *g, const int8_t *row, int64_t n)
+/* Whether the board in slot n, of hash h, is new (then it enters the table). */
+static inline int bg_unseen(bg_gen *g, const int8_t *row, int64_t n, uint64_t h)
 {
     const bg_buf *o = &g->out;
-    uint64_t h = bg_hash(row);
-    uint32_t s = (uint32_t)(h >> 7) & (BG_HT_SIZE - 1);
+    uint32_t s = (uint32_t)((h * 0x9E3779B97F4A7C15ULL) >> 54) & (BG_HT_SIZE - 1);
+    h |= 1;  /* 0 marks an empty slot */
     while (g->keys[s]) {
         if (g->keys[s] == h &&
             memcmp(o->pos + (int64_t)g->idx[s] * BG_NPTS, row, BG_NPTS) == 0)
@@ -371,13 +412,14 @@ static inline int bg_leaves(bg_gen *g, uint32_t m, int d, int depth, int rank, i
         int s = bg_highbit(m), t = s - d;
         int8_t *row = o->pos + n * BG_NPTS;
         m &= ~(1u << s);
+        uint64_t h = dedupe ? g->h + bg_hash_step(g->b, s, d) : 0;
         memcpy(row, g->b, BG_NPTS);
         row[s]--;
         if (t >= 1) {
             if (row[t] == -1) { row[t] = 1; row[0]--; }   /* RULES 3.4: hit */
             else row[t]++;
         }
-        if (dedupe && !bg_unseen(g, row, n)) continue;
+        if (dedupe && !bg_unseen(g, row, n, h)) continue;
         if (g->want_moves) {
             uint8_t *mv = o->moves + n * 8;
             memcpy(mv, g->path, 8);
@@ -442,13 +484,16 @@ static int bg_dfs_pair(bg_gen *g, int da, int db, int first_is_high, uint32_t sk
     while (m1) {
         int s1 = bg_highbit(m1), h1, r;
         uint32_t m2;
+        uint64_t hash0 = g->h;
         m1 &= ~(1u << s1);
+        g->h += bg_hash_step(g->b, s1, da);
         h1 = bg_apply(g, s1, da);
         bg_set_path(g, 0, s1, da);
         m2 = bg_movable(g, db);
         if (!m2) r = bg_emit(g, first_is_high ? 2 : 1, 1);
         else r = bg_leaves(g, m2 & ~skip, db, 1, 3, 1);
         bg_undo(g, s1, da, h1);
+        g->h = hash0;
         if (r < 0) return -1;
     }
     return 0;
@@ -473,6 +518,7 @@ static inline int64_t bg_generate(bg_gen *g, const int8_t *board, int d1, int d2
     } else {
         int hi = d1 > d2 ? d1 : d2, lo = d1 > d2 ? d2 : d1;
         uint32_t high_sources = bg_movable(g, hi);
+        g->h = bg_hash(g->b);
         r = bg_dfs_pair(g, hi, lo, 1, 0);
         if (r == 0) r = bg_dfs_pair(g, lo, hi, 0, high_sources);
         if (r == 0 && g->rank < 0) r = bg_emit(g, 0, 0);  /* RULES 4.4 */
