@@ -250,60 +250,38 @@ cdef void _free_capsule(object cap) noexcept:
 def batch_successors(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
     """Core of :func:`backgammon.batch_successors` on checked-shape arrays.
 
-    Returns ``(results, offsets)``, or raises naming the first bad row.
-    The GIL is released while rows are validated and generated.
+    Returns ``(results, offsets)``, or raises naming the first bad row
+    (validated in the same pass that generates, without the GIL).
     """
-    cdef int64_t m = boards.shape[0], i, bad = -1, n
-    cdef int code = 0, d1 = 0, d2 = 0, failed = 0
+    cdef int64_t m = boards.shape[0], i, bad = -1, n, r = 0
     cdef bg_gen *g
     cdef cnp.npy_intp dims[2]
     cdef cnp.npy_intp odims[1]
+    cdef int64_t *off
     if boards.shape[1] != BG_NPTS or dice.shape[1] != 2 or dice.shape[0] != m:
         raise InvalidPositionError("boards must be (m, 26) and dice (m, 2)")
     odims[0] = m + 1
     offsets = cnp.PyArray_SimpleNew(1, odims, cnp.NPY_INT64)
-    cdef int64_t *off = <int64_t *>cnp.PyArray_DATA(offsets)
-    with nogil:
-        for i in range(m):
-            code = bg_validate(&boards[i, 0])
-            if code != BG_OK:
-                bad = i
-                break
-            d1 = dice[i, 0]
-            d2 = dice[i, 1]
-            if d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
-                code = -1
-                bad = i
-                break
-            code = bg_sides(&boards[i, 0])
-            if code != BG_BOTH_PLAYING:
-                code = -2
-                bad = i
-                break
-    if bad >= 0:
-        row = np.asarray(boards[bad]).tolist()
-        if code == -1:
-            raise InvalidDiceError(
-                f"row {bad}: dice must be two integers from 1 to 6, got {[d1, d2]}")
-        if code == -2:
-            raise GameOverError(f"row {bad}: the game is over, a side has no checkers: {row}")
-        raise InvalidPositionError(f"row {bad}: {_VALIDATION_MESSAGES[code]}: {row}")
+    off = <int64_t *>cnp.PyArray_DATA(offsets)
     g = bg_gen_new()
     if g == NULL:
         raise MemoryError()
     with nogil:
         if bg_buf_reserve(&g.out, m * 16 + 16) < 0:
-            failed = 1
+            r = -1
         else:
             for i in range(m):
                 off[i] = g.out.n
-                if bg_generate(g, &boards[i, 0], dice[i, 0], dice[i, 1]) < 0:
-                    failed = 1
+                r = bg_generate_row(g, &boards[i, 0], dice[i, 0], dice[i, 1])
+                if r < 0:
+                    bad = i
                     break
             off[m] = g.out.n
-    if failed:
+    if r < 0:
         bg_gen_free(g)
-        raise MemoryError()
+        if r == -1:
+            raise MemoryError()
+        _raise_bad_row(bad, <int>(-r - 100), boards, dice)
     n = g.out.n
     dims[0] = n
     dims[1] = BG_NPTS
@@ -312,3 +290,13 @@ def batch_successors(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
     g.out.pos = NULL
     bg_gen_free(g)
     return results, offsets
+
+
+cdef _raise_bad_row(int64_t row, int code, const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
+    board = np.asarray(boards[row]).tolist()
+    if code == BG_E_DICE:
+        raise InvalidDiceError(
+            f"row {row}: dice must be two integers from 1 to 6, got {np.asarray(dice[row]).tolist()}")
+    if code == BG_E_GAME_OVER:
+        raise GameOverError(f"row {row}: the game is over, a side has no checkers: {board}")
+    raise InvalidPositionError(f"row {row}: {_VALIDATION_MESSAGES[code]}: {board}")

@@ -55,6 +55,8 @@
 #define BG_E_OWN_COUNT 3   /* more than 15 checkers of the mover */
 #define BG_E_OPP_COUNT 4   /* more than 15 opposing checkers */
 #define BG_E_RANGE 5       /* a value outside -15..15 */
+#define BG_E_GAME_OVER 6   /* a side has no checkers left (batch rows) */
+#define BG_E_DICE 7        /* a die outside 1..6 (batch rows) */
 
 /* Results of bg_sides (who still has checkers). */
 #define BG_BOTH_PLAYING 0
@@ -505,10 +507,39 @@ static int bg_dfs_pair(bg_gen *g, int da, int db, int first_is_high, uint32_t sk
  * Returns the number of plays (>= 1), or -1 when memory ran out.
  * g->depth tells how many dice each play uses.
  */
+static inline int64_t bg_generate_loaded(bg_gen *g, int d1, int d2);
+
 static inline int64_t bg_generate(bg_gen *g, const int8_t *board, int d1, int d2)
 {
-    int r;
     bg_load(g, board);
+    return bg_generate_loaded(g, d1, d2);
+}
+
+/*
+ * One row of a batch: validates the board (a BG_E_* code, or BG_E_GAME_OVER
+ * when a side has no checkers) with the same scan that loads it, then
+ * appends its plays.  Returns the number of plays, -1 when memory ran out,
+ * or -(100 + code) for a bad row.
+ */
+static inline int64_t bg_generate_row(bg_gen *g, const int8_t *board, int d1, int d2)
+{
+    bg_scan_t r;
+    int code;
+    bg_pad(board, g->b);
+    bg_scan(g->b, &r);
+    code = bg_check(&r, g->b);
+    if (code == BG_OK && bg_side_flags(&r) != BG_BOTH_PLAYING) code = BG_E_GAME_OVER;
+    if (code == BG_OK && (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)) code = BG_E_DICE;
+    if (code != BG_OK) return -(100 + code);
+    g->own = r.own;
+    g->closed = r.closed;
+    g->outside = r.outside;
+    return bg_generate_loaded(g, d1, d2);
+}
+
+static inline int64_t bg_generate_loaded(bg_gen *g, int d1, int d2)
+{
+    int r;
     g->start = g->out.n;
     g->rank = -1;
     g->depth = 0;

@@ -10,6 +10,8 @@ cdef extern from "movegen.h" nogil:
         BG_E_OWN_COUNT
         BG_E_OPP_COUNT
         BG_E_RANGE
+        BG_E_GAME_OVER
+        BG_E_DICE
         BG_BOTH_PLAYING
         BG_OWN_DONE
         BG_OPP_DONE
@@ -33,6 +35,7 @@ cdef extern from "movegen.h" nogil:
     void bg_gen_free(bg_gen *g)
     int bg_buf_reserve(bg_buf *o, int64_t need)
     int64_t bg_generate(bg_gen *g, const int8_t *board, int d1, int d2)
+    int64_t bg_generate_row(bg_gen *g, const int8_t *board, int d1, int d2)
     int64_t bg_reach(bg_gen *g, const int8_t *board, int d, int k)
     int bg_step(const int8_t *board, int src, int d, int8_t *out)
     int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls36)
