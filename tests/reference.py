@@ -1,8 +1,8 @@
 """A slow, obviously-correct reference move generator, written from RULES.md
-alone, independent of the engine: every order of every die, then the
-maximal-dice and higher-die rules (RULES 4.1, 4.2), then one play per
-distinct result (RULES 13.2).  Used to cross-check the engine on positions
-that no vector file covers."""
+alone, independent of the engine: sets of boards after each step, the
+maximal-dice and higher-die rules (RULES 4.1, 4.2), one play per distinct
+result (RULES 13.2).  Used to cross-check the engine on positions that no
+vector file covers."""
 
 from __future__ import annotations
 
@@ -36,24 +36,30 @@ def single_steps(b: Board, d: int) -> list[Board]:
 
 
 def reference_results(board: Board, d1: int, d2: int) -> set[Board]:
-    """The set of distinct resulting boards of the roll."""
-    orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
-    found: dict[Board, tuple[int, int]] = {}
+    """The set of distinct resulting boards of the roll.
 
-    def walk(b: Board, dice: list[int], used: list[int]) -> None:
-        nexts = single_steps(b, dice[0]) if dice else []
-        for nb in nexts:
-            walk(nb, dice[1:], used + [dice[0]])
-        if not nexts:
-            score = (len(used), max(used) if used else 0)
-            if score > found.get(b, (-1, -1)):
-                found[b] = score
-
-    for order in orders:
-        walk(tuple(board), order, [])
-    best_len = max(n for n, _ in found.values())
-    kept = {b: s for b, s in found.items() if s[0] == best_len}
-    if d1 != d2 and best_len == 1:
-        best_die = max(s[1] for s in kept.values())
-        kept = {b: s for b, s in kept.items() if s[1] == best_die}
-    return set(kept)
+    Doubles: the boards after k steps for the largest k (at most 4) that any
+    sequence reaches.  Non-doubles: the boards after both dice in either
+    order; if none, after the higher die alone; if none, the lower; if none,
+    the board itself (RULES 4.4).
+    """
+    board = tuple(board)
+    if d1 == d2:
+        level = {board}
+        for _ in range(4):
+            nxt = {after for b in level for after in single_steps(b, d1)}
+            if not nxt:
+                break
+            level = nxt
+        return level
+    both = {final
+            for first, second in ((d1, d2), (d2, d1))
+            for middle in single_steps(board, first)
+            for final in single_steps(middle, second)}
+    if both:
+        return both
+    for die in (max(d1, d2), min(d1, d2)):
+        one = set(single_steps(board, die))
+        if one:
+            return one
+    return {board}
