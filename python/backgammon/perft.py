@@ -15,6 +15,8 @@ from backgammon.position import Position
 
 __all__ = ["perft"]
 
+_MAX_DEPTH = 64  # far past anything computable, and well inside a C int
+
 
 def perft(position: Position, depth: int, rolls: int = 21) -> int:
     """The number of leaves of the play tree ``depth`` plies deep.
@@ -36,4 +38,10 @@ def perft(position: Position, depth: int, rolls: int = 21) -> int:
         raise BackgammonError(f"depth must be >= 0, got {depth}")
     if rolls not in (21, 36):
         raise BackgammonError(f"rolls must be 21 or 36, got {rolls!r}")
+    if depth == 0 or position.outcome() is not None:
+        return 1  # a finished game is a leaf, whatever the depth
+    if depth > _MAX_DEPTH:
+        raise BackgammonError(
+            f"depth {depth} is beyond reach: the tree grows about 500-fold a ply "
+            f"(depth {_MAX_DEPTH} at most)")
     return _bgcore.perft(position._b, depth, rolls == 36)

@@ -108,6 +108,8 @@ class Position:
             ...
             backgammon.errors.InvalidPositionError: no checkers of either side on the board: [0, 0, ...]
         """
+        if array is None:
+            raise InvalidPositionError("a position is 26 integers, got None")
         return cls(array)
 
     @classmethod
