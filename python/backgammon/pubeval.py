@@ -1,0 +1,78 @@
+"""pubeval, Tesauro's public linear evaluator (the benchmark opponent).
+
+The weights (``data/pubeval.json``, public domain) and the exact inputs follow
+the project's specification (shared/data/PUBEVAL.md).  pubeval scores a
+position for the side that has just moved: the positive side of a result of
+:meth:`Position.successors`.  Higher is better for that side.
+
+    >>> import backgammon as bg
+    >>> from backgammon import pubeval
+    >>> round(pubeval.score(bg.Position.initial()), 5)
+    6.84055
+    >>> str(pubeval.best_play(bg.Position.initial(), (3, 1)))
+    '8/5 6/5'
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from backgammon import _bgcore
+from backgammon.position import Dice, Play, Position
+
+__all__ = ["WIN_SCORE", "best_play", "is_race", "score", "scores", "weights"]
+
+WIN_SCORE = 99999999.0
+"""The score of a position where the side that moved has borne off all 15."""
+
+
+def weights() -> dict[str, list[float]]:
+    """The two weight vectors, ``{"race": [...], "contact": [...]}`` (122 each)."""
+    data = json.loads(resources.files("backgammon").joinpath("data/pubeval.json").read_text())
+    return {"race": list(data["race"]), "contact": list(data["contact"])}
+
+
+_w = weights()
+_bgcore.set_pubeval_weights(_w["race"], _w["contact"])
+del _w
+
+
+def is_race(position: Position) -> bool:
+    """Whether no contact is left: the positive side's rearmost checker (bar
+    included) is past the other side's rearmost one (PUBEVAL.md 5)."""
+    return _bgcore.is_race(position._b)
+
+
+def score(position: Position, race: bool | None = None) -> float:
+    """pubeval's score of ``position`` for its positive side, who has just moved.
+
+    ``race`` picks the weight vector; by default it is decided from the
+    position itself (PUBEVAL.md 6 explains why a move choice decides it from
+    the position before the move instead, as :func:`best_play` does).
+    """
+    flag = -1 if race is None else int(bool(race))
+    return float(_bgcore.pubeval_scores(position.to_array()[None, :], flag)[0])
+
+
+def scores(boards: Any, race: bool | None = None) -> np.ndarray:
+    """pubeval scores of an ``(m, 26)`` array of boards (float64 ``(m,)``)."""
+    arr = np.ascontiguousarray(boards, dtype=np.int8)
+    if arr.ndim != 2:
+        arr = arr.reshape(-1, 26)
+    flag = -1 if race is None else int(bool(race))
+    return _bgcore.pubeval_scores(arr, flag)
+
+
+def best_play(position: Position, dice: Dice) -> Play:
+    """The play pubeval chooses: the highest score with the race flag of the
+    position before the move; among equal scores the first play in
+    :meth:`Position.legal_plays` order (PUBEVAL.md 7)."""
+    plays = position.legal_plays(dice)
+    if len(plays) == 1:
+        return plays[0]
+    values = _bgcore.pubeval_scores(plays.results(), int(is_race(position)))
+    return plays[int(np.argmax(values))]

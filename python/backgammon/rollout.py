@@ -1,0 +1,370 @@
+"""Rollouts: play a position out many times and read its chances.
+
+Games are played to the end in the compiled core, without the GIL and without
+Python per move.  Game number ``k`` of a rollout takes its dice from its own
+stream, seeded from ``(seed, k)`` alone, so a seed gives the same games and the
+same result whether they run in one thread, many threads, or a cluster.
+
+    >>> import backgammon as bg
+    >>> result = bg.rollout(bg.Position.initial(), games=1296, seed=1)
+    >>> result.games, round(result.win.value + (1 - result.win.value), 6)
+    (1296, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, NamedTuple, Union
+
+import numpy as np
+
+from backgammon import _bgcore
+from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
+from backgammon.errors import BackgammonError
+from backgammon.position import Position
+
+__all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "Policy"]
+
+Policy = Union[str, Callable[[np.ndarray], Any]]
+"""``"random"``, ``"pubeval"``, or a batch evaluator: a callable taking an
+``int8`` array ``(m, 26)`` of candidate positions (each seen by the player who
+just moved, not swapped) and returning ``m`` scores; the highest is played."""
+
+_POLICIES = {"random": 0, "pubeval": 1}
+_ROLLS = 36
+_FIELDS = ("games", "win", "win_gammon", "win_backgammon", "lose_gammon",
+           "lose_backgammon", "sum_v", "sum_v2", "plies")
+_G, _W, _WG, _WB, _LG, _LB, _SV, _SV2, _PLIES = range(9)
+_Z95 = 1.959963984540054
+_DEFAULT_IN_FLIGHT = 1024
+
+
+class RolloutError(BackgammonError):
+    """Bad rollout arguments, or a policy callable that misbehaves."""
+
+
+class Estimate(NamedTuple):
+    """A rolled-out quantity: its value, standard error and 95% interval."""
+
+    value: float
+    stderr: float
+    low: float
+    high: float
+
+    def __float__(self) -> float:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """The outcome of :func:`rollout`, from the side of the player on roll.
+
+    The five probabilities are gnubg's (cumulative: ``win_gammon`` includes
+    backgammons); ``equity`` is cubeless, in points per game (backgammons
+    count 3).  Each is an :class:`Estimate`.  With stratification the errors
+    are those of the stratified estimator (strata: the 36 first rolls);
+    ``unstratified_stderr`` is the error the same games would give read as
+    plain random games, so their ratio shows what stratifying gained.
+    """
+
+    position: Position
+    games: int
+    policy: str
+    seed: int
+    stratified: bool
+    win: Estimate
+    win_gammon: Estimate
+    win_backgammon: Estimate
+    lose_gammon: Estimate
+    lose_backgammon: Estimate
+    equity: Estimate
+    unstratified_stderr: float
+    seconds: float
+    mean_plies: float
+    strata: np.ndarray = field(repr=False, compare=False)
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float, float]:
+        """``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``."""
+        return (self.win.value, self.win_gammon.value, self.win_backgammon.value,
+                self.lose_gammon.value, self.lose_backgammon.value)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary."""
+        out: dict[str, Any] = {
+            "position_id": self.position.position_id(),
+            "games": self.games, "policy": self.policy, "seed": self.seed,
+            "stratified": self.stratified,
+        }
+        for name in ("win", "win_gammon", "win_backgammon", "lose_gammon",
+                     "lose_backgammon", "equity"):
+            est = getattr(self, name)
+            out[name] = {"value": est.value, "stderr": est.stderr,
+                         "ci95": [est.low, est.high]}
+        out.update(unstratified_equity_stderr=self.unstratified_stderr,
+                   seconds=self.seconds, games_per_second=self.games_per_second,
+                   mean_plies=self.mean_plies)
+        return out
+
+    def __str__(self) -> str:
+        rows = [("win", self.win), ("win gammon", self.win_gammon),
+                ("win backgammon", self.win_backgammon), ("lose", None),
+                ("lose gammon", self.lose_gammon), ("lose backgammon", self.lose_backgammon)]
+        lines = [f"Rollout of {self.position.position_id()}: {self.games:,} games, "
+                 f"policy {self.policy}, seed {self.seed}"
+                 f"{', stratified' if self.stratified else ''}",
+                 f"  {'':<16}{'value':>9}{'std err':>10}   95% interval"]
+        for label, est in rows:
+            if est is None:
+                lose = 1.0 - self.win.value
+                lines.append(f"  {label:<16}{lose:>9.4f}{self.win.stderr:>10.4f}   "
+                             f"[{1 - self.win.high:.4f}, {1 - self.win.low:.4f}]")
+                continue
+            lines.append(f"  {label:<16}{est.value:>9.4f}{est.stderr:>10.4f}   "
+                         f"[{est.low:.4f}, {est.high:.4f}]")
+        eq = self.equity
+        lines.append(f"  {'equity':<16}{eq.value:>+9.4f}{eq.stderr:>10.4f}   "
+                     f"[{eq.low:+.4f}, {eq.high:+.4f}]  (cubeless)")
+        if self.stratified and eq.stderr > 0:
+            lines.append(f"  stratifying the first roll cut the equity error from "
+                         f"{self.unstratified_stderr:.4f} to {eq.stderr:.4f} "
+                         f"({self.unstratified_stderr / eq.stderr:.2f}x)")
+        lines.append(f"  {self.games_per_second:,.0f} games/s, {self.seconds:.2f} s, "
+                     f"{self.mean_plies:.1f} plies a game")
+        return "\n".join(lines)
+
+
+def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
+            policy: Policy = "random", seed: int | None = None,
+            workers: int | None = None, executor: Executor | None = None,
+            stratify: bool = True, progress: bool | Callable[[int, int], Any] = False,
+            chunk_games: int | None = None, in_flight: int = _DEFAULT_IN_FLIGHT,
+            ) -> RolloutResult:
+    """Plays ``position`` out ``games`` times and returns the statistics.
+
+    ``position`` is seen from the player on roll, who rolls first; it may be
+    a :class:`Position` or a gnubg Position ID.  ``policy`` is ``"random"``
+    (uniform over distinct plays), ``"pubeval"`` (Tesauro's evaluator,
+    :mod:`backgammon.pubeval`), or a batch evaluator callable (see
+    :data:`Policy`), called once per ply with the candidates of every game in
+    flight (``in_flight`` games advance in lockstep).  ``seed`` fixes the
+    games (a random one is drawn and recorded when None).  ``workers`` runs
+    that many native threads; ``executor`` (any ``concurrent.futures``
+    executor, e.g. ``distributed.Client(...).get_executor()``) runs seeded
+    chunks of ``chunk_games`` games where it likes.  The result is identical
+    for any ``workers``, ``executor`` and ``chunk_games``.  ``stratify``
+    gives every 1,296 games each pair of first two rolls once.  ``progress``
+    shows a bar on stderr (tqdm when installed), or is called as
+    ``progress(done, total)``.
+    """
+    pos = _as_position(position)
+    if pos.outcome() is not None:
+        raise RolloutError(f"the game is already over in {pos!r}")
+    games = _positive_int(games, "games")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little") >> 1
+    seed = _seed(seed)
+    callable_policy = callable(policy)
+    if not callable_policy and policy not in _POLICIES:
+        raise RolloutError(f"unknown policy {policy!r}: use 'random', 'pubeval' or a callable")
+    if workers is not None:
+        workers = _positive_int(workers, "workers")
+    if executor is not None and workers is not None:
+        raise RolloutError("give workers or executor, not both")
+    if executor is not None and not hasattr(executor, "submit"):
+        raise RolloutError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
+    if callable_policy and (executor is not None or (workers or 1) > 1):
+        raise RolloutError("a callable policy runs in the calling thread, batching all games "
+                           "in flight: workers and executor apply to built-in policies")
+    in_flight = _positive_int(in_flight, "in_flight")
+    chunk = _chunk_size(games, workers, executor, chunk_games)
+    chunks = [(first, min(chunk, games - first)) for first in range(0, games, chunk)]
+    name = getattr(policy, "__name__", type(policy).__name__) if callable_policy else str(policy)
+
+    bar = _Progress(progress, games)
+    start = time.perf_counter()
+    stats = np.zeros((_ROLLS, len(_FIELDS)), dtype=np.int64)
+    try:
+        if callable_policy:
+            evaluate = _checked_evaluator(policy)
+            for first, count in chunks:
+                stats += _bgcore.playout_batched(pos._b, seed, first, count, stratify,
+                                                 evaluate, in_flight)
+                bar.update(count)
+        else:
+            code = _POLICIES[str(policy)]
+            args = [(pos._b, seed, first, count, code, stratify) for first, count in chunks]
+            for part, (_, count) in zip(_run_chunks(args, workers, executor), chunks):
+                stats += part
+                bar.update(count)
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    return _result(pos, games, name, seed, stratify, stats, seconds)
+
+
+def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
+              stratify: bool) -> np.ndarray:
+    """One seeded chunk of a rollout with a built-in policy: the ``(36, 9)``
+    statistics of games ``first .. first + count - 1``.  Top-level so that
+    process and cluster executors can pickle it."""
+    from backgammon import pubeval  # noqa: F401  (a fresh worker process needs the weights)
+
+    return _bgcore.playout(board, seed, first, count, policy, stratify)
+
+
+def _run_chunks(args: list[tuple], workers: int | None,
+                executor: Executor | None) -> Iterable[np.ndarray]:
+    if executor is not None:
+        futures = [executor.submit(run_chunk, *a) for a in args]
+        return (f.result() for f in futures)
+    if (workers or 1) == 1:
+        return (run_chunk(*a) for a in args)
+    return _threaded(args, workers or 1)
+
+
+def _threaded(args: list[tuple], workers: int) -> Iterable[np.ndarray]:
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
+        futures = [pool.submit(run_chunk, *a) for a in args]
+        for f in futures:
+            yield f.result()
+
+
+def _checked_evaluator(policy: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray], np.ndarray]:
+    def evaluate(candidates: np.ndarray) -> np.ndarray:
+        raw = policy(candidates)
+        try:
+            scores = np.asarray(raw, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise RolloutError(f"the policy must return numbers, got {type(raw).__name__}: "
+                               f"{exc}") from None
+        m = len(candidates)
+        if scores.shape not in ((m,), (m, 1)):
+            raise RolloutError(f"the policy must return {m} scores for {m} candidates, "
+                               f"got shape {scores.shape}")
+        scores = np.ascontiguousarray(scores.reshape(m))
+        if not np.isfinite(scores).all():
+            bad = int(np.flatnonzero(~np.isfinite(scores))[0])
+            raise RolloutError(f"the policy returned {scores[bad]} for candidate {bad}: "
+                               f"{candidates[bad].tolist()}")
+        return scores
+    return evaluate
+
+
+def _chunk_size(games: int, workers: int | None, executor: Executor | None,
+                chunk_games: int | None) -> int:
+    if chunk_games is not None:
+        return _positive_int(chunk_games, "chunk_games")
+    parallel = 16 if executor is not None else 4 * (workers or 1)
+    # whole multiples of 1,296 games keep every chunk's first two rolls balanced
+    per = math.ceil(games / parallel / 1296) * 1296
+    return max(1296, min(per, 1296 * 64))
+
+
+def _positive_int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise RolloutError(f"{name} must be a positive integer, got {value!r}")
+    if value < 1:
+        raise RolloutError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise RolloutError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    return int(seed)
+
+
+def _as_position(position: Any) -> Position:
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position.from_position_id(position)
+    return Position.from_array(position)
+
+
+def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool) -> Estimate:
+    """Stratified (equal weights 1/36 over first rolls) or plain mean and error."""
+    if stratified:
+        mean_h = s / n
+        var_h = (q - s * s / n) / (n - 1)
+        value = float(mean_h.mean())
+        se = float(math.sqrt(max(float((var_h / n).sum()) / len(n) ** 2, 0.0)))
+    else:
+        total, sum_s, sum_q = int(n.sum()), float(s.sum()), float(q.sum())
+        value = sum_s / total
+        var = (sum_q - sum_s * sum_s / total) / (total - 1) if total > 1 else 0.0
+        se = math.sqrt(max(var, 0.0) / total)
+    return Estimate(value, se, value - _Z95 * se, value + _Z95 * se)
+
+
+def _result(pos: Position, games: int, policy: str, seed: int, stratify: bool,
+            stats: np.ndarray, seconds: float) -> RolloutResult:
+    n = stats[:, _G].astype(np.float64)
+    # the stratified estimator needs two games in each of the 36 strata
+    stratified = bool(stratify and (n >= 2).all())
+    est = {}
+    for name, col in (("win", _W), ("win_gammon", _WG), ("win_backgammon", _WB),
+                      ("lose_gammon", _LG), ("lose_backgammon", _LB)):
+        s = stats[:, col].astype(np.float64)
+        est[name] = _estimate(n, s, s, stratified)
+    sv, sv2 = stats[:, _SV].astype(np.float64), stats[:, _SV2].astype(np.float64)
+    est["equity"] = _estimate(n, sv, sv2, stratified)
+    plain = _estimate(n, sv, sv2, False)
+    return RolloutResult(
+        position=pos, games=games, policy=policy, seed=seed, stratified=stratified,
+        unstratified_stderr=plain.stderr, seconds=seconds,
+        mean_plies=float(stats[:, _PLIES].sum()) / games, strata=stats, **est)
+
+
+class _Progress:
+    """A progress bar on stderr: tqdm when installed, else a plain one."""
+
+    def __init__(self, progress: bool | Callable[[int, int], Any], total: int) -> None:
+        self.callback = progress if callable(progress) else None
+        self.total = total
+        self.done = 0
+        self.bar = None
+        self.plain = False
+        self.start = time.perf_counter()
+        if progress is True:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                self.plain = True
+            else:
+                self.bar = tqdm(total=total, unit="game", unit_scale=True,
+                                desc="rollout", file=sys.stderr, dynamic_ncols=True)
+
+    def update(self, count: int) -> None:
+        self.done += count
+        if self.callback is not None:
+            self.callback(self.done, self.total)
+        if self.bar is not None:
+            self.bar.update(count)
+        elif self.plain:
+            width = 30
+            filled = int(width * self.done / self.total)
+            rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+            sys.stderr.write(f"\rrollout [{'#' * filled}{'.' * (width - filled)}] "
+                             f"{self.done:,}/{self.total:,} games, {rate:,.0f} games/s")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.plain:
+            sys.stderr.write("\n")
+            sys.stderr.flush()

@@ -1,0 +1,30 @@
+# Cython declarations of the plain-C playout loops (playout.h).
+from libc.stdint cimport int8_t, uint32_t, uint64_t, int64_t
+from movegen cimport bg_gen
+
+cdef extern from "playout.h" nogil:
+    enum:
+        BG_POLICY_RANDOM
+        BG_POLICY_PUBEVAL
+        BG_ST_FIELDS
+        BG_STRATA
+        BG_E_TOO_LONG
+        BG_MAX_PLIES
+
+    ctypedef struct bg_rng:
+        uint64_t s[4]
+
+    ctypedef struct bg_pubeval:
+        int ready
+
+    void bg_rng_seed(bg_rng *r, uint64_t seed, uint64_t game)
+    uint32_t bg_rng_below(bg_rng *r, uint32_t n)
+    void bg_pubeval_set(bg_pubeval *pe, int race, const double *w)
+    int bg_is_race(const int8_t *b)
+    double bg_pubeval_score(const bg_pubeval *pe, const int8_t *b, int race)
+    int bg_finished(const int8_t *b)
+    void bg_record(int64_t *stats, int stratum, int points, int64_t plies)
+    void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
+    int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
+                         int64_t ngames, int policy, const bg_pubeval *pe,
+                         int stratify, int64_t *stats)
