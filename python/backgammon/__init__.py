@@ -16,11 +16,14 @@ from backgammon.errors import (
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
+from backgammon import pubeval
+from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
+    "Estimate",
     "BackgammonError",
     "GameOverError",
     "IllegalPlayError",
@@ -30,6 +33,10 @@ __all__ = [
     "Outcome",
     "Play",
     "Position",
+    "RolloutError",
+    "RolloutResult",
     "batch_successors",
     "perft",
+    "pubeval",
+    "rollout",
 ]

@@ -2,11 +2,15 @@
 
     backgammon moves [POSITION_ID] DICE     legal plays of a roll, with Position IDs
     backgammon perft DEPTH [POSITION_ID] [--rolls 36]
+    backgammon rollout [POSITION_ID] [--games N] [--policy random|pubeval] [--seed S]
+                       [--workers W] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import sys
 import time
@@ -63,6 +67,20 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_rollout(args: argparse.Namespace) -> int:
+    from backgammon.rollout import rollout
+
+    pos = _position(args.position)
+    result = rollout(pos, games=args.games, policy=args.policy, seed=args.seed,
+                     workers=args.workers, stratify=not args.no_stratify,
+                     progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backgammon", description="A fast, exact backgammon engine.")
@@ -82,6 +100,26 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--rolls", type=int, choices=(21, 36), default=21,
                     help="21 distinct rolls (default) or 36 ordered rolls")
     pf.set_defaults(run=_cmd_perft)
+    ro = sub.add_parser(
+        "rollout", help="play a position out many times",
+        description="Roll a position out (default: the opening position) and print the "
+                    "chances of winning, gammons and backgammons, and the cubeless equity.")
+    ro.add_argument("position", metavar="POSITION_ID", nargs="?",
+                    help="gnubg Position ID; the player on roll rolls first")
+    ro.add_argument("--games", type=int, default=1296 * 50,
+                    help="number of games (default 64,800; multiples of 1,296 balance "
+                         "the first two rolls)")
+    ro.add_argument("--policy", choices=("random", "pubeval"), default="pubeval",
+                    help="how both sides play (default pubeval)")
+    ro.add_argument("--seed", type=int, default=None,
+                    help="fixes the games (default: a random seed, printed)")
+    ro.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="native threads (default: one per CPU); results do not depend on it")
+    ro.add_argument("--no-stratify", action="store_true",
+                    help="plain random dice for the first two rolls too")
+    ro.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    ro.add_argument("--json", action="store_true", help="print the result as JSON")
+    ro.set_defaults(run=_cmd_rollout)
     return parser
 
 

@@ -518,3 +518,25 @@ def playout_batched(bytes board, uint64_t seed, int64_t first_game, int64_t ngam
         free(stratum)
         free(rng)
     return out
+
+
+def pubeval_choice(bytes board, dice):
+    """The index, in successors order, of the play the playout loop's pubeval
+    policy picks for this roll (the same code path as rollouts)."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef int d1, d2
+    cdef int64_t n, pick
+    cdef bg_gen *g
+    cdef bg_rng r
+    _parse_dice(dice, &d1, &d2)
+    _check_playing(b)
+    _need_pubeval()
+    g = _acquire()
+    try:
+        n = bg_generate(g, b, d1, d2)
+        if n < 0:
+            raise MemoryError()
+        pick = bg_choose(g, n, b, BG_POLICY_PUBEVAL, &_PE, &r)
+        return pick
+    finally:
+        _release(g)

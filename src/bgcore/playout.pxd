@@ -23,6 +23,8 @@ cdef extern from "playout.h" nogil:
     int bg_is_race(const int8_t *b)
     double bg_pubeval_score(const bg_pubeval *pe, const int8_t *b, int race)
     int bg_finished(const int8_t *b)
+    int64_t bg_choose(bg_gen *g, int64_t n, const int8_t *before, int policy,
+                      const bg_pubeval *pe, bg_rng *r)
     void bg_record(int64_t *stats, int stratum, int points, int64_t plies)
     void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,

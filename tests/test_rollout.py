@@ -1,0 +1,224 @@
+"""Rollouts: exact answers, determinism across threads and executors, an
+independent slow simulator, and bad arguments."""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import pubeval
+from reference import reference_results
+
+INITIAL = tuple(bg.Position.initial().tolist())
+
+
+def board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
+    """own: {point: count} (25 = bar); opp: {point: count} in OUR numbering (0 = bar)."""
+    a = [0] * 26
+    for p, n in own.items():
+        a[p] += n
+    for p, n in opp.items():
+        a[p] -= n
+    return bg.Position.from_array(a)
+
+
+def test_a_gammon_nobody_can_avoid():
+    # RULES 7.3: two checkers on our 1-point bear off with any roll (6.2/6.4);
+    # the opponent has all 15 at home in its own board (our 19-24), none off
+    pos = board({1: 2}, {19: 3, 20: 3, 21: 3, 22: 3, 23: 3})
+    r = bg.rollout(pos, games=72, seed=3)
+    assert r.probabilities == (1.0, 1.0, 0.0, 0.0, 0.0)
+    assert r.equity.value == 2.0 and r.equity.stderr == 0.0
+    assert r.mean_plies == 1.0
+
+
+def test_a_backgammon_nobody_can_avoid():
+    # RULES 7.4: as above, but one opposing checker is still in our home board (point 2)
+    pos = board({1: 2}, {2: 1, 19: 3, 20: 3, 21: 3, 22: 3, 23: 2})
+    r = bg.rollout(pos, games=72, seed=3, policy="pubeval")
+    assert r.probabilities == (1.0, 1.0, 1.0, 0.0, 0.0)
+    assert r.equity.value == 3.0
+
+
+def test_one_checker_on_six_against_a_sure_bear_off():
+    # Our last checker on 6, theirs on their 1-point (our 24), 14 off each.
+    # We bear off this turn unless the roll moves fewer than 6 pips in one
+    # checker: 1-2, 2-1, 1-3, 3-1, 1-4, 4-1, 2-3, 3-2 and 1-1 (9 of 36) fail,
+    # then they bear off with any roll.  P(win) = 27/36; all games are single.
+    pos = board({6: 1}, {24: 1})
+    r = bg.rollout(pos, games=36 * 100, seed=11)
+    assert r.stratified
+    assert r.win.value == pytest.approx(27 / 36, abs=1e-12)
+    assert r.win.stderr == 0.0  # stratified: each first roll decides the game
+    assert r.win_gammon.value == 0.0 and r.lose_gammon.value == 0.0
+    assert r.equity.value == pytest.approx(0.5, abs=1e-12)
+    # plain dice: the same answer within four standard errors
+    plain = bg.rollout(pos, games=20000, seed=11, stratify=False)
+    assert not plain.stratified and plain.win.stderr > 0
+    assert abs(plain.win.value - 0.75) < 4 * plain.win.stderr
+    assert plain.unstratified_stderr == pytest.approx(plain.equity.stderr)
+
+
+def test_same_seed_same_games_for_any_workers_and_chunks():
+    pos = bg.Position.initial()
+    base = bg.rollout(pos, games=5000, seed=42, policy="pubeval")
+    for kwargs in ({"workers": 2}, {"workers": 3, "chunk_games": 777}, {"chunk_games": 1}):
+        other = bg.rollout(pos, games=5000, seed=42, policy="pubeval", **kwargs)
+        assert np.array_equal(other.strata, base.strata), kwargs
+        assert other.equity == base.equity and other.probabilities == base.probabilities
+    assert not np.array_equal(bg.rollout(pos, games=5000, seed=43, policy="pubeval").strata,
+                              base.strata)
+
+
+def test_executors_give_the_local_result():
+    pos = bg.Position.initial()
+    base = bg.rollout(pos, games=3000, seed=7)
+    with ThreadPoolExecutor(2) as pool:
+        assert np.array_equal(bg.rollout(pos, games=3000, seed=7, executor=pool).strata,
+                              base.strata)
+    with ProcessPoolExecutor(2) as pool:
+        assert np.array_equal(
+            bg.rollout(pos, games=3000, seed=7, executor=pool, chunk_games=500).strata,
+            base.strata)
+
+
+def test_dask_local_cluster_gives_the_local_result():
+    distributed = pytest.importorskip("distributed")
+    pos = bg.Position.initial()
+    base = bg.rollout(pos, games=2592, seed=9, policy="pubeval")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            r = bg.rollout(pos, games=2592, seed=9, policy="pubeval",
+                           executor=client.get_executor(), chunk_games=648)
+    assert np.array_equal(r.strata, base.strata)
+
+
+def test_a_python_evaluator_matches_the_built_in_policy_in_a_race():
+    # In a race the race flag cannot change, so pubeval's scores as a Python
+    # batch evaluator make the very same choices as the built-in policy.
+    pos = board({6: 3, 5: 3, 4: 3, 8: 2, 10: 2}, {20: 4, 21: 4, 22: 3, 15: 2})
+    assert pubeval.is_race(pos)
+    calls = []
+
+    def evaluator(candidates):
+        calls.append(len(candidates))
+        return pubeval.scores(candidates, race=True)
+
+    mine = bg.rollout(pos, games=1296, seed=5, policy=evaluator, in_flight=100)
+    built_in = bg.rollout(pos, games=1296, seed=5, policy="pubeval")
+    assert np.array_equal(mine.strata, built_in.strata)
+    assert max(calls) > 100  # candidates of many games in one call
+
+
+def test_random_opening_rollout_agrees_with_an_independent_simulator():
+    # A slow simulator with its own move generator (tests/reference.py) and
+    # Python's random: uniform over distinct plays, both sides, to the end.
+    rng = random.Random(2026)
+
+    def swap(b):
+        return tuple(-b[25 - i] for i in range(26))
+
+    def game():
+        b, ply = INITIAL, 0
+        while True:
+            r = rng.choice(sorted(reference_results(b, rng.randint(1, 6), rng.randint(1, 6))))
+            if not any(v > 0 for v in r):
+                opp = -sum(v for v in r if v < 0)
+                kind = 1 if opp < 15 else (3 if r[0] < 0 or any(v < 0 for v in r[1:7]) else 2)
+                return kind if ply % 2 == 0 else -kind
+            b, ply = swap(r), ply + 1
+
+    n = 1000
+    points = [game() for _ in range(n)]
+    slow_win = sum(p > 0 for p in points) / n
+    slow_gammon = sum(p >= 2 for p in points) / n
+    fast = bg.rollout(bg.Position.initial(), games=36 * 36 * 20, seed=1, policy="random")
+    for slow, est in ((slow_win, fast.win), (slow_gammon, fast.win_gammon)):
+        se_slow = (slow * (1 - slow) / n) ** 0.5
+        assert abs(slow - est.value) < 4 * (se_slow ** 2 + est.stderr ** 2) ** 0.5
+
+
+def test_result_reads_well_and_serialises():
+    r = bg.rollout(bg.Position.initial(), games=1296, seed=1, policy="pubeval")
+    text = str(r)
+    assert "win gammon" in text and "equity" in text and "games/s" in text
+    d = r.to_dict()
+    assert d["games"] == 1296 and d["seed"] == 1 and d["position_id"] == "4HPwATDgc/ABMA"
+    assert d["win"]["ci95"][0] <= d["win"]["value"] <= d["win"]["ci95"][1]
+    assert 0 < r.win.value < 1 and r.win.low < r.win.value < r.win.high
+    assert f"{r.equity:+.3f}".startswith(("+", "-"))
+    assert r.games_per_second > 0 and r.mean_plies > 10
+
+
+def test_progress_callback_and_bar(capsys):
+    seen = []
+    bg.rollout(bg.Position.initial(), games=2592, seed=1, chunk_games=1296,
+               progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1296, 2592), (2592, 2592)]
+    bg.rollout(bg.Position.initial(), games=1296, seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "1,296" in err or "1.30k" in err  # the plain bar, or tqdm's
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"games": 0}, "games"),
+    ({"games": -5}, "games"),
+    ({"games": 2.5}, "games"),
+    ({"policy": "gnubg"}, "unknown policy"),
+    ({"seed": -1}, "seed"),
+    ({"seed": 2**64}, "seed"),
+    ({"workers": 0}, "workers"),
+    ({"workers": 2, "executor": ThreadPoolExecutor(1)}, "not both"),
+    ({"executor": object()}, "Executor"),
+    ({"policy": lambda c: np.zeros(len(c)), "workers": 2}, "callable policy"),
+])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(bg.RolloutError, match=match):
+        bg.rollout(bg.Position.initial(), **{"games": 100, **kwargs})
+
+
+@pytest.mark.parametrize("policy, match", [
+    (lambda c: np.zeros(len(c) + 1), "scores for"),
+    (lambda c: np.zeros((len(c), 2)), "scores for"),
+    (lambda c: np.full(len(c), np.nan), "returned nan"),
+    (lambda c: [float("inf")] * len(c), "returned inf"),
+    (lambda c: "high", "numbers|scores for"),
+    (lambda c: None, "numbers|scores for"),
+])
+def test_a_misbehaving_evaluator_raises_and_does_not_hang(policy, match):
+    with pytest.raises(bg.RolloutError, match=match):
+        bg.rollout(bg.Position.initial(), games=50, seed=1, policy=policy)
+
+
+def test_an_evaluator_exception_propagates():
+    def boom(candidates):
+        raise KeyError("model not loaded")
+
+    with pytest.raises(KeyError, match="model not loaded"):
+        bg.rollout(bg.Position.initial(), games=10, seed=1, policy=boom)
+
+
+def test_finished_position_is_refused():
+    with pytest.raises(bg.RolloutError, match="over"):
+        bg.rollout(bg.Position.from_array([-1] + [0] * 25), games=10)
+
+
+def test_cli_rollout(capsys):
+    from backgammon.cli import main
+
+    assert main(["rollout", "--games", "1296", "--seed", "3", "--workers", "2",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "1,296 games" in out and "policy pubeval" in out and "equity" in out
+    assert main(["rollout", "4HPwATDgc/ABMA", "--games", "1296", "--seed", "3",
+                 "--policy", "random", "--json"]) == 0
+    captured = capsys.readouterr()
+    import json
+
+    assert json.loads(captured.out)["policy"] == "random"
+    assert "rollout" in captured.err  # the progress bar went to stderr
