@@ -16,6 +16,13 @@ __all__ = [
     "InvalidDiceError",
     "IllegalPlayError",
     "GameOverError",
+    "InvalidPlayError",
+    "AmbiguousPlayError",
+    "IllegalActionError",
+    "InvalidRulesError",
+    "InvalidRecordError",
+    "FormatLossError",
+    "FormatLossWarning",
 ]
 
 
@@ -37,3 +44,49 @@ class IllegalPlayError(BackgammonError):
 
 class GameOverError(BackgammonError):
     """Plays asked for in a position where a side has borne off all checkers."""
+
+
+class InvalidPlayError(BackgammonError):
+    """Text that is not play notation at all (RULES 13.1), such as ``"24-"`` or ``"hello"``.
+
+    Well-formed notation that no legal play matches is an :class:`IllegalPlayError`.
+    """
+
+
+class AmbiguousPlayError(BackgammonError):
+    """Play notation that fits more than one distinct legal play.
+
+    The message lists the candidates in canonical notation; they are also in
+    ``candidates``, a tuple of :class:`~backgammon.Play`.
+    """
+
+    def __init__(self, message: str, candidates: tuple = ()) -> None:
+        super().__init__(message)
+        self.candidates = tuple(candidates)
+
+
+class IllegalActionError(BackgammonError):
+    """A game, match or chouette action that is not allowed now.
+
+    The message says why; the object acted on is left exactly as it was.
+    """
+
+
+class InvalidRulesError(BackgammonError):
+    """Rule options that do not fit together (for example Jacoby in a match, RULES 9.4)."""
+
+
+class InvalidRecordError(BackgammonError):
+    """A Match ID, GNUbgID, XGID, .mat or JSON record that does not describe a game."""
+
+
+class FormatLossWarning(UserWarning):
+    """Issued when a game is written in a format that cannot carry all of its state.
+
+    The message lists the fields left out (for example a beaver rule in a gnubg
+    Match ID); pass ``strict=True`` to the writer to get :class:`FormatLossError`.
+    """
+
+
+class FormatLossError(BackgammonError):
+    """A strict writer was asked for a format that cannot carry all of the game's state."""
