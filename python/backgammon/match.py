@@ -1,0 +1,132 @@
+"""A match to N points: games in a row, the score, the Crawford rule, the winner (RULES 10).
+
+The current game is :attr:`Match.game`, a :class:`Game` played with its own
+actions; when it is over, :meth:`Match.next_game` starts the next one, set up
+with the score and, for the Crawford game, no cube.  Every game stays in
+:attr:`Match.games` with its record of actions.
+
+    >>> from backgammon.match import Match
+    >>> m = Match(3, rng=5)
+    >>> m.game.roll((3, 1)); m.game.resign("gammon", player=1); m.game.accept()
+    >>> m.score, m.winner
+    ((2, 0), None)
+    >>> m.next_game(); m.game.crawford          # player 0 reached 2 = N-1
+    True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from backgammon.errors import IllegalActionError
+from backgammon.game import Game
+from backgammon.rules import Rules
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A match of ``length`` points between players 0 and 1 (RULES 10).
+
+    ``rules`` apply to every game and must allow match play (no Jacoby, no
+    automatic doubles: RULES 9.4).  ``crawford`` turns the Crawford rule on
+    (the default) or off.  ``rng`` is shared by all games (an integer seeds
+    a new ``random.Random``).
+
+        >>> Match(7).game.match_length
+        7
+    """
+
+    def __init__(self, length: int, rules: Rules | None = None, *, rng: Any = None,
+                 crawford: bool = True) -> None:
+        if not isinstance(length, int) or isinstance(length, bool) or length < 1:
+            raise ValueError(f"a match is played to a positive number of points, got {length!r}")
+        rules = Rules() if rules is None else rules
+        rules.check_match_play()  # RULES 9.4
+        self.length = length
+        self.rules = rules
+        self.crawford_rule = bool(crawford)
+        self._rng = rng if rng is not None and not isinstance(rng, int) else random.Random(rng)
+        self.games: list[Game] = []
+        self.games.append(self._new_game((0, 0)))
+
+    # ------------------------------------------------------------------
+
+    def _new_game(self, score: tuple[int, int]) -> Game:
+        return Game(self.rules, rng=self._rng, match_length=self.length, score=score,
+                    crawford=self._is_crawford(score))
+
+    def _is_crawford(self, score: tuple[int, int]) -> bool:
+        """RULES 10.2: the first game after a player reaches exactly N-1 points."""
+        if not self.crawford_rule or self.length < 2:
+            return False  # in a 1-point match nobody "reaches" N-1 = 0
+        if self.length - 1 not in score:
+            return False
+        return not any(g.crawford for g in self.games)
+
+    @property
+    def game(self) -> Game:
+        """The current (last) game."""
+        return self.games[-1]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of players 0 and 1, counting the current game once it is over."""
+        game = self.game
+        s0, s1 = game.score
+        if game.result is not None:
+            if game.result.winner == 0:
+                s0 += game.result.points
+            else:
+                s1 += game.result.points
+        return s0, s1
+
+    @property
+    def winner(self) -> int | None:
+        """The player who reached or passed N points (RULES 10.1), else ``None``."""
+        s0, s1 = self.score
+        if s0 >= self.length:
+            return 0
+        if s1 >= self.length:
+            return 1
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def crawford_game(self) -> bool:
+        """Whether the current game is the Crawford game (no cube, RULES 10.2)."""
+        return self.game.crawford
+
+    @property
+    def post_crawford(self) -> bool:
+        """Whether the Crawford game has been played before the current game."""
+        return any(g.crawford for g in self.games[:-1])
+
+    def next_game(self) -> None:
+        """Start the next game; refused while the current one is going on or the match is won."""
+        if not self.game.over:
+            raise IllegalActionError(
+                f"cannot start the next game: game {len(self.games)} is not over "
+                f"(phase {self.game.phase.value!r})")
+        if self.over:
+            raise IllegalActionError(
+                f"cannot start another game: player {self.winner} has won the match "
+                f"{self.score[0]}-{self.score[1]} (RULES 10.1)")
+        self.games.append(self._new_game(self.score))
+
+    def replay(self, games: Any) -> None:
+        """Replay recorded games (each an iterable of :class:`Action`) from the current one on."""
+        for i, actions in enumerate(games):
+            if i:
+                self.next_game()
+            self.game.replay(actions)
+
+    def __repr__(self) -> str:
+        s0, s1 = self.score
+        tag = " crawford" if self.crawford_game else ""
+        state = f" won by {self.winner}" if self.over else f" game {len(self.games)}{tag}"
+        return f"<Match to {self.length}: {s0}-{s1}{state}>"
