@@ -463,7 +463,7 @@ static int bg_dfs_double(bg_gen *g, int d, int depth, int maxsrc, int ndice)
         int s = bg_highbit(m), hit, r;
         m &= ~(1u << s);
         hit = bg_apply(g, s, d);
-        bg_set_path(g, depth, s, d);
+        if (g->want_moves) bg_set_path(g, depth, s, d);
         r = bg_dfs_double(g, d, depth + 1, s, ndice);
         bg_undo(g, s, d, hit);
         if (r < 0) return -1;
@@ -490,7 +490,7 @@ static int bg_dfs_pair(bg_gen *g, int da, int db, int first_is_high, uint32_t sk
         m1 &= ~(1u << s1);
         g->h += bg_hash_step(g->b, s1, da);
         h1 = bg_apply(g, s1, da);
-        bg_set_path(g, 0, s1, da);
+        if (g->want_moves) bg_set_path(g, 0, s1, da);
         m2 = bg_movable(g, db);
         if (!m2) r = bg_emit(g, first_is_high ? 2 : 1, 1);
         else r = bg_leaves(g, m2 & ~skip, db, 1, 3, 1);
