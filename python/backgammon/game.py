@@ -567,6 +567,55 @@ class Game:
         self._resume = None
 
     # ------------------------------------------------------------------
+    # Interchange formats (the work is done in backgammon.formats)
+
+    def gnubg_id(self, *, strict: bool = False) -> str:
+        """gnubg's ``PositionID:MatchID`` of this game.
+
+        Fields gnubg cannot carry (a beaver rule, automatic doubles, steps
+        made but not committed, ...) are reported with a
+        :class:`FormatLossWarning`, or :class:`FormatLossError` if ``strict``.
+
+            >>> Game.from_position(Position.initial(), dice=(3, 1)).gnubg_id()
+            '4HPwATDgc/ABMA:MIEFAAAAAAAE'
+
+        (The last ``E`` is gnubg's "Jacoby off" bit: ``Rules()`` has no Jacoby.)
+        """
+        from backgammon.formats.match_id import game_gnubg_id
+        return game_gnubg_id(self, strict=strict)
+
+    @classmethod
+    def from_gnubg_id(cls, text: str, *, rules: Rules | None = None, rng: Any = None) -> Game:
+        """The game of a GNUbgID ``PositionID:MatchID`` (:class:`InvalidRecordError` if bad).
+
+        ``rules`` gives the options the ID cannot carry; Jacoby comes from the ID.
+
+            >>> Game.from_gnubg_id("4HPwATDgc/ABMA:cAkAAAAAAAAA").turn
+            1
+        """
+        from backgammon.formats.match_id import game_from_gnubg_id
+        return game_from_gnubg_id(text, rules=rules, rng=rng)
+
+    def xgid(self, *, strict: bool = False) -> str:
+        """eXtreme Gammon's ``XGID=...`` of this game (losses reported as for :meth:`gnubg_id`).
+
+            >>> Game.from_position(Position.initial(), dice=(5, 2)).xgid()
+            'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:6'
+        """
+        from backgammon.formats.xgid import game_xgid
+        return game_xgid(self, strict=strict)
+
+    @classmethod
+    def from_xgid(cls, text: str, *, rules: Rules | None = None, rng: Any = None) -> Game:
+        """The game of an XGID (with or without the ``XGID=`` prefix).
+
+            >>> Game.from_xgid("XGID=-b----E-C---eE---c-e----B-:1:1:-1:00:0:0:0:0:10").cube
+            2
+        """
+        from backgammon.formats.xgid import game_from_xgid
+        return game_from_xgid(text, rules=rules, rng=rng)
+
+    # ------------------------------------------------------------------
     # Records
 
     @_action

@@ -1,0 +1,149 @@
+"""gnubg Match IDs and GNUbgIDs: every row of tests/data/match_ids.jsonl (made with gnubg),
+both directions, through the key and through Game; losses reported; bad IDs refused."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+from backgammon.errors import FormatLossError, FormatLossWarning, InvalidRecordError
+from backgammon.formats.match_id import MatchKey, decode_match_id, encode_match_id
+from backgammon.game import Game, Phase
+from backgammon.position import Position
+from backgammon.rules import Rules
+
+ROWS = [json.loads(line) for line in
+        (Path(__file__).parent / "data" / "match_ids.jsonl").read_text().splitlines()]
+START_ID = "4HPwATDgc/ABMA"
+
+
+def key_of(params: dict) -> MatchKey:
+    """The vector's params with the defaults of vectors/README.md."""
+    turn = params.get("turn", 0)
+    return MatchKey(
+        cube=params.get("cube", 1), cube_owner=params.get("cubeowner", -1),
+        move=params.get("move", turn), crawford=bool(params.get("crawford", 0)),
+        game_state=params.get("gamestate", 1), turn=turn,
+        doubled=bool(params.get("doubled", 0)), resigned=params.get("resigned", 0),
+        dice=tuple(sorted(params.get("dice", [0, 0]), reverse=True)),
+        match_length=params.get("matchto", 0), score=tuple(params.get("score", [0, 0])),
+        jacoby=bool(params.get("jacoby", 1)))
+
+
+def test_all_26_rows_are_used():
+    assert len(ROWS) == 26
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["match_id"] + str(i) for i, r in enumerate(ROWS)])
+def test_encode_matches_gnubg(row):
+    assert encode_match_id(key_of(row["params"])) == row["match_id"]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["match_id"] + str(i) for i, r in enumerate(ROWS)])
+def test_decode_matches_gnubg(row):
+    assert decode_match_id(row["match_id"]) == key_of(row["params"])
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["params"].get("gamestate", 1) != 2],
+                         ids=lambda r: r["match_id"])
+def test_game_round_trip_of_every_playable_row(row):
+    gid = f"{START_ID}:{row['match_id']}"
+    game = Game.from_gnubg_id(gid)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is lost: these are gnubg's own states
+        assert game.gnubg_id() == gid
+
+
+def test_game_states_read_from_ids():
+    # turn 1, doubled, move 0: player 0 doubled, player 1 answers
+    g = Game.from_gnubg_id(f"{START_ID}:MBkAAAAAAAAA")
+    assert (g.phase, g.turn, g.player_to_act) == (Phase.DOUBLED, 0, 1)
+    # turn 0, move 1, resigned 2: player 1 (on roll) offers a gammon, player 0 answers
+    g = Game.from_gnubg_id(f"{START_ID}:cEEAAAAAAAAA")
+    assert (g.phase, g.resignation, g.player_to_act) == (Phase.RESIGNED, (1, "gammon"), 0)
+    g.accept()
+    # the ID has Jacoby on (bit 66 clear) and a centred cube: the gammon counts single
+    assert (g.result.winner, g.result.points, g.rules.jacoby) == (0, 1, True)
+    # 7-point match, 3-6, Crawford, player 0 to play 6-5
+    g = Game.from_gnubg_id(f"{START_ID}:sAH3ADAAMAAE")
+    assert (g.match_length, g.score, g.crawford, g.dice, g.turn) == (7, (3, 6), True, (6, 5), 0)
+    assert not g.rules.jacoby
+    # cube 8 owned by player 1, player 1 on roll with 4-2
+    g = Game.from_gnubg_id(f"{START_ID}:UwkKAAAAAAAA")
+    assert (g.cube, g.cube_owner, g.turn, g.dice) == (8, 1, 1, (4, 2))
+    # no game yet
+    assert Game.from_gnubg_id(f"{START_ID}:MAAAAAAAAAAA").phase is Phase.OPENING
+
+
+def test_gnubg_id_order_and_prefix_are_forgiven():
+    a = Game.from_gnubg_id(f"cAkAAAAAAAAA:{START_ID}")
+    b = Game.from_gnubg_id(f"GNUbgID: {START_ID}:cAkAAAAAAAAA")
+    assert a.gnubg_id() == b.gnubg_id() == f"{START_ID}:cAkAAAAAAAAA"
+
+
+def test_game_written_after_play_and_double():
+    game = Game(rng=1)
+    game.roll((3, 1))
+    game.move(8, 5)
+    game.move(6, 5)
+    game.commit()
+    game.double()
+    pos_id, match_id = game.gnubg_id().split(":")
+    assert pos_id == game.position.position_id()
+    key = decode_match_id(match_id)
+    # player 1 (now on roll) doubled: move 1, turn 0 deciding, doubled, cube still 1 centred
+    assert (key.move, key.turn, key.doubled, key.cube, key.cube_owner) == (1, 0, True, 1, -1)
+    assert Game.from_gnubg_id(game.gnubg_id()).gnubg_id() == game.gnubg_id()
+
+
+def test_finished_games_round_trip():
+    g = Game.from_position(Position.initial(), cube=2, cube_owner=0)
+    g.double()
+    g.drop()
+    back = Game.from_gnubg_id(g.gnubg_id())
+    assert back.result == g.result and back.phase is Phase.OVER
+    g = Game.from_position(Position.initial())
+    g.resign("backgammon", player=1)
+    g.accept()
+    back = Game.from_gnubg_id(g.gnubg_id())
+    assert back.result == g.result  # player 0 wins 3
+
+
+def test_losses_are_reported_not_dropped():
+    game = Game.from_position(Position.initial(), rules=Rules(beaver=True))
+    with pytest.warns(FormatLossWarning, match="beaver"):
+        game.gnubg_id()
+    with pytest.raises(FormatLossError, match="beaver"):
+        game.gnubg_id(strict=True)
+    game = Game.from_position(Position.initial(), dice=(3, 1))
+    game.move(8, 5)
+    with pytest.warns(FormatLossWarning, match="steps made"):
+        game.gnubg_id()
+
+
+@pytest.mark.parametrize("bad", [
+    "MAEAAAAAAAA",      # 11 characters
+    "MAEAAAAAAAA!",     # not base64
+    "IAEAAAAAAAAA",     # cube owner bits 10
+    "MAcAAAAAAAAA",     # game state 7... (bits 8-10 = 111)
+    "MAEMAAAAAAAA",     # die 1 zero, die 2 = 3 (bytes 30 01 0C)
+    12,
+])
+def test_bad_match_ids_are_refused(bad):
+    with pytest.raises(InvalidRecordError):
+        decode_match_id(bad)
+
+
+@pytest.mark.parametrize("bad", [
+    f"{START_ID}",                      # no Match ID
+    f"{START_ID}:MAEAAAAAAAA!",
+    "AAAAAAAAAAAAAA:MAEAAAAAAAAA",      # Position ID of an empty board
+    f"{START_ID}:MAkAAAAAAAAA",         # turn 1 to act, move 0 on roll, nothing offered
+    f"{START_ID}:sIEFAAAAAAAA",         # Crawford flag (bit 7: byte 0 = B0) in a money game
+])
+def test_bad_gnubg_ids_are_refused(bad):
+    with pytest.raises(InvalidRecordError):
+        Game.from_gnubg_id(bad)
