@@ -143,6 +143,7 @@ def test_bad_match_ids_are_refused(bad):
     "AAAAAAAAAAAAAA:MAEAAAAAAAAA",      # Position ID of an empty board
     f"{START_ID}:MAkAAAAAAAAA",         # turn 1 to act, move 0 on roll, nothing offered
     f"{START_ID}:sIEFAAAAAAAA",         # Crawford flag (bit 7: byte 0 = B0) in a money game
+    f"{START_ID}:ERkAAAAAAAAA",         # player 0 doubles player 1's 2-cube: bytes 11 19 00
 ])
 def test_bad_gnubg_ids_are_refused(bad):
     with pytest.raises(InvalidRecordError):

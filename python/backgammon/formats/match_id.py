@@ -270,6 +270,9 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
             raise InvalidRecordError(f"GNUbgID {text!r}: a double offered after rolling")
         if key.turn == key.move and not key.resigned:
             raise InvalidRecordError(f"GNUbgID {text!r}: the doubler cannot answer the double")
+        refusal = game._double_refusal(game.turn)
+        if refusal is not None:
+            raise InvalidRecordError(f"GNUbgID {text!r}: a double offered, but {refusal}")
         game.phase = Phase.DOUBLED
     elif not key.resigned and key.turn != key.move:
         raise InvalidRecordError(
