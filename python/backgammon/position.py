@@ -296,6 +296,92 @@ class Position:
     def __reduce__(self) -> tuple[Any, ...]:
         return (Position, (self.tolist(),))
 
+    # ------------------------------------------------------------------
+    # Notation, interchange and pictures (issue 3): parse_play,
+    # from_gnubg_board / to_gnubg_board, __str__ (ASCII board), _repr_svg_.
+
+    def parse_play(self, text: str, dice: Dice) -> Play:
+        """The legal play of ``dice`` that the notation ``text`` denotes (RULES 13.1).
+
+        Any common spelling: ``"24/18 13/11"``, ``"bar/22*"``, ``"b/22"``,
+        ``"25/22"``, ``"6/off"``, ``"6/0"``, ``"8/5(2) 6/5(2)"``, ``"13/7*/5"``,
+        ``"13/5"``, ``"24/21 21/16"``, hit marks ``*`` or ``x`` or none.  Raises
+        :class:`InvalidPlayError`, :class:`IllegalPlayError` (with the reason)
+        or :class:`AmbiguousPlayError` (listing the plays); see
+        :func:`backgammon.notation.parse_play`.
+
+            >>> pos = Position.initial()
+            >>> play = pos.parse_play("13/11 24/18", (6, 2))
+            >>> str(play), play in pos.legal_plays((6, 2))
+            ('24/18 13/11', True)
+        """
+        from backgammon.notation import parse_play
+        return parse_play(self, text, dice)
+
+    @classmethod
+    def from_gnubg_board(cls, board: Any) -> Position:
+        """A position from gnubg's board form ``[[25 ints], [25 ints]]``.
+
+        The first list is the player NOT on roll, the second the player on
+        roll (as gnubg's Python API and ``gnubg-nn`` write them); each counts
+        that side's checkers from its own ace point: index ``i`` is its point
+        ``i + 1`` and index 24 its bar.  Raises :class:`InvalidPositionError`
+        for anything else (a point claimed by both sides, a negative count,
+        a wrong shape, more than 15 checkers a side).
+
+            >>> start = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+            >>> Position.from_gnubg_board([start, start]) == Position.initial()
+            True
+        """
+        if isinstance(board, (str, bytes, bytearray)) or board is None:
+            raise InvalidPositionError(
+                f"a gnubg board is two lists of 25 checker counts, got {_short(board)}")
+        try:
+            sides = [[operator.index(v) for v in side] for side in board]
+        except TypeError:
+            raise InvalidPositionError(
+                f"a gnubg board is two lists of 25 checker counts, got {_short(board)}") from None
+        if len(sides) != 2 or any(len(side) != 25 for side in sides):
+            raise InvalidPositionError(
+                f"a gnubg board is two lists of 25 checker counts "
+                f"(opponent, player on roll), got {_short(board)}")
+        opponent, on_roll = sides
+        for name, side in (("opponent", opponent), ("player on roll", on_roll)):
+            bad = [v for v in side if not 0 <= v <= 15]
+            if bad:
+                raise InvalidPositionError(
+                    f"gnubg board counts are 0 to 15, got {bad[0]} for the {name}: {sides}")
+        array = [0] * 26
+        array[25] = on_roll[24]
+        array[0] = -opponent[24]
+        for p in range(1, 25):  # our point p is the opponent's point 25 - p
+            mine, theirs = on_roll[p - 1], opponent[24 - p]
+            if mine and theirs:
+                raise InvalidPositionError(
+                    f"point {p} (of the player on roll; {25 - p} of the opponent) holds "
+                    f"checkers of both sides in the gnubg board {sides}")
+            array[p] = mine - theirs
+        try:
+            return cls(array)
+        except InvalidPositionError as e:
+            raise InvalidPositionError(f"{e} (from the gnubg board {sides})") from None
+
+    def to_gnubg_board(self) -> list[list[int]]:
+        """gnubg's board form: ``[opponent, on_roll]``, 25 counts each, each side
+        from its own ace point with its bar at index 24 (see
+        :meth:`from_gnubg_board`).
+
+            >>> Position.initial().to_gnubg_board()[1]
+            [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+        """
+        a = self.tolist()
+        opponent = [max(-a[25 - i], 0) for i in range(1, 25)] + [-a[0]]
+        on_roll = [max(a[i], 0) for i in range(1, 25)] + [a[25]]
+        return [opponent, on_roll]
+
+    # End of the issue 3 block.
+    # ------------------------------------------------------------------
+
 
 def _outcome(winner: int, loser_off: int, stuck: bool) -> Outcome:
     if loser_off > 0:
