@@ -379,6 +379,11 @@ class Position:
         on_roll = [max(a[i], 0) for i in range(1, 25)] + [a[25]]
         return [opponent, on_roll]
 
+    def __str__(self) -> str:
+        """An ASCII board in gnubg's style (see :mod:`backgammon.diagram`)."""
+        from backgammon.diagram import board_text
+        return board_text(self)
+
     # End of the issue 3 block.
     # ------------------------------------------------------------------
 
