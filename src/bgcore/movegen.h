@@ -84,7 +84,7 @@ typedef struct {
     uint32_t closed;
     int outside;       /* mover's checkers on points 7..25 */
     int rank;          /* best play class emitted in this call, -1 none */
-    uint64_t h;        /* bg_hash of the working board (non-doubles only) */
+    uint64_t h;        /* H(working board) - H(start), non-doubles only */
     int want_moves;
     int depth;         /* dice used by the plays of the last call */
     int64_t start;     /* first result of the current call */
@@ -204,11 +204,43 @@ static inline void bg_swap(const int8_t *b, int8_t *s)
     for (i = 0; i < BG_NPTS; i++) s[i] = (int8_t)-b[BG_NPTS - 1 - i];
 }
 
+#ifdef BG_SSE2
+static inline __m128i bg_rev16(__m128i x)
+{
+    x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+    x = _mm_shufflelo_epi16(x, 0x1B);
+    x = _mm_shufflehi_epi16(x, 0x1B);
+    return _mm_shuffle_epi32(x, 0x4E);
+}
+#endif
+
 /*
- * A linear hash of a board: H(b) = sum of BG_R[i] * b[i] (mod 2^64).  A step
- * changes H by a few additions, so the hash of every leaf comes from its
- * parent's without reading the leaf back.  Only a filter: equal hashes are
- * confirmed by comparing the 26 bytes, so results stay exact.
+ * bg_swap for hot loops: reads 32 bytes at b (bytes 26..31 may be anything)
+ * and writes 32 at s (26..31 zero).  With R the 32 bytes reversed,
+ * s[i] = -b[25 - i] = -R[i + 6].
+ */
+static inline void bg_swap32(const int8_t *b, int8_t *s)
+{
+#ifdef BG_SSE2
+    const __m128i z = _mm_setzero_si128();
+    __m128i r0 = bg_rev16(_mm_loadu_si128((const __m128i *)(b + 16)));  /* R[0..15] */
+    __m128i r1 = bg_rev16(_mm_loadu_si128((const __m128i *)b));         /* R[16..31] */
+    __m128i lo = _mm_or_si128(_mm_srli_si128(r0, 6), _mm_slli_si128(r1, 10));
+    __m128i hi = _mm_srli_si128(r1, 6);
+    _mm_storeu_si128((__m128i *)s, _mm_sub_epi8(z, lo));
+    _mm_storeu_si128((__m128i *)(s + 16), _mm_sub_epi8(z, hi));
+#else
+    bg_swap(b, s);
+    memset(s + BG_NPTS, 0, 32 - BG_NPTS);
+#endif
+}
+
+/*
+ * A linear hash: H(b) = sum of BG_R[i] * b[i] (mod 2^64).  Leaves of one
+ * call differ from their common parent only by their steps, so each leaf is
+ * keyed by H(leaf) - H(parent), the sum of its steps' deltas, computed
+ * without reading the leaf back.  Only a filter: equal keys are confirmed by
+ * comparing the 26 bytes, so results stay exact.
  */
 static const uint64_t BG_R[BG_NPTS] = {
     0x6CC6BE1805FDF179ULL,
@@ -240,14 +272,6 @@ static const uint64_t BG_R[BG_NPTS] = {
 
 };
 
-static inline uint64_t bg_hash(const int8_t *b)
-{
-    uint64_t h = 0;
-    int i;
-    for (i = 0; i < BG_NPTS; i++) h += BG_R[i] * (uint64_t)(int64_t)b[i];
-    return h;
-}
-
 /* H(after) - H(before) for one step s -> s - d on board b (before the step). */
 static inline uint64_t bg_hash_step(const int8_t *b, int s, int d)
 {
@@ -276,7 +300,8 @@ static inline int bg_buf_reserve(bg_buf *o, int64_t need)
     if (need <= o->cap) return 0;
     cap = o->cap ? o->cap : 256;
     while (cap < need) cap *= 2;
-    p = (int8_t *)realloc(o->pos, (size_t)cap * BG_NPTS);
+    /* 32 bytes of slack: any row may be read as 32 bytes (bg_swap32) */
+    p = (int8_t *)realloc(o->pos, (size_t)cap * BG_NPTS + 32);
     if (!p) return -1;
     o->pos = p;
     m = (uint8_t *)realloc(o->moves, (size_t)cap * 8);
@@ -549,7 +574,7 @@ static inline int64_t bg_generate_loaded(bg_gen *g, int d1, int d2)
     } else {
         int hi = d1 > d2 ? d1 : d2, lo = d1 > d2 ? d2 : d1;
         uint32_t high_sources = bg_movable(g, hi);
-        g->h = bg_hash(g->b);
+        g->h = 0;  /* leaves of one call differ only by their steps' deltas */
         r = bg_dfs_pair(g, hi, lo, 1, 0);
         if (r == 0) r = bg_dfs_pair(g, lo, hi, 0, high_sources);
         if (r == 0 && g->rank < 0) r = bg_emit(g, 0, 0);  /* RULES 4.4 */
@@ -613,9 +638,9 @@ static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls
                 total += mult * n;
             } else {
                 for (i = 0; i < n; i++) {
-                    int8_t next[BG_NPTS];
+                    int8_t next[32];
                     int64_t sub;
-                    bg_swap(g->out.pos + (start + i) * BG_NPTS, next);
+                    bg_swap32(g->out.pos + (start + i) * BG_NPTS, next);
                     sub = bg_perft_rec(g, next, depth - 1, rolls36);
                     if (sub < 0) return -1;
                     total += mult * sub;

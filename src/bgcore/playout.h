@@ -237,7 +237,7 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
     if (!g) return -1;
     g->want_moves = 0;
     for (k = first_game; k < first_game + ngames; k++) {
-        int8_t board[BG_NPTS];
+        int8_t board[32];
         bg_rng r;
         int64_t ply;
         int stratum = -1, points = 0;
@@ -260,7 +260,7 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
                 bg_record(stats, stratum, points, ply + 1);
                 break;
             }
-            bg_swap(res, board);
+            bg_swap32(res, board);
         }
         if (ply == BG_MAX_PLIES) { bg_gen_free(g); return BG_E_TOO_LONG; }
     }
