@@ -148,3 +148,14 @@ def test_bad_match_ids_are_refused(bad):
 def test_bad_gnubg_ids_are_refused(bad):
     with pytest.raises(InvalidRecordError):
         Game.from_gnubg_id(bad)
+
+
+def test_opening_after_an_automatic_double_keeps_the_cube():
+    game = Game(Rules(automatic_doubles=1), rng=1)
+    game.roll((4, 4))  # a tie: the cube goes to 2 in the middle
+    with pytest.warns(FormatLossWarning, match="automatic doubles"):
+        gid = game.gnubg_id()
+    # cube log 1 (bits 0-3 = 0001), centred (bits 4-5 = 11), no game yet: byte 0 = 0x31
+    assert gid.split(":")[1].startswith("MQ")
+    back = Game.from_gnubg_id(gid, rules=game.rules)
+    assert (back.phase, back.cube, back.cube_owner) == (Phase.OPENING, 2, None)

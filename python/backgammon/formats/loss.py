@@ -25,4 +25,4 @@ def report_loss(fmt: str, lost: list[str], *, strict: bool) -> None:
     message = f"a {fmt} cannot carry: {', '.join(lost)}"
     if strict:
         raise FormatLossError(message)
-    warnings.warn(FormatLossWarning(message), stacklevel=3)
+    warnings.warn(FormatLossWarning(message), stacklevel=4)  # the caller of Game.xxx()

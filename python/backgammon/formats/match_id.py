@@ -229,8 +229,15 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         if match_play:
             rules = rules.replace(automatic_doubles=0)
         if key.game_state == GAME_NONE:
-            return Game(rules, rng=rng, match_length=key.match_length, score=key.score,
+            game = Game(rules, rng=rng, match_length=key.match_length, score=key.score,
                         crawford=key.crawford)
+            if key.cube_owner != -1 or (key.cube > 1 and (match_play or not rules.cube)):
+                raise InvalidRecordError(
+                    f"GNUbgID {text!r}: before the opening roll the cube is in the middle "
+                    "(only automatic doubles, RULES 9.3, can have raised it)")
+            game.cube = key.cube  # automatic doubles on opening ties
+            game.automatic_doubles_used = key.cube.bit_length() - 1
+            return game
         dice = key.dice if key.dice != (0, 0) else None
         owner = None if key.cube_owner == -1 else key.cube_owner
         if key.game_state in (GAME_PLAYING, GAME_RESIGNED, GAME_DROP):
