@@ -1,6 +1,6 @@
 """Type stubs of the compiled core ``backgammon._bgcore`` (private: use ``backgammon``)."""
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -20,3 +20,19 @@ def perft(board: bytes, depth: int, rolls36: bool) -> int: ...
 def batch_successors(
     boards: npt.NDArray[np.int8], dice: npt.NDArray[np.uint8]
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]: ...
+def set_pubeval_weights(race: Any, contact: Any) -> None: ...
+def is_race(board: bytes) -> bool: ...
+def pubeval_scores(boards: npt.NDArray[np.int8], race: int) -> npt.NDArray[np.float64]: ...
+def pubeval_choice(board: bytes, dice: Any) -> int: ...
+def playout(
+    board: bytes, seed: int, first_game: int, ngames: int, policy: int, stratify: bool
+) -> npt.NDArray[np.int64]: ...
+def playout_batched(
+    board: bytes,
+    seed: int,
+    first_game: int,
+    ngames: int,
+    stratify: bool,
+    evaluate: Callable[[npt.NDArray[np.int8]], npt.NDArray[np.float64]],
+    in_flight: int,
+) -> npt.NDArray[np.int64]: ...

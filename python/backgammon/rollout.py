@@ -197,7 +197,7 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     start = time.perf_counter()
     stats = np.zeros((_ROLLS, len(_FIELDS)), dtype=np.int64)
     try:
-        if callable_policy:
+        if callable(policy):
             evaluate = _checked_evaluator(policy)
             for first, count in chunks:
                 stats += _bgcore.playout_batched(pos._b, seed, first, count, stratify,
