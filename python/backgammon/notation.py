@@ -29,7 +29,7 @@ from backgammon.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayE
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.position import Play, Position
 
-__all__ = ["format_play", "format_point", "parse_play"]
+__all__ = ["format_play", "format_point", "parse_play", "play_chains"]
 
 Step = tuple[int, int]
 
@@ -56,17 +56,8 @@ def format_play(board: Sequence[int], moves: Sequence[Step]) -> str:
     """
     if not moves:
         return ""
-    steps = sorted(moves, key=lambda m: (-m[0], -m[1]))
-    chains: list[list[int]] = []
-    for src, dst in steps:
-        for chain in chains:  # RULES 13.1: one checker's steps are written as one move
-            if chain[-1] == src:
-                chain.append(dst)
-                break
-        else:
-            chains.append([src, dst])
     units: list[tuple[list[int], int]] = []
-    for chain in chains:
+    for chain in play_chains(moves):
         if units and units[-1][0] == chain:
             units[-1] = (chain, units[-1][1] + 1)
         else:
@@ -77,6 +68,26 @@ def format_play(board: Sequence[int], moves: Sequence[Step]) -> str:
         text = _format_chain(board, chain, hit)
         out.append(text if count == 1 else f"{text}({count})")
     return " ".join(out)
+
+
+def play_chains(moves: Sequence[Step]) -> list[list[int]]:
+    """The steps of a play joined into one point list per checker, in written order.
+
+    Steps are sorted by starting point, highest first (ties: highest destination
+    first), and a step that starts where an earlier chain ends continues it.
+
+        >>> play_chains([(8, 5), (6, 5)]), play_chains([(24, 18), (18, 13)])
+        ([[8, 5], [6, 5]], [[24, 18, 13]])
+    """
+    chains: list[list[int]] = []
+    for src, dst in sorted(moves, key=lambda m: (-m[0], -m[1])):
+        for chain in chains:  # RULES 13.1: one checker's steps are written as one move
+            if chain[-1] == src:
+                chain.append(dst)
+                break
+        else:
+            chains.append([src, dst])
+    return chains
 
 
 def _format_chain(board: Sequence[int], chain: list[int], hit: set[int]) -> str:

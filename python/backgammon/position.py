@@ -384,6 +384,11 @@ class Position:
         from backgammon.diagram import board_text
         return board_text(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter (see :func:`backgammon.svg.board`)."""
+        from backgammon.svg import board
+        return board(self)._repr_svg_()
+
     # End of the issue 3 block.
     # ------------------------------------------------------------------
 
