@@ -36,7 +36,7 @@ Policy = Union[str, Callable[[np.ndarray], Any]]
 just moved, not swapped) and returning ``m`` scores; the highest is played."""
 
 _POLICIES = {"random": 0, "pubeval": 1}
-_ROLLS = 36
+_STRATA = 1296  # 36 first rolls x 36 replies
 _FIELDS = ("games", "win", "win_gammon", "win_backgammon", "lose_gammon",
            "lose_backgammon", "sum_v", "sum_v2", "plies")
 _G, _W, _WG, _WB, _LG, _LB, _SV, _SV2, _PLIES = range(9)
@@ -69,10 +69,12 @@ class RolloutResult:
 
     The five probabilities are gnubg's (cumulative: ``win_gammon`` includes
     backgammons); ``equity`` is cubeless, in points per game (backgammons
-    count 3).  Each is an :class:`Estimate`.  With stratification the errors
-    are those of the stratified estimator (strata: the 36 first rolls);
-    ``unstratified_stderr`` is the error the same games would give read as
-    plain random games, so their ratio shows what stratifying gained.
+    count 3).  Each is an :class:`Estimate`.  With stratification the values
+    and errors are those of the stratified estimator over the 1,296 pairs of
+    first two rolls (from 2,592 games), or over the 36 first rolls (from 72
+    games); ``unstratified_stderr`` is the equity error the same games give
+    read as plain random games, so the ratio shows what stratifying gained.
+    ``strata`` holds the raw integer counts, one row per pair of first rolls.
     """
 
     position: Position
@@ -138,7 +140,7 @@ class RolloutResult:
         lines.append(f"  {'equity':<16}{eq.value:>+9.4f}{eq.stderr:>10.4f}   "
                      f"[{eq.low:+.4f}, {eq.high:+.4f}]  (cubeless)")
         if self.stratified and eq.stderr > 0:
-            lines.append(f"  stratifying the first roll cut the equity error from "
+            lines.append(f"  stratifying the first rolls cut the equity error from "
                          f"{self.unstratified_stderr:.4f} to {eq.stderr:.4f} "
                          f"({self.unstratified_stderr / eq.stderr:.2f}x)")
         lines.append(f"  {self.games_per_second:,.0f} games/s, {self.seconds:.2f} s, "
@@ -195,7 +197,7 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
 
     bar = _Progress(progress, games)
     start = time.perf_counter()
-    stats = np.zeros((_ROLLS, len(_FIELDS)), dtype=np.int64)
+    stats = np.zeros((_STRATA, len(_FIELDS)), dtype=np.int64)
     try:
         if callable(policy):
             evaluate = _checked_evaluator(policy)
@@ -217,7 +219,7 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
 
 def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
               stratify: bool) -> np.ndarray:
-    """One seeded chunk of a rollout with a built-in policy: the ``(36, 9)``
+    """One seeded chunk of a rollout with a built-in policy: the ``(1296, 9)``
     statistics of games ``first .. first + count - 1``.  Top-level so that
     process and cluster executors can pickle it."""
     from backgammon import pubeval  # noqa: F401  (a fresh worker process needs the weights)
@@ -296,7 +298,8 @@ def _as_position(position: Any) -> Position:
 
 
 def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool) -> Estimate:
-    """Stratified (equal weights 1/36 over first rolls) or plain mean and error."""
+    """Stratified (equal weights over the rows of n: strata of equal
+    probability, two games each at least) or plain mean and error."""
     if stratified:
         mean_h = s / n
         var_h = (q - s * s / n) / (n - 1)
@@ -310,17 +313,30 @@ def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool) -> 
     return Estimate(value, se, value - _Z95 * se, value + _Z95 * se)
 
 
+def _strata_for_estimates(stats: np.ndarray, stratify: bool) -> tuple[np.ndarray, bool]:
+    """The finest strata with two games each: the 1,296 pairs of first two
+    rolls, else the 36 first rolls, else none (plain estimates)."""
+    pairs = stats.astype(np.float64)
+    if not stratify:
+        return pairs, False
+    if (pairs[:, _G] >= 2).all():
+        return pairs, True
+    first = pairs.reshape(36, 36, -1).sum(axis=1)
+    if (first[:, _G] >= 2).all():
+        return first, True
+    return pairs, False
+
+
 def _result(pos: Position, games: int, policy: str, seed: int, stratify: bool,
             stats: np.ndarray, seconds: float) -> RolloutResult:
-    n = stats[:, _G].astype(np.float64)
-    # the stratified estimator needs two games in each of the 36 strata
-    stratified = bool(stratify and (n >= 2).all())
+    strata, stratified = _strata_for_estimates(stats, stratify)
+    n = strata[:, _G]
     est = {}
     for name, col in (("win", _W), ("win_gammon", _WG), ("win_backgammon", _WB),
                       ("lose_gammon", _LG), ("lose_backgammon", _LB)):
-        s = stats[:, col].astype(np.float64)
+        s = strata[:, col]
         est[name] = _estimate(n, s, s, stratified)
-    sv, sv2 = stats[:, _SV].astype(np.float64), stats[:, _SV2].astype(np.float64)
+    sv, sv2 = strata[:, _SV], strata[:, _SV2]
     est["equity"] = _estimate(n, sv, sv2, stratified)
     plain = _estimate(n, sv, sv2, False)
     return RolloutResult(

@@ -366,7 +366,7 @@ def _stats_array():
 
 def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
             int policy, bint stratify):
-    """Statistics ``(36, 9)`` int64 of games first_game.. of a rollout with a
+    """Statistics ``(1296, 9)`` int64 of games first_game.. of a rollout with a
     built-in policy (0 random, 1 pubeval); the GIL is released."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int r
@@ -449,7 +449,9 @@ def playout_batched(bytes board, uint64_t seed, int64_t first_game, int64_t ngam
                     continue
                 bg_game_roll(&rng[s], game[s], ply[s], stratify, &d1, &d2)
                 if ply[s] == 0:
-                    stratum[s] = (d1 - 1) * 6 + (d2 - 1)
+                    stratum[s] = 36 * ((d1 - 1) * 6 + (d2 - 1))
+                elif ply[s] == 1:
+                    stratum[s] += (d1 - 1) * 6 + (d2 - 1)
                 cstart[s] = g.out.n
                 n = bg_generate(g, boards + s * BG_NPTS, d1, d2)
                 if n < 0:

@@ -144,7 +144,8 @@ static inline double bg_pubeval_score(const bg_pubeval *pe, const int8_t *b, int
 #define BG_POLICY_RANDOM 0
 #define BG_POLICY_PUBEVAL 1
 
-/* Per-stratum statistics (stratum = the first roll, 0..35), all integers. */
+/* Per-stratum statistics, all integers.  Stratum = 36 * first roll + reply
+ * (ordered rolls 0..35; the reply counts as 0 when the game ended at once). */
 #define BG_ST_GAMES 0
 #define BG_ST_WIN 1
 #define BG_ST_WIN_GAMMON 2      /* gammons and backgammons */
@@ -155,7 +156,7 @@ static inline double bg_pubeval_score(const bg_pubeval *pe, const int8_t *b, int
 #define BG_ST_SUM_V2 7
 #define BG_ST_PLIES 8
 #define BG_ST_FIELDS 9
-#define BG_STRATA 36
+#define BG_STRATA 1296
 
 #define BG_MAX_PLIES 100000     /* a safety net: no real game comes near */
 #define BG_E_TOO_LONG (-2)
@@ -224,7 +225,7 @@ static inline int64_t bg_choose(bg_gen *g, int64_t n, const int8_t *before, int 
 
 /*
  * Plays games first_game .. first_game + ngames - 1 of a rollout from
- * `start` (the player on roll about to roll), adding to stats[36][9].
+ * `start` (the player on roll about to roll), adding to stats[1296][9].
  * Points are from the starting player's side.  Returns 0, -1 when memory
  * ran out, or BG_E_TOO_LONG.
  */
@@ -248,7 +249,8 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
             int64_t n, pick;
             const int8_t *res;
             bg_game_roll(&r, k, ply, stratify, &d1, &d2);
-            if (ply == 0) stratum = (d1 - 1) * 6 + (d2 - 1);
+            if (ply == 0) stratum = 36 * ((d1 - 1) * 6 + (d2 - 1));
+            else if (ply == 1) stratum += (d1 - 1) * 6 + (d2 - 1);
             g->out.n = 0;
             n = bg_generate(g, board, d1, d2);
             if (n < 0) { bg_gen_free(g); return -1; }
