@@ -637,6 +637,23 @@ class Game:
         else:
             raise IllegalActionError(f"unknown action {kind!r}")
 
+    def restart(self) -> Game:
+        """A new game set up as this one started (same rules, match context and
+        setup), with no actions yet; its dice come from a fresh ``random.Random(0)``."""
+        start = self.start
+        if start is None:
+            return Game(self.rules, rng=0, match_length=self.match_length, score=self.score,
+                        crawford=self.crawford)
+        if "gnubg_id" in start:
+            return Game.from_gnubg_id(start["gnubg_id"], rules=self.rules, rng=0)
+        if "xgid" in start:
+            return Game.from_xgid(start["xgid"], rules=self.rules, rng=0)
+        return Game.from_position(
+            Position.from_position_id(start["position_id"]), turn=start["turn"],
+            dice=start["dice"], cube=start["cube"], cube_owner=start["cube_owner"],
+            rules=self.rules, rng=0, match_length=self.match_length, score=self.score,
+            crawford=self.crawford)
+
     def replay(self, actions: Any) -> None:
         """Apply every action of a record in order (stops at the first illegal one)."""
         for action in actions:

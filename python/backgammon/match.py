@@ -39,7 +39,8 @@ class Match:
     """
 
     def __init__(self, length: int, rules: Rules | None = None, *, rng: Any = None,
-                 crawford: bool = True) -> None:
+                 crawford: bool = True, names: tuple[str, str] = ("Player 0", "Player 1")
+                 ) -> None:
         if not isinstance(length, int) or isinstance(length, bool) or length < 1:
             raise ValueError(f"a match is played to a positive number of points, got {length!r}")
         rules = Rules() if rules is None else rules
@@ -47,6 +48,8 @@ class Match:
         self.length = length
         self.rules = rules
         self.crawford_rule = bool(crawford)
+        self.names = (str(names[0]), str(names[1]))
+        """Names of players 0 and 1, for records."""
         self._rng = rng if rng is not None and not isinstance(rng, int) else random.Random(rng)
         self.games: list[Game] = []
         self.games.append(self._new_game((0, 0)))

@@ -1,0 +1,413 @@
+"""Jellyfish / gnubg ``.mat`` match records: writing, and reading with every play checked.
+
+The layout is gnubg's (``export match mat``)::
+
+     5 point match
+
+     Game 1
+     Ann : 0                         Bob : 0
+      1) 31: 8/5 6/5                 61: 13/7 8/7
+      2)  Doubles => 2                Takes
+      3) 52: 13/8 13/11              ...
+                                      Wins 1 point
+
+Each numbered row holds player 0's turn (from column 6) and player 1's (from
+column 34): a roll and its play in the mover's own numbering (RULES 13.1),
+``Doubles => N``, ``Takes``, ``Drops``; ``Wins N point(s)`` ends a game.  A
+money session is a ``0 point match``.
+
+Reading accepts what other programs write too: either column width (the
+right column is found from the score line), ``Cannot Move`` or nothing after
+a roll that cannot be played, ``Passes`` for ``Drops``, any spelling of plays
+that :meth:`Position.parse_play` reads.  A ``Wins`` line for a game that is
+not over is the accepted resignation it implies.  Every roll, play and cube
+action is replayed through :class:`Game`, so an illegal play is an
+:class:`InvalidRecordError` naming the game and line.
+
+    >>> from backgammon.match import Match
+    >>> m = Match(3, names=("Ann", "Bob"), rng=1)
+    >>> m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.resign("gammon", player=1)
+    >>> m.game.accept()
+    >>> print(write_mat(m))
+     3 point match
+    <BLANKLINE>
+     Game 1
+     Ann : 0                        Bob : 0
+      1) 31: 8/5 6/5
+          Wins 2 points
+    <BLANKLINE>
+    >>> read_mat(write_mat(m)).match.score
+    (2, 0)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+
+from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon.formats.loss import report_loss
+from backgammon.notation import format_play
+
+if TYPE_CHECKING:  # pragma: no cover
+    from backgammon.game import Game
+    from backgammon.match import Match
+    from backgammon.rules import Rules
+
+__all__ = ["write_mat", "read_mat", "MatRecord"]
+
+_LEFT = 5      # cells start after "NNN) "
+_WIDTH = 28    # gnubg's left cell width: the right column starts at 33 (0-based)
+
+
+class MatRecord(NamedTuple):
+    """What a ``.mat`` file holds: the players' ``names``, the ``match_length``
+    (0 = money), the replayed ``games``, and the :class:`Match` (``None`` for money)."""
+
+    names: tuple[str, str]
+    match_length: int
+    games: list[Game]
+    match: Match | None
+
+
+# ----------------------------------------------------------------------
+# Writing
+
+
+def _cells(game: Game, lost: list[str]) -> list[tuple[int, str]]:
+    """(player, text) for every turn and cube action of a game, in order."""
+    from backgammon.game import Phase
+
+    scratch = game.restart()
+    cells: list[tuple[int, str]] = []
+    pending_roll: tuple[int, tuple[int, int]] | None = None
+    for action in game.actions:
+        player, kind, value = action
+        if kind == "opening":
+            scratch.apply(action)
+            if value[0] == value[1]:
+                if scratch.cube > 1 and "automatic doubles" not in lost:
+                    lost.append("automatic doubles")
+                continue
+            if scratch.phase is Phase.MOVE:
+                pending_roll = (scratch.turn, scratch.dice)
+            elif "the roll-again opening's dice" not in lost:
+                lost.append("the roll-again opening's dice")
+            continue
+        if kind == "roll":
+            scratch.apply(action)
+            pending_roll = (player, tuple(value))
+            continue
+        if kind == "play":
+            assert pending_roll is not None
+            text = format_play(scratch.position.tolist(), [tuple(s) for s in value])
+            d1, d2 = pending_roll[1]
+            cells.append((player, f"{d1}{d2}: {text}".rstrip()))
+            pending_roll = None
+        elif kind == "double":
+            cells.append((player, f" Doubles => {scratch.cube * 2}"))
+        elif kind == "take":
+            cells.append((player, " Takes"))
+        elif kind == "drop":
+            cells.append((player, " Drops"))
+        elif kind == "beaver":
+            cells.append((player, f" Beavers => {scratch.cube * 4}"))
+            if "a beaver (not Jellyfish notation)" not in lost:
+                lost.append("a beaver (not Jellyfish notation)")
+        elif kind == "resign":
+            if pending_roll is not None:  # resigned after rolling: the roll is never played
+                lost.append(f"the roll {pending_roll[1][0]}{pending_roll[1][1]} made "
+                            "before a resignation")
+                pending_roll = None
+        elif kind == "reject":
+            if "rejected resignations" not in lost:
+                lost.append("rejected resignations")
+        scratch.apply(action)
+    if pending_roll is not None:  # rolled, never played: "NN:" would read as a lost turn
+        d1, d2 = pending_roll[1]
+        lost.append(f"the roll {d1}{d2} made but not played")
+        if game.steps:
+            lost.append(f"the steps made this turn {list(game.steps)}")
+    return cells
+
+
+def _rows(cells: list[tuple[int, str]]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for player, text in cells:
+        if player == 0:
+            if not rows or rows[-1][0] or rows[-1][1]:
+                rows.append(["", ""])
+            rows[-1][0] = text
+        else:
+            if not rows or rows[-1][1]:
+                rows.append(["", ""])
+            rows[-1][1] = text
+    return rows
+
+
+def _game_text(number: int, game: Game, names: Sequence[str], match_won: bool,
+               lost: list[str]) -> str:
+    s0, s1 = game.score
+    left = f"{names[0]} : {s0}"
+    lines = [f" Game {number}", f" {left:<31}{names[1]} : {s1}"]
+    for i, (a, b) in enumerate(_rows(_cells(game, lost)), start=1):
+        lines.append(f"{i:3d}) {a:<{_WIDTH}}{b}".rstrip())
+    if game.result is not None:
+        r = game.result
+        text = f"Wins {r.points} point{'s' if r.points != 1 else ''}"
+        if match_won:
+            text += " and the match"
+        pad = " " * (_LEFT + 1) if r.winner == 0 else " " * (_LEFT + _WIDTH + 1)
+        lines.append(pad + text)
+    return "\n".join(lines) + "\n"
+
+
+def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = None,
+              strict: bool = False) -> str:
+    """The ``.mat`` text of a :class:`Match`, or of money games (a ``0 point match``).
+
+    What the format cannot carry (automatic doubles, beavers, rejected
+    resignations, games set up from a position, uncommitted steps, rule
+    options) is reported with :class:`FormatLossWarning` (:class:`FormatLossError`
+    if ``strict``).
+    """
+    from backgammon.match import Match
+
+    lost: list[str] = []
+    if isinstance(source, Match):
+        games, length = list(source.games), source.length
+        names = names or source.names
+        winner = source.winner
+        if not source.crawford_rule:
+            lost.append("a match without the Crawford rule")
+    else:
+        games, length, winner = list(source), 0, None
+        names = names or ("Player 0", "Player 1")
+    if not games:
+        raise InvalidRecordError("a .mat record needs at least one game")
+    rules = games[0].rules
+    if rules.max_cube != 64:
+        lost.append(f"max_cube={rules.max_cube}")
+    if rules.backgammon_value != 3:
+        lost.append("a backgammon worth 2")
+    if not rules.cube:
+        lost.append("games without the cube")
+    if any(g.start is not None for g in games):
+        lost.append("games set up from a position")
+    header = []
+    if length == 0:
+        header.append(f'; [Jacoby "{"On" if rules.jacoby else "Off"}"]')
+        header.append(f'; [Beaver "{"On" if rules.beaver else "Off"}"]')
+    header.append(f" {length} point match")
+    parts = ["\n".join(header) + "\n"]
+    for i, game in enumerate(games, start=1):
+        last = i == len(games)
+        parts.append(_game_text(i, game, names, last and winner is not None, lost))
+    report_loss(".mat record", lost, strict=strict)
+    return "\n".join(parts)
+
+
+# ----------------------------------------------------------------------
+# Reading
+
+_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
+_TAG = re.compile(r'^\s*;\s*\[\s*([^"\]]+?)\s+"([^"]*)"\s*\]\s*$')
+_ROW = re.compile(r"^(\s*\d+\))")
+_ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
+_CUBE = re.compile(r"^(Doubles|Beavers)\s*=>\s*(\d+)$", re.IGNORECASE)
+_WINS = re.compile(r"^Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_NO_MOVE = {"", "cannot move", "can't move", "no move", "cannot play"}
+
+
+def _fail(msg: str, line_no: int | None) -> InvalidRecordError:
+    where = f" (line {line_no})" if line_no is not None else ""
+    return InvalidRecordError(f".mat{where}: {msg}")
+
+
+def _split_cells(line: str, boundary: int) -> list[tuple[int, str]]:
+    """(column 0 or 1, text) of the cells on a line: runs of text separated by two or
+    more spaces, placed by where they start."""
+    body_start = 0
+    m = _ROW.match(line)
+    if m:
+        body_start = m.end()
+    out = []
+    for run in re.finditer(r"\S+(?: \S+)*", line[body_start:]):
+        start, text = body_start + run.start(), run.group()
+        end = start + len(text)
+        if m and start < boundary - 3 and end > boundary + 1:
+            # a full left cell runs into the right one with a single space between
+            cut = line.rfind(" ", start, boundary + 2)
+            if cut > start:
+                out.append((0, line[start:cut]))
+                out.append((1, line[cut + 1:end]))
+                continue
+        out.append((0 if start < boundary - 3 else 1, text))
+    return out
+
+
+def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
+    """Replay a ``.mat`` record; :class:`InvalidRecordError` (with the line) if anything
+    in it is malformed or illegal.  ``rules`` gives options the file does not carry."""
+    from backgammon.game import Game
+    from backgammon.match import Match
+    from backgammon.rules import Rules
+
+    if not isinstance(text, str):
+        raise InvalidRecordError(f"a .mat record is text, got {type(text).__name__}")
+    lines = text.splitlines()
+    tags: dict[str, str] = {}
+    length: int | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _TAG.match(line):
+            key, value = _TAG.match(line).groups()  # type: ignore[union-attr]
+            tags[key.strip().lower()] = value
+        elif _LENGTH.match(line):
+            length = int(_LENGTH.match(line).group(1))  # type: ignore[union-attr]
+            i += 1
+            break
+        elif line.strip() and not line.lstrip().startswith(";"):
+            raise _fail(f"expected 'N point match', got {line.strip()!r}", i + 1)
+        i += 1
+    if length is None:
+        raise _fail("no 'N point match' line", None)
+    base = Rules() if rules is None else rules
+    try:
+        if length == 0:
+            base = base.replace(jacoby=tags.get("jacoby", "off").lower() == "on"
+                                if "jacoby" in tags else base.jacoby,
+                                beaver=tags.get("beaver", "off").lower() == "on"
+                                if "beaver" in tags else base.beaver)
+        else:
+            base = base.replace(jacoby=False, automatic_doubles=0)
+    except BackgammonError as e:
+        raise _fail(str(e), None) from None
+    crawford = tags.get("crawford", "on").lower() != "off"
+    # group the games
+    blocks: list[tuple[int, list[tuple[int, str]]]] = []
+    for j in range(i, len(lines)):
+        m = _GAME.match(lines[j])
+        if m:
+            blocks.append((j + 1, []))
+        elif lines[j].strip():
+            if not blocks:
+                raise _fail(f"text before the first game: {lines[j].strip()!r}", j + 1)
+            blocks[-1][1].append((j + 1, lines[j]))
+    if not blocks:
+        raise _fail("no games", None)
+    names: tuple[str, str] | None = None
+    match = Match(length, base, rng=0, crawford=crawford) if length else None
+    games: list[Game] = []
+    for number, (game_line, body) in enumerate(blocks, start=1):
+        if not body or not _SCORE.match(body[0][1]):
+            raise _fail(f"game {number} has no score line 'name : score   name : score'",
+                        game_line + 1)
+        score_no, score_line = body[0]
+        n0, s0, n1, s1 = _SCORE.match(score_line).groups()  # type: ignore[union-attr]
+        names = names or (n0, n1)
+        boundary = score_line.index(n1, score_line.index(":") + 1)
+        score = (int(s0), int(s1))
+        if match is not None:
+            if number > 1:
+                try:
+                    match.next_game()
+                except BackgammonError as e:
+                    raise _fail(f"game {number}: {e}", game_line) from None
+            game = match.game
+            if game.score != score:
+                raise _fail(f"game {number} starts at {score[0]}-{score[1]}, but the games "
+                            f"before give {game.score[0]}-{game.score[1]}", score_no)
+        else:
+            game = Game(base, rng=0)
+        _replay_game(game, number, body[1:], boundary)
+        games.append(game)
+    assert names is not None
+    if match is not None:
+        match.names = names
+    return MatRecord(names, length, games, match)
+
+
+def _replay_game(game: Game, number: int, body: list[tuple[int, str]], boundary: int) -> None:
+    for line_no, line in body:
+        for player, cell in _split_cells(line, boundary):
+            try:
+                _apply_cell(game, player, cell.strip())
+            except InvalidRecordError:
+                raise
+            except BackgammonError as e:
+                raise _fail(f"game {number}, player {player}, {cell.strip()!r}: {e}",
+                            line_no) from None
+            except _CellError as e:
+                raise _fail(f"game {number}, player {player}, {cell.strip()!r}: {e}",
+                            line_no) from None
+
+
+class _CellError(Exception):
+    pass
+
+
+def _apply_cell(game: Game, player: int, cell: str) -> None:
+    from backgammon.game import RESIGN_KINDS, Phase
+    from backgammon.rules import ROLL_AGAIN
+
+    m = _ROLL.match(cell)
+    if m:
+        d1, d2, play = int(m.group(1)), int(m.group(2)), m.group(3).strip()
+        if game.phase is Phase.OPENING:
+            hi, lo = max(d1, d2), min(d1, d2)
+            if game.rules.opening == ROLL_AGAIN or d1 == d2:
+                if game.rules.opening != ROLL_AGAIN:
+                    raise _CellError("the first roll of a game is a double: the opening "
+                                     "dice are never equal (RULES 2.1)")
+                game.roll((2, 1) if player == 0 else (1, 2))  # the opening's dice are not recorded
+                game.roll((d1, d2), player=player)
+            else:
+                game.roll((hi, lo) if player == 0 else (lo, hi))  # the higher die moves
+        else:
+            game.roll((d1, d2), player=player)
+        if play.lower() in _NO_MOVE:
+            game.play((), player=player)
+        else:
+            game.play(play, player=player)
+        return
+    m = _CUBE.match(cell)
+    if m:
+        kind, value = m.group(1).lower(), int(m.group(2))
+        expect = game.cube * (2 if kind == "doubles" else 4)
+        if value != expect:
+            raise _CellError(f"the cube is on {game.cube}: expected {expect}")
+        if kind == "doubles":
+            game.double(player=player)
+        else:
+            game.beaver(player=player)
+        return
+    low = cell.lower()
+    if low in ("takes", "accepts"):
+        game.take(player=player)
+        return
+    if low in ("drops", "passes", "rejects", "refuses"):
+        game.drop(player=player)
+        return
+    m = _WINS.match(cell)
+    if m:
+        points = int(m.group(1))
+        if game.result is None:  # an accepted resignation (RULES 7, 8.5)
+            for kind in RESIGN_KINDS:
+                if game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
+                                     match_play=game.match_play) == points:
+                    if game.phase is Phase.OPENING:
+                        raise _CellError("a game won before the opening roll")
+                    game.resign(kind, player=1 - player)
+                    game.accept(player=player)
+                    break
+            else:
+                raise _CellError(f"no resignation with the cube on {game.cube} scores {points}")
+        if game.result.winner != player or game.result.points != points:  # type: ignore[union-attr]
+            r = game.result
+            raise _CellError(f"the game was won by player {r.winner} for {r.points}")  # type: ignore[union-attr]
+        return
+    raise _CellError("not a roll, cube action or result")

@@ -1,0 +1,198 @@
+"""Jellyfish/gnubg .mat records: a hand-written match replayed with hand-derived scores,
+the exact text written for a known game, export-then-import of random matches, and
+refusal (with the line) of illegal or malformed records."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+from backgammon.errors import FormatLossWarning, InvalidRecordError
+from backgammon.formats.mat import read_mat, write_mat
+from backgammon.game import Game
+from backgammon.match import Match
+from backgammon.rules import Rules
+
+
+def row(n, left="", right=""):
+    """A gnubg row: 'NNN) ' then the left cell in 28 columns, then the right cell."""
+    return (f"{n:3d}) " + left.ljust(28) + right).rstrip()
+
+
+def score_line(a, sa, b, sb):
+    return " " + f"{a} : {sa}".ljust(31) + f"{b} : {sb}"
+
+
+WIN_LEFT, WIN_RIGHT = " " * 6, " " * 34
+
+# Game 1: Bob takes Ann's 2-cube, redoubles to 4, Ann drops: Bob wins 2 (RULES 8.2).
+# Game 2: Bob at 2 = N-1: the Crawford game; Bob resigns a single game: Ann wins 1.
+# Game 3: post-Crawford; Ann doubles, Bob takes, Bob resigns a gammon: 2 x 2 = 4 for Ann.
+MATCH_TEXT = "\n".join([
+    " 3 point match",
+    "",
+    " Game 1",
+    score_line("Ann", 0, "Bob", 0),
+    row(1, "31: 8/5 6/5", "61: 13/7 8/7"),
+    row(2, " Doubles => 2", " Takes"),
+    row(3, "52: 13/11 13/8", " Doubles => 4"),
+    row(4, " Drops"),
+    WIN_RIGHT + "Wins 2 points",
+    "",
+    " Game 2",
+    score_line("Ann", 0, "Bob", 2),
+    row(1, "", "43: 24/20 13/10"),
+    row(2, "62: 24/18 13/11"),
+    WIN_LEFT + "Wins 1 point",
+    "",
+    " Game 3",
+    score_line("Ann", 1, "Bob", 2),
+    row(1, "61: 13/7 8/7", "21: 13/11 6/5"),
+    row(2, " Doubles => 2", " Takes"),
+    row(3, "66: 24/18(2) 13/7(2)"),
+    WIN_LEFT + "Wins 4 points and the match",
+    "",
+])
+
+
+def play_match_by_hand() -> Match:
+    m = Match(3, names=("Ann", "Bob"), rng=0)
+    g = m.game
+    g.roll((3, 1)); g.play("8/5 6/5")
+    g.roll((6, 1)); g.play("13/7 8/7")
+    g.double(); g.take()
+    g.roll((5, 2)); g.play("13/8 13/11")  # written canonically: 13/11 13/8
+    g.double(); g.drop()
+    m.next_game()
+    g = m.game
+    g.roll((3, 4)); g.play("24/20 13/10")
+    g.roll((6, 2)); g.play("24/18 13/11")
+    g.resign("single", player=1); g.accept()
+    m.next_game()
+    g = m.game
+    g.roll((6, 1)); g.play("13/7 8/7")
+    g.roll((2, 1)); g.play("13/11 6/5")
+    g.double(); g.take()
+    g.roll((6, 6)); g.play("24/18(2) 13/7(2)")
+    g.resign("gammon", player=1); g.accept()
+    return m
+
+
+def test_read_hand_written_match():
+    record = read_mat(MATCH_TEXT)
+    m = record.match
+    assert record.names == ("Ann", "Bob") and record.match_length == 3
+    assert [g.result.winner for g in m.games] == [1, 0, 0]
+    assert [g.result.points for g in m.games] == [2, 1, 4]
+    assert [g.crawford for g in m.games] == [False, True, False]
+    assert m.score == (5, 2) and m.winner == 0
+
+
+def test_write_gives_the_hand_written_text():
+    assert write_mat(play_match_by_hand()) == MATCH_TEXT
+
+
+def test_crawford_double_in_a_record_is_refused_with_its_line():
+    bad = MATCH_TEXT.replace(row(2, "62: 24/18 13/11"), row(2, " Doubles => 2"))
+    with pytest.raises(InvalidRecordError, match=r"line 14.*Crawford"):
+        read_mat(bad)
+
+
+@pytest.mark.parametrize("old,new,why", [
+    ("31: 8/5 6/5", "31: 8/4 6/5", "cannot be played with 3-1"),  # 8/4 is 4 pips
+    ("52: 13/11 13/8", "52: 13/11", "incomplete"),              # the 5 can be played too
+    (" Doubles => 4", " Doubles => 8", "expected 4"),
+    ("Wins 2 points", "Wins 3 points", "won by player 1 for 2"),
+    ("Bob : 2", "Bob : 1", "starts at 0-1"),
+    ("61: 13/7 8/7", "61: Moves somewhere", "61"),
+    (" Takes", " Ponders", "not a roll"),
+])
+def test_illegal_or_malformed_records_are_refused(old, new, why):
+    with pytest.raises(InvalidRecordError, match=why):
+        read_mat(MATCH_TEXT.replace(old, new.ljust(len(old)), 1))  # columns kept
+
+
+@pytest.mark.parametrize("text", ["", "Game 1\n", " 5 point match\n", " x point match\n", 5])
+def test_not_a_record(text):
+    with pytest.raises(InvalidRecordError):
+        read_mat(text)
+
+
+def test_other_programs_spellings():
+    # XG-style wider columns, "Cannot Move", "Passes", bar spelled "25", doubles from the start
+    text = "\n".join([
+        "; [Player 1 \"X\"]",
+        " 1 point match",
+        " Game 1",
+        " X : 0                                 Y : 0",
+        "  1) 42: 8/4 6/4                        Doubles => 2",
+        "  2) Passes",
+        "                                       Wins 1 point and the match",
+    ])
+    record = read_mat(text)
+    assert record.match.score == (0, 1) and record.names == ("X", "Y")
+
+
+def random_match(seed: int, length: int) -> Match:
+    rng = random.Random(seed)
+    m = Match(length, names=("Amy", "Ben"), rng=seed)
+    while True:
+        g = m.game
+        while not g.over:
+            acts = g.legal_actions()
+            if "take" in acts:
+                getattr(g, rng.choice(["take", "take", "drop"]))()
+            elif "double" in acts and rng.random() < 0.05:
+                g.double()
+            elif "roll" in acts:
+                g.roll()
+            elif "play" in acts:
+                g.play(rng.choice(list(g.position.legal_plays(g.dice))))
+            if rng.random() < 0.004 and g.phase.value == "roll":
+                g.resign(rng.choice(["single", "gammon", "backgammon"]))
+                g.accept()
+        if m.over:
+            return m
+        m.next_game()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_export_then_import_gives_the_same_match(seed):
+    m = random_match(seed, length=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing lost for a plain match
+        text = write_mat(m)
+    back = read_mat(text).match
+    assert back.score == m.score and back.winner == m.winner
+    assert len(back.games) == len(m.games)
+    for a, b in zip(m.games, back.games):
+        assert a.result == b.result and a.crawford == b.crawford
+        # the same plays, cube actions and rolls; opening ties are not in the format
+        keep = [x for x in a.actions if not (x.kind == "opening" and x.value[0] == x.value[1])]
+        assert [(x.player, x.kind, x.value) for x in keep] == \
+            [(x.player, x.kind, x.value) for x in b.actions]
+    assert write_mat(back) == text
+
+
+def test_money_session_and_losses():
+    g = Game(Rules(jacoby=True, beaver=True), rng=3)
+    g.roll((5, 3)); g.play("8/3 6/3")
+    g.double(); g.beaver()
+    with pytest.warns(FormatLossWarning, match="beaver"):
+        text = write_mat([g])
+    assert text.startswith('; [Jacoby "On"]\n; [Beaver "On"]\n 0 point match\n')
+    record = read_mat(text)
+    assert record.match is None and record.match_length == 0
+    back = record.games[0]
+    # player 0 opened, player 1 doubled, player 0 beavered: cube 4 owned by player 0
+    assert (back.cube, back.cube_owner, back.rules.jacoby) == (4, 0, True)
+
+
+def test_a_full_left_cell_is_split_from_the_right_one():
+    from backgammon.formats.mat import _split_cells
+    line = "  7) " + "66: 24/18(2) 13/7(2) 8/2x" + "  " + "Takes"   # 25 chars then 2 spaces
+    assert _split_cells(line, 32) == [(0, "66: 24/18(2) 13/7(2) 8/2x"), (1, "Takes")]
+    line = "  7) " + "a" * 27 + " " + "Takes"                         # one space only
+    assert _split_cells(line, 32) == [(0, "a" * 27), (1, "Takes")]
