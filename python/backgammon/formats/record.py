@@ -1,0 +1,252 @@
+"""The library's own JSON record of a match or of money games (schema: docs/records.md).
+
+Lossless: every action of every game (opening ties included), the rules, the
+names, each game's starting setup and the steps of a turn not yet committed.
+Reading replays everything through :class:`Game` and checks the recorded
+results and scores, so a record that was edited into an illegal one is an
+:class:`InvalidRecordError`.
+
+    >>> from backgammon.match import Match
+    >>> m = Match(3, rng=1)
+    >>> m.game.roll((3, 1)); m.game.play("8/5 6/5")
+    >>> data = record_to_dict(m)
+    >>> data["games"][0]["actions"][1]
+    {'player': 0, 'action': 'play', 'moves': [[8, 5], [6, 5]], 'notation': '8/5 6/5'}
+    >>> read_json(write_json(m)).match.game.position == m.game.position
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+
+from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon.notation import format_play
+
+if TYPE_CHECKING:  # pragma: no cover
+    from backgammon.game import Game
+    from backgammon.match import Match
+
+__all__ = ["Record", "record_to_dict", "record_from_dict", "write_json", "read_json",
+           "FORMAT", "VERSION"]
+
+FORMAT = "backgammon.record"
+VERSION = 1
+_RULE_FIELDS = ("cube", "max_cube", "jacoby", "beaver", "automatic_doubles",
+                "backgammon_value", "opening")
+
+
+class Record(NamedTuple):
+    """A replayed record: ``names``, ``match_length`` (0 = money), the ``games``, and
+    the :class:`Match` (``None`` for money games)."""
+
+    names: tuple[str, str]
+    match_length: int
+    games: list[Game]
+    match: Match | None
+
+
+# ----------------------------------------------------------------------
+# Writing
+
+
+def _action_dict(action: Any, scratch: Game) -> dict[str, Any]:
+    player, kind, value = action
+    out: dict[str, Any] = {"player": player, "action": kind}
+    if kind in ("opening", "roll"):
+        out["dice"] = list(value)
+    elif kind == "play":
+        out["moves"] = [list(s) for s in value]
+        out["notation"] = format_play(scratch.position.tolist(), [tuple(s) for s in value])
+    elif kind == "resign":
+        out["kind"] = value
+    return out
+
+
+def _game_dict(game: Game) -> dict[str, Any]:
+    scratch = game.restart()
+    actions = []
+    for action in game.actions:
+        actions.append(_action_dict(action, scratch))
+        scratch.apply(action)
+    start = None
+    if game.start is not None:
+        start = {k: (list(v) if isinstance(v, tuple) else v) for k, v in game.start.items()}
+    r = game.result
+    return {
+        "score": list(game.score),
+        "crawford": game.crawford,
+        "start": start,
+        "actions": actions,
+        "steps": [list(s) for s in game.steps],
+        "result": None if r is None else {"winner": r.winner, "points": r.points,
+                                          "kind": r.kind, "reason": r.reason, "cube": r.cube},
+    }
+
+
+def record_to_dict(source: Match | Sequence[Game], *,
+                   names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The JSON-ready dict of a :class:`Match` or of money games (see docs/records.md)."""
+    from backgammon.match import Match
+
+    if isinstance(source, Match):
+        games, length = list(source.games), source.length
+        names = names or source.names
+        crawford, score, winner = source.crawford_rule, source.score, source.winner
+    else:
+        games, length = list(source), 0
+        names = names or ("Player 0", "Player 1")
+        crawford, winner = False, None
+        score = (sum(g.result.points for g in games if g.result and g.result.winner == 0),
+                 sum(g.result.points for g in games if g.result and g.result.winner == 1))
+    if not games:
+        raise InvalidRecordError("a record needs at least one game")
+    rules = games[0].rules
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "names": [str(names[0]), str(names[1])],
+        "match_length": length,
+        "crawford": crawford,
+        "rules": {f: getattr(rules, f) for f in _RULE_FIELDS},
+        "games": [_game_dict(g) for g in games],
+        "score": list(score),
+        "winner": winner,
+    }
+
+
+def write_json(source: Match | Sequence[Game], *, names: Sequence[str] | None = None,
+               indent: int | None = 1) -> str:
+    """The JSON text of :func:`record_to_dict`."""
+    return json.dumps(record_to_dict(source, names=names), indent=indent)
+
+
+# ----------------------------------------------------------------------
+# Reading
+
+
+def _need(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(data, dict) or key not in data:
+        raise InvalidRecordError(f"record: {where} has no {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise InvalidRecordError(f"record: {where}.{key} has the wrong type: {value!r}")
+    return value
+
+
+def _action_tuple(item: Any, where: str) -> tuple[Any, str, Any]:
+    from backgammon.game import Action
+
+    kind = _need(item, "action", str, where)
+    player = item.get("player")
+    if kind == "opening" or kind == "roll":
+        return Action(player, kind, tuple(_need(item, "dice", list, where)))
+    if kind == "play":
+        moves = _need(item, "moves", list, where)
+        try:
+            return Action(player, kind, tuple((int(a), int(b)) for a, b in moves))
+        except (TypeError, ValueError):
+            raise InvalidRecordError(f"record: {where}.moves are [from, to] pairs: {moves!r}") from None
+    if kind == "resign":
+        return Action(player, kind, _need(item, "kind", (str, int), where))
+    return Action(player, kind, None)
+
+
+def _replay(game: Game, data: dict[str, Any], where: str) -> None:
+    for k, item in enumerate(_need(data, "actions", list, where)):
+        spot = f"{where}.actions[{k}]"
+        try:
+            game.apply(_action_tuple(item, spot))
+        except InvalidRecordError:
+            raise
+        except BackgammonError as e:
+            raise InvalidRecordError(f"record: {spot} {item!r}: {e}") from None
+    for k, step in enumerate(data.get("steps") or []):
+        try:
+            game.move(int(step[0]), int(step[1]))
+        except (BackgammonError, TypeError, ValueError, IndexError) as e:
+            raise InvalidRecordError(f"record: {where}.steps[{k}] {step!r}: {e}") from None
+    recorded = data.get("result")
+    r = game.result
+    got = None if r is None else {"winner": r.winner, "points": r.points, "kind": r.kind,
+                                  "reason": r.reason, "cube": r.cube}
+    if recorded != got:
+        raise InvalidRecordError(f"record: {where} records the result {recorded!r}, "
+                                 f"but its actions give {got!r}")
+
+
+def record_from_dict(data: Any) -> Record:
+    """Replay a record dict; :class:`InvalidRecordError` if it is malformed or illegal."""
+    from backgammon.game import Game
+    from backgammon.match import Match
+    from backgammon.position import Position
+    from backgammon.rules import Rules
+
+    if _need(data, "format", str, "the record") != FORMAT:
+        raise InvalidRecordError(f"record: format is {data['format']!r}, not {FORMAT!r}")
+    if _need(data, "version", int, "the record") != VERSION:
+        raise InvalidRecordError(f"record: version {data['version']} is not {VERSION}")
+    names = _need(data, "names", list, "the record")
+    length = _need(data, "match_length", int, "the record")
+    rules_data = _need(data, "rules", dict, "the record")
+    games_data = _need(data, "games", list, "the record")
+    if len(names) != 2 or not games_data:
+        raise InvalidRecordError("record: two names and at least one game are needed")
+    try:
+        rules = Rules(**{f: rules_data[f] for f in _RULE_FIELDS if f in rules_data})
+        match = Match(length, rules, rng=0, crawford=bool(data.get("crawford", True)),
+                      names=(names[0], names[1])) if length else None
+    except (BackgammonError, TypeError) as e:
+        raise InvalidRecordError(f"record: {e}") from None
+    games = []
+    for i, gd in enumerate(games_data):
+        where = f"games[{i}]"
+        score = tuple(_need(gd, "score", list, where))
+        if match is not None:
+            if i:
+                try:
+                    match.next_game()
+                except BackgammonError as e:
+                    raise InvalidRecordError(f"record: {where}: {e}") from None
+            game = match.game
+            if gd.get("start") is not None:
+                raise InvalidRecordError(f"record: {where}: a match game starts at the opening")
+            if game.score != score or game.crawford != bool(gd.get("crawford", False)):
+                raise InvalidRecordError(
+                    f"record: {where} starts at {list(score)} (Crawford "
+                    f"{gd.get('crawford')}), the games before give {list(game.score)} "
+                    f"(Crawford {game.crawford})")
+        else:
+            start = gd.get("start")
+            try:
+                if start is None:
+                    game = Game(rules, rng=0)
+                elif "gnubg_id" in start:
+                    game = Game.from_gnubg_id(start["gnubg_id"], rules=rules, rng=0)
+                elif "xgid" in start:
+                    game = Game.from_xgid(start["xgid"], rules=rules, rng=0)
+                else:
+                    game = Game.from_position(
+                        Position.from_position_id(start["position_id"]), turn=start["turn"],
+                        dice=start.get("dice"), cube=start.get("cube", 1),
+                        cube_owner=start.get("cube_owner"), rules=rules, rng=0)
+            except (BackgammonError, KeyError, TypeError) as e:
+                raise InvalidRecordError(f"record: {where}.start {start!r}: {e}") from None
+        _replay(game, gd, where)
+        games.append(game)
+    if match is not None and (list(match.score) != data.get("score", list(match.score))
+                              or match.winner != data.get("winner", match.winner)):
+        raise InvalidRecordError(f"record: score {data.get('score')} and winner "
+                                 f"{data.get('winner')} differ from the games' "
+                                 f"{list(match.score)} and {match.winner}")
+    return Record((str(names[0]), str(names[1])), length, games, match)
+
+
+def read_json(text: str) -> Record:
+    """Replay the JSON text of a record (see :func:`record_from_dict`)."""
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as e:
+        raise InvalidRecordError(f"record: not JSON: {e}") from None
+    return record_from_dict(data)
