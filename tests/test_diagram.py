@@ -120,6 +120,12 @@ def test_every_line_of_the_frame_has_the_same_width(movegen_cases):
             assert lines[1][1] == lines[1][43] == lines[13][1] == lines[13][43] == "+"
 
 
+def test_an_array_draws_like_its_position():
+    assert board_text(list(bg.Position.initial().tolist())) == OPENING
+    with pytest.raises(bg.InvalidPositionError):
+        board_text([0] * 26)
+
+
 @pytest.mark.parametrize("bad", ["up", "RIGHT", None, 1, ""])
 def test_bad_orientation(bad):
     with pytest.raises(BackgammonError, match="orientation") as info:

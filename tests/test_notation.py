@@ -11,6 +11,8 @@ import base64
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import backgammon as bg
 from backgammon.errors import (
@@ -214,6 +216,26 @@ def test_module_function_and_method_agree():
 def test_invalid_notation(text):
     e = expect(InvalidPlayError, text, (6, 2))
     assert repr(text.strip()) in str(e)
+
+
+def test_long_numbers_are_not_points():
+    expect(InvalidPlayError, "9" * 5000 + "/3", (6, 2))
+    expect(InvalidPlayError, "100/94", (6, 2))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(alphabet="0123456789/-*x() ,bBarOofF\t", max_size=24),
+       dice=st.sampled_from(bg.ALL_ROLLS),
+       case=st.sampled_from([INITIAL, BLOT7, BEAROFF, [0, 14] + [0] * 7 + [-2] + [0] * 10
+                             + [1, 0, 0, -13, 0, 0]]))
+def test_any_text_gives_a_legal_play_or_one_of_the_three_errors(text, dice, case):
+    pos = bg.Position(case)
+    try:
+        play = pos.parse_play(text, dice)
+    except (InvalidPlayError, IllegalPlayError, AmbiguousPlayError):
+        return
+    assert play in pos.legal_plays(dice)
+    assert pos.parse_play(str(play), dice) == play
 
 
 @pytest.mark.parametrize("value", [None, 24, b"24/18 13/11", ["24/18", "13/11"], (24, 18)])

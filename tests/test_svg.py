@@ -324,6 +324,12 @@ def test_bad_options(kwargs):
     assert type(info.value) is BackgammonError
 
 
+def test_an_array_draws_like_its_position():
+    assert board(bg.Position(BARS).tolist()).svg == board(bg.Position(BARS)).svg
+    with pytest.raises(bg.InvalidPositionError):
+        board([0] * 26)
+
+
 @pytest.mark.parametrize("dice", [(7, 1), (0, 3), "31", (1,), (1, 2, 3)])
 def test_bad_dice(dice):
     with pytest.raises(InvalidDiceError):

@@ -1,9 +1,10 @@
 """The ASCII board of ``str(position)``, in the style of gnubg's ``show board``.
 
-The player on roll is ``X`` and plays from the top left round to the bottom
-right: their points are numbered from their own side (RULES 1.3), their home
-board is at the bottom right (``orientation="left"`` mirrors it to the bottom
-left, RULES 1.5).  A point shows up to five checkers; a fifth row holds the
+The player on roll is ``X``: their checkers move from their 24-point at the
+top right, leftwards along the top row and back along the bottom row to their
+home board at the bottom right (``orientation="left"`` mirrors the board, home
+at the bottom left, RULES 1.5); the points are numbered from their side
+(RULES 1.3).  A point shows up to five checkers; a fifth row holds the
 count when there are more (``7``, ``12``).  The bar shows each side's checkers
 on its own half (``O`` above, ``X`` below); the side lines give each player's
 pip count and checkers borne off, and the first line the gnubg Position ID.
@@ -28,7 +29,7 @@ pip count and checkers borne off, and the first line the gnubg Position ID.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.position import Position
@@ -48,6 +49,12 @@ def _check_orientation(orientation: object) -> str:
             f"orientation is 'right' or 'left' (where the home board of the player on "
             f"roll is drawn, RULES 1.5), got {orientation!r}")
     return orientation  # type: ignore[return-value]
+
+
+def _as_position(position: object) -> Position:
+    """``position`` itself, or the position of a 26-integer array (checked)."""
+    from backgammon.position import Position
+    return position if isinstance(position, Position) else Position.from_array(position)  # type: ignore[arg-type]
 
 
 def _layout(orientation: str) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -73,8 +80,9 @@ def _label_row(points: list[int]) -> str:
     return "".join(f"{p:->2}-" for p in points)
 
 
-def board_text(position: Position, *, orientation: str = "right") -> str:
-    """The ASCII diagram of ``position`` (what ``str(position)`` prints).
+def board_text(position: Position | Sequence[int], *, orientation: str = "right") -> str:
+    """The ASCII diagram of ``position`` (what ``str(position)`` prints), or of
+    its 26-integer array.
 
     ``orientation`` is ``"right"`` (the home board of the player on roll, ``X``,
     at the bottom right, as gnubg draws it) or ``"left"`` (mirrored).
@@ -85,6 +93,7 @@ def board_text(position: Position, *, orientation: str = "right") -> str:
         ' +24-23-22-21-20-19------18-17-16-15-14-13-+'
     """
     orientation = _check_orientation(orientation)
+    position = _as_position(position)
     a = position.tolist()
     top_left, top_right, bottom_left, bottom_right = _layout(orientation)
     own_pips, opp_pips = position.pip_counts()

@@ -117,12 +117,12 @@ class _Segment(NamedTuple):
 
     points: tuple[int, ...]
     marks: tuple[bool, ...]  # one per point after the first
-    count: int
+    repeat: int
     text: str
 
 
 _SEPARATORS = re.compile(r"[\s,;]*")
-_POINT = re.compile(r"(bar|b|off|o|\d+)(?![a-wyz0-9])")
+_POINT = re.compile(r"(bar|b|off|o|\d{1,3})(?![a-wyz0-9])")
 _JOIN = re.compile(r"\s*[/-]\s*")
 _MARK = re.compile(r"[*x]")
 _COUNT = re.compile(r"\s*\(\s*(\d+)\s*\)")
@@ -202,7 +202,7 @@ def _parse_segments(text: str) -> list[_Segment]:
 def _legs(segments: list[_Segment], board: list[int]) -> list[_Leg]:
     """The written moves, each checker's separately; :class:`IllegalPlayError`
     for moves no play can make (backwards, hit marks where no blot stands)."""
-    legs = []
+    legs: list[_Leg] = []
     for seg in segments:
         for k in range(1, len(seg.points)):
             src, dst = seg.points[k - 1], seg.points[k]
@@ -215,7 +215,7 @@ def _legs(segments: list[_Segment], board: list[int]) -> list[_Leg]:
                 raise IllegalPlayError(
                     f"{seg.text!r} marks a hit on {format_point(dst)}, but no single "
                     f"opposing checker (a blot) stands there to hit (RULES 3.4)")
-        for _ in range(seg.count):
+        for _ in range(seg.repeat):
             legs.extend(_Leg(seg.points[k - 1], seg.points[k], seg.marks[k - 1])
                         for k in range(1, len(seg.points)))
     return legs

@@ -54,7 +54,7 @@ import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from backgammon import _bgcore
-from backgammon.diagram import _check_orientation
+from backgammon.diagram import _as_position, _check_orientation
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.notation import play_chains
 
@@ -420,7 +420,7 @@ def _draw_last_play(canvas: _Canvas, position: Position, play: Play) -> None:
     before = play.position.tolist()  # the mover's view before the play
     departed: dict[int, int] = {}
     arrived: dict[int, int] = {}
-    touched = set()
+    touched: set[int] = set()
     paths = []
     for chain in chains:
         src, dst = chain[0], chain[-1]
@@ -469,9 +469,11 @@ def _arrow(canvas: _Canvas, points: list[tuple[float, float]]) -> None:
                    colour, ' fill-opacity="0.9"')
 
 
-def board(position: Position, *, orientation: str = "right", dice: Any = None,
+def board(position: Position | Sequence[int], *, orientation: str = "right", dice: Any = None,
           cube: Any = None, last_play: Play | None = None, size: float = 540) -> BoardSVG:
-    """The board of ``position`` as an SVG picture (shown by Jupyter).
+    """The board of ``position`` (or of its 26-integer array) as an SVG picture.
+
+    The result shows itself in Jupyter; ``str()`` of it is the SVG markup.
 
     - ``orientation``: ``"right"`` puts the home board of the player on roll
       bottom right (the default), ``"left"`` bottom left (RULES 1.5).
@@ -498,6 +500,7 @@ def board(position: Position, *, orientation: str = "right", dice: Any = None,
         True
     """
     orientation = _check_orientation(orientation)
+    position = _as_position(position)
     width = _check_size(size)
     roll = None if dice is None else _bgcore.parse_dice(dice)
     cube_state = _check_cube(cube)
