@@ -7,13 +7,16 @@
 """
 
 from backgammon.errors import (
+    AmbiguousPlayError,
     BackgammonError,
     GameOverError,
     IllegalPlayError,
     InvalidDiceError,
+    InvalidPlayError,
     InvalidPositionError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
+from backgammon import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
 from backgammon import pubeval
@@ -23,11 +26,13 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
+    "AmbiguousPlayError",
     "Estimate",
     "BackgammonError",
     "GameOverError",
     "IllegalPlayError",
     "InvalidDiceError",
+    "InvalidPlayError",
     "InvalidPositionError",
     "LegalPlays",
     "Outcome",
@@ -39,4 +44,5 @@ __all__ = [
     "perft",
     "pubeval",
     "rollout",
+    "svg",
 ]
