@@ -7,7 +7,6 @@ import copy
 import random
 
 import pytest
-
 from backgammon.chouette import BOX, TEAM, Chouette, roll_off
 from backgammon.errors import IllegalActionError
 from backgammon.game import Phase

@@ -8,7 +8,6 @@ import random
 import warnings
 
 import pytest
-
 from backgammon.errors import FormatLossWarning, InvalidRecordError
 from backgammon.formats.mat import read_mat, write_mat
 from backgammon.game import Game
@@ -121,7 +120,7 @@ def test_not_a_record(text):
 
 
 def test_other_programs_spellings():
-    # XG-style wider columns, "Cannot Move", "Passes", bar spelled "25", doubles from the start
+    # XG-style wider columns, a double at the first chance, "Passes" for a drop
     text = "\n".join([
         "; [Player 1 \"X\"]",
         " 1 point match",

@@ -8,7 +8,6 @@ import warnings
 from pathlib import Path
 
 import pytest
-
 from backgammon.errors import FormatLossError, FormatLossWarning, InvalidRecordError
 from backgammon.formats.match_id import MatchKey, decode_match_id, encode_match_id
 from backgammon.game import Game, Phase

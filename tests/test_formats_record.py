@@ -7,14 +7,17 @@ import copy
 import json
 
 import pytest
-
 from backgammon.errors import FormatLossWarning, InvalidRecordError
-from backgammon.formats.record import read_json, record_from_dict, record_to_dict, write_json
+from backgammon.formats.record import (
+    read_json,
+    record_from_dict,
+    record_to_dict,
+    write_json,
+)
 from backgammon.game import Game
 from backgammon.match import Match
 from backgammon.position import Position
 from backgammon.rules import Rules
-
 from test_formats_mat import random_match
 
 

@@ -6,12 +6,10 @@ from __future__ import annotations
 import warnings
 
 import pytest
-
 from backgammon.errors import FormatLossWarning, InvalidRecordError
 from backgammon.formats.xgid import XGIDFields, decode_xgid, encode_xgid
 from backgammon.game import Game, Phase
 from backgammon.position import Position
-from backgammon.rules import Rules
 
 START = "-b----E-C---eE---c-e----B-"  # bottom: 24(2) 13(5) 8(3) 6(5); top: b on 1, e on 12, ...
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 import copy
 import random
 
-import pytest
-
 import backgammon as bg
+import pytest
 from backgammon.errors import IllegalActionError, InvalidRulesError
 from backgammon.game import Action, Game, GameResult, Phase
 from backgammon.position import Position
@@ -354,6 +353,17 @@ def test_resign_backgammon_variant_and_jacoby():
     assert game.result.points == 1  # Jacoby, cube never turned
 
 
+def test_resign_before_the_opening_roll_needs_the_player():
+    game = Game(rng=0)
+    assert "say who" in str(assert_refused(game, "resign", "single"))
+    game.resign("single", player=1)
+    game.reject()
+    assert game.phase is Phase.OPENING
+    game.resign("backgammon", player=0)
+    game.accept()
+    assert game.result == GameResult(1, 3, "backgammon", "resign", 1)
+
+
 def test_resign_while_doubled_by_the_doubled_player():
     game = Game.from_position(Position.initial())
     game.double()
@@ -499,3 +509,61 @@ def test_replay_rebuilds_the_game():
     copy_.replay(game.actions)
     assert (copy_.position, copy_.turn, copy_.phase, copy_.dice) == \
         (game.position, game.turn, game.phase, game.dice)
+
+
+# ---------------------------------------------------------------------------------------
+# RULES 12: over-the-board etiquette as software enforces it
+
+
+def test_rules_12_1_a_void_roll_is_refused_and_rolled_again():
+    game = Game.from_position(Position.initial(), rng=0)
+    assert_refused(game, "roll", (7, 1))  # a die "outside the board": no such roll
+    game.roll((6, 1))
+    assert game.dice == (6, 1)
+
+
+def test_rules_12_3_rolling_before_the_opponent_has_finished_is_void():
+    game = Game.from_position(Position.initial(), dice=(3, 1))
+    game.move(8, 5)
+    assert_refused(game, "roll", (4, 2), player=1)  # player 0 has not picked up the dice
+    game.move(6, 5)
+    assert_refused(game, "roll", (4, 2), player=1)  # moved, but not committed
+    game.commit()
+    game.roll((4, 2), player=1)
+
+
+def test_rules_12_4_an_illegal_move_never_stands():
+    game = Game.from_position(Position.initial(), dice=(6, 5))
+    assert_refused(game, "move", 24, 19)          # 19 is closed (RULES 3.3)
+    assert_refused(game, "play", [(13, 2)])       # one checker, 11 pips in one step
+    assert_refused(game, "play", "13/8 24/13")    # 24/13 is 11 pips: not 6 and 5 from 24
+    game.play("24/13")                            # 24/18/13 is legal
+    assert game.actions[-1].value == ((24, 18), (18, 13))
+
+
+def test_play_notation_text():
+    game = Game.from_position(Position.initial(), dice=(3, 1))
+    game.play("8/5 6/5")
+    assert game.board(0)[5] == 2 and game.turn == 1
+
+
+def test_legal_actions_of_each_phase():
+    game = Game(rng=0)
+    assert game.legal_actions() == ["roll", "resign"]
+    game = Game.from_position(Position.initial())
+    assert game.legal_actions() == ["double", "roll", "resign"]
+    game.roll((3, 1))
+    assert game.legal_actions() == ["move", "play", "resign"]
+    game.move(8, 5)
+    assert game.legal_actions() == ["move", "undo", "resign"]
+    game.move(6, 5)
+    assert game.legal_actions() == ["commit", "undo", "resign"]
+    game.commit()
+    game.double()
+    assert game.legal_actions() == ["take", "drop", "resign"]
+    game.resign("single")
+    assert game.legal_actions() == ["accept", "reject"]
+    game.accept()
+    assert game.legal_actions() == []
+    game = Game.from_position(Position.initial(), cube=2, cube_owner=1)
+    assert game.legal_actions() == ["roll", "resign"]  # player 1 owns the cube

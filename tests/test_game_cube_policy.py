@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from backgammon.cube import PipCountCubePolicy
 from backgammon.game import Game
 from backgammon.position import Position
-
 from test_game import board
 
 

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import warnings
 
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-
 from backgammon.chouette import TEAM, Chouette
 from backgammon.errors import IllegalActionError
 from backgammon.game import Game, Phase
 from backgammon.match import Match
 from backgammon.rules import ROLL_AGAIN, Rules
-
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from test_game import full_state
 
 ACTIONS = ["roll", "move", "undo", "commit", "play", "double", "take", "drop", "beaver",
@@ -148,7 +146,9 @@ class MatchMachine(RuleBasedStateMachine):
         elif choice == "play":
             game.play(data.draw(st.sampled_from(list(game.position.legal_plays(game.dice)))))
         elif choice == "resign":
-            game.resign(data.draw(st.sampled_from(["single", "gammon", "backgammon"])))
+            who = data.draw(st.sampled_from([0, 1])) if game.phase is Phase.OPENING else None
+            game.resign(data.draw(st.sampled_from(["single", "gammon", "backgammon"])),
+                        player=who)
         else:
             getattr(game, choice)()
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from backgammon.errors import IllegalActionError, InvalidRulesError
+from backgammon.errors import IllegalActionError, InvalidRecordError, InvalidRulesError
 from backgammon.game import Phase
 from backgammon.match import Match
 from backgammon.rules import Rules
-
-from test_game import assert_refused, full_state  # noqa: F401  (shared helpers)
+from test_game import assert_refused, full_state
 
 
 def win(match: Match, winner: int, kind: str = "single") -> None:
@@ -141,3 +139,16 @@ def test_match_replay():
     copy = Match(5, rng=0)
     copy.replay([g.actions for g in m.games])
     assert copy.score == m.score == (2, 1)
+
+
+def test_match_record_methods():
+    m = Match(5, rng=3, names=("A", "B"))
+    double_drop(m, 1)
+    m.next_game()
+    m.game.resign("gammon", player=1)  # before the opening roll
+    m.game.accept()
+    assert Match.from_mat(m.to_mat()).score == (2, 1)
+    back = Match.from_json(m.to_json())
+    assert back.score == (2, 1) and back.names == ("A", "B")
+    with pytest.raises(InvalidRecordError, match="money"):
+        Match.from_mat(" 0 point match\n Game 1\n A : 0     B : 0\n")

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from backgammon.errors import IllegalActionError
 from backgammon.game import Game, Phase
 from backgammon.rules import Rules
 
-__all__ = ["Chouette", "roll_off", "BOX", "TEAM"]
+__all__ = ["BOX", "TEAM", "Chouette", "roll_off"]
 
 BOX, TEAM = 0, 1
 """The game's players: the box is player 0, the team player 1."""

@@ -23,14 +23,15 @@ roll (:attr:`Game.turn`), like every :class:`Position`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from enum import Enum
-from typing import Any, Callable, NamedTuple, TypeVar, Union
+from typing import Any, NamedTuple, TypeVar
 
 from backgammon.errors import BackgammonError, IllegalActionError, IllegalPlayError
 from backgammon.position import Play, Position, Step
 from backgammon.rules import OPENING_DICE, Rules
 
-__all__ = ["Game", "Phase", "GameResult", "Action", "RESIGN_KINDS"]
+__all__ = ["RESIGN_KINDS", "Action", "Game", "GameResult", "Phase"]
 
 RESIGN_KINDS = ("single", "gammon", "backgammon")
 """What a player may resign, in increasing order (RULES 7.2-7.4)."""
@@ -79,7 +80,7 @@ class Action(NamedTuple):
     rebuilds the game.
     """
 
-    player: Union[int, None]
+    player: int | None
     kind: str
     value: Any = None
 
@@ -295,7 +296,7 @@ class Game:
         """The names of the actions allowed now, e.g. ``['double', 'roll', 'resign']``."""
         phase = self.phase
         if phase is Phase.OPENING:
-            return ["roll"]
+            return ["roll", "resign"]
         if phase is Phase.ROLL:
             return (["double"] if self.can_double() else []) + ["roll", "resign"]
         if phase is Phase.MOVE:
@@ -432,6 +433,7 @@ class Game:
             raise IllegalActionError(
                 f"cannot play a whole play after {len(self.steps)} single steps: undo them first")
         assert self.dice is not None
+        steps: Any
         if isinstance(play, str):
             steps = self._parse(play)
         elif isinstance(play, Play):
@@ -531,13 +533,16 @@ class Game:
         """Offer to resign a single game, gammon or backgammon.
 
         ``player`` (default: the player to act) may resign whenever the game
-        is in ROLL, MOVE or DOUBLED; the other player then accepts or rejects.
+        is in ROLL, MOVE or DOUBLED, and before the opening roll (then
+        ``player`` must be given); the other player accepts or rejects.
         An accepted resignation scores the resigned kind like a finished
         game of that kind (cube, Jacoby and backgammon value included).
         """
-        if self.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
+        if self.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
             raise IllegalActionError(
                 f"cannot resign: the game is in phase {self.phase.value!r}")
+        if self.phase is Phase.OPENING and player is None:
+            raise IllegalActionError("before the opening roll say who resigns (player=0 or 1)")
         who = self.player_to_act if player is None else player
         if who not in (0, 1):
             raise IllegalActionError(f"players are 0 and 1, got {player!r}")

@@ -128,6 +128,39 @@ class Match:
                 self.next_game()
             self.game.replay(actions)
 
+    # ------------------------------------------------------------------
+    # Records (the work is done in backgammon.formats)
+
+    def to_mat(self, *, strict: bool = False) -> str:
+        """The Jellyfish/gnubg ``.mat`` text of the match (see :mod:`backgammon.formats.mat`)."""
+        from backgammon.formats.mat import write_mat
+        return write_mat(self, strict=strict)
+
+    @classmethod
+    def from_mat(cls, text: str, *, rules: Rules | None = None) -> Match:
+        """The match of a ``.mat`` record, every play replayed and checked."""
+        from backgammon.errors import InvalidRecordError
+        from backgammon.formats.mat import read_mat
+        record = read_mat(text, rules=rules)
+        if record.match is None:
+            raise InvalidRecordError(".mat: a 0 point match holds money games, not a match")
+        return record.match
+
+    def to_json(self) -> str:
+        """The JSON record of the match (schema: docs/records.md)."""
+        from backgammon.formats.record import write_json
+        return write_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> Match:
+        """The match of a JSON record, every action replayed and checked."""
+        from backgammon.errors import InvalidRecordError
+        from backgammon.formats.record import read_json
+        record = read_json(text)
+        if record.match is None:
+            raise InvalidRecordError("record: money games, not a match")
+        return record.match
+
     def __repr__(self) -> str:
         s0, s1 = self.score
         tag = " crawford" if self.crawford_game else ""

@@ -24,7 +24,7 @@ from typing import Literal
 
 from backgammon.errors import InvalidRulesError
 
-__all__ = ["Rules", "OPENING_DICE", "ROLL_AGAIN", "KIND_MULTIPLIERS"]
+__all__ = ["KIND_MULTIPLIERS", "OPENING_DICE", "ROLL_AGAIN", "Rules"]
 
 OPENING_DICE = "opening_dice"
 """RULES 2.1: the higher opening die moves first and plays both opening dice."""
@@ -58,7 +58,7 @@ class Rules:
     beaver: bool = False
     automatic_doubles: int = 0
     backgammon_value: int = 3
-    opening: Literal["opening_dice", "roll_again"] = OPENING_DICE
+    opening: Literal["opening_dice", "roll_again"] = "opening_dice"
 
     def __post_init__(self) -> None:
         for name in ("cube", "jacoby", "beaver"):

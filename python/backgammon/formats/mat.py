@@ -43,7 +43,8 @@ action is replayed through :class:`Game`, so an illegal play is an
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats.loss import report_loss
@@ -54,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from backgammon.match import Match
     from backgammon.rules import Rules
 
-__all__ = ["write_mat", "read_mat", "MatRecord"]
+__all__ = ["MatRecord", "read_mat", "write_mat"]
 
 _LEFT = 5      # cells start after "NNN) "
 _WIDTH = 28    # gnubg's left cell width: the right column starts at 33 (0-based)
@@ -74,13 +75,13 @@ class MatRecord(NamedTuple):
 # Writing
 
 
-def _cells(game: Game, lost: list[str]) -> list[tuple[int, str]]:
+def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
     """(player, text) for every turn and cube action of a game, in order."""
     from backgammon.game import Phase
 
     scratch = game.restart()
-    cells: list[tuple[int, str]] = []
-    pending_roll: tuple[int, tuple[int, int]] | None = None
+    cells: list[tuple[Any, str]] = []
+    pending_roll: tuple[Any, Any] | None = None
     for action in game.actions:
         player, kind, value = action
         if kind == "opening":
@@ -131,7 +132,7 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[int, str]]:
     return cells
 
 
-def _rows(cells: list[tuple[int, str]]) -> list[list[str]]:
+def _rows(cells: list[tuple[Any, str]]) -> list[list[str]]:
     rows: list[list[str]] = []
     for player, text in cells:
         if player == 0:
@@ -399,8 +400,6 @@ def _apply_cell(game: Game, player: int, cell: str) -> None:
             for kind in RESIGN_KINDS:
                 if game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
                                      match_play=game.match_play) == points:
-                    if game.phase is Phase.OPENING:
-                        raise _CellError("a game won before the opening roll")
                     game.resign(kind, player=1 - player)
                     game.accept(player=player)
                     break

@@ -39,9 +39,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
     from backgammon.rules import Rules
 
-__all__ = ["MatchKey", "encode_match_id", "decode_match_id", "game_gnubg_id",
-           "game_from_gnubg_id", "GAME_NONE", "GAME_PLAYING", "GAME_OVER",
-           "GAME_RESIGNED", "GAME_DROP"]
+__all__ = [
+    "GAME_DROP",
+    "GAME_NONE",
+    "GAME_OVER",
+    "GAME_PLAYING",
+    "GAME_RESIGNED",
+    "MatchKey",
+    "decode_match_id",
+    "encode_match_id",
+    "game_from_gnubg_id",
+    "game_gnubg_id",
+]
 
 GAME_NONE, GAME_PLAYING, GAME_OVER, GAME_RESIGNED, GAME_DROP = range(5)
 _ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
@@ -162,6 +171,8 @@ def game_match_key(game: Game) -> tuple[MatchKey, list[str]]:
         resigned = RESIGN_KINDS.index(game.resignation[1]) + 1
         turn = 1 - game.resignation[0]
         doubled = game._resume is Phase.DOUBLED
+        if game._resume is Phase.OPENING:
+            state = GAME_NONE
     elif phase is Phase.OVER:
         assert game.result is not None
         reason = game.result.reason
@@ -237,6 +248,12 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
                     "(only automatic doubles, RULES 9.3, can have raised it)")
             game.cube = key.cube  # automatic doubles on opening ties
             game.automatic_doubles_used = key.cube.bit_length() - 1
+            if key.doubled or key.dice != (0, 0):
+                raise InvalidRecordError(f"GNUbgID {text!r}: no game, yet dice or a double")
+            if key.resigned:  # a resignation offered before the opening roll
+                game.resignation = (1 - key.turn, RESIGN_KINDS[key.resigned - 1])
+                game._resume = Phase.OPENING
+                game.phase = Phase.RESIGNED
             return game
         dice = key.dice if key.dice != (0, 0) else None
         owner = None if key.cube_owner == -1 else key.cube_owner

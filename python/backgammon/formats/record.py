@@ -19,7 +19,8 @@ results and scores, so a record that was edited into an illegal one is an
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.notation import format_play
@@ -28,8 +29,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
     from backgammon.match import Match
 
-__all__ = ["Record", "record_to_dict", "record_from_dict", "write_json", "read_json",
-           "FORMAT", "VERSION"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Record",
+    "read_json",
+    "record_from_dict",
+    "record_to_dict",
+    "write_json",
+]
 
 FORMAT = "backgammon.record"
 VERSION = 1

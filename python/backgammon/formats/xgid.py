@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
     from backgammon.rules import Rules
 
-__all__ = ["XGIDFields", "encode_xgid", "decode_xgid", "game_xgid", "game_from_xgid"]
+__all__ = ["XGIDFields", "decode_xgid", "encode_xgid", "game_from_xgid", "game_xgid"]
 
 
 class XGIDFields(NamedTuple):
@@ -91,8 +91,7 @@ def decode_xgid(text: str) -> XGIDFields:
     if not isinstance(text, str):
         raise InvalidRecordError(f"an XGID is a string, got {text!r}")
     body = text.strip()
-    if body.startswith("XGID="):
-        body = body[5:]
+    body = body.removeprefix("XGID=")
     parts = body.split(":")
     if len(parts) != 10:
         raise InvalidRecordError(f"an XGID has 10 fields separated by ':', got {text!r}")
