@@ -1,6 +1,7 @@
-"""Move-generation speed of ``backgammon`` next to peer engines, same run, same work.
+"""Move-generation and rollout speed of ``backgammon`` next to peer engines, same run, same work.
 
     python benchmarks/compare_peers.py [--limit N] [--min-time S] [--json OUT]
+                                       [--rollout-games N] [--skip movegen|rollout|gnubg|openspiel]
 
 Peers (each skipped with a message when it cannot be imported):
 
@@ -25,6 +26,20 @@ Disagreements are counted and shown, never hidden; the timing still covers all
 rows it was given.  Ratios are "ours / peer" of the same rate measured in this
 run (> 1: we are faster).  Our side is measured on exactly the rows the peer
 was timed on.
+
+Rollouts (games/s, whole games from the opening position, one core): ours are
+``backgammon.rollout(Position.initial(), games=N, policy="random"|"pubeval",
+seed=2026, workers=1)``.  gnubg-nn has no random playout, so a Python loop
+plays it: dice from Python's ``random``, ``gnubg_nn.moves`` and a uniform
+choice among its distinct positions (``board_from_position_key``, sides swapped
+each ply, ``()`` passes the turn) for ``random``; ``gnubg_nn.pub_best_move``
+(its play applied in the loop, checked against ``moves`` on 20 games first) for
+``pubeval``.  OpenSpiel: random playouts from ``new_initial_state()``, uniform
+over ``legal_actions()`` (half turns), chance nodes from ``chance_outcomes()``.
+Each peer's P(win) for the player who moves first is compared with ours
+(``SANITY_GAMES`` games): gnubg-nn's must agree within 4 standard errors;
+OpenSpiel's random policy is a different one (uniform over half-turn actions,
+and a non-double opening roll), so its P(win) is reported, not checked.
 """
 
 from __future__ import annotations
@@ -32,8 +47,10 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import os
 import platform
+import random
 import re
 import statistics
 import sys
@@ -754,6 +771,336 @@ def run_openspiel(corpus: Corpus, rows: list[int], ours: Ours, args) -> dict[str
 
 
 # ---------------------------------------------------------------------------
+# Rollouts: whole games from the opening position
+
+
+ROLLOUT_SEED = 2026
+SANITY_GAMES = 1296 * 20  # our P(win) for the check: 25,920 games, stratified
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, 7))  # 36, doubles once
+
+
+class Tally:
+    """Outcomes of a peer's games, from the side of the player on roll at the start."""
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.win_gammons = self.lose_gammons = 0
+        self.plies = self.unfinished = 0
+
+    def add(self, other: Tally) -> None:
+        for k, v in vars(other).items():
+            setattr(self, k, getattr(self, k) + v)
+
+    def p_win(self) -> tuple[float, float]:
+        """P(win) and its binomial standard error (unfinished games count as not won)."""
+        p = self.wins / self.games
+        return p, math.sqrt(p * (1 - p) / self.games)
+
+    def as_dict(self) -> dict[str, Any]:
+        p, se = self.p_win()
+        return {"games": self.games, "win": p, "win_stderr": se,
+                "win_gammon": self.win_gammons / self.games,
+                "lose_gammon": self.lose_gammons / self.games,
+                "mean_plies": self.plies / self.games, "unfinished": self.unfinished}
+
+
+def gnubg_start() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    side = [0] * 25
+    for point, n in OpenSpielBuilder.START:
+        side[point - 1] = n
+    return tuple(side), tuple(side)
+
+
+def gnubg_random_games(gnubg_nn, n: int, rng: random.Random) -> Tally:
+    """``n`` games, each player choosing uniformly among the distinct positions
+    ``gnubg_nn.moves`` returns; dice from ``rng``.  A ply is one roll (passes count)."""
+    moves, from_key, choice = gnubg_nn.moves, gnubg_nn.board_from_position_key, rng.choice
+    start_opp, start_me = gnubg_start()
+    t = Tally()
+    for _ in range(n):
+        opp, me = start_opp, start_me  # gnubg order: not on roll, on roll
+        side = 0  # 0: the player on roll at the start
+        plies = 0
+        while True:
+            d1, d2 = choice(ROLLS)
+            plies += 1
+            keys = moves((opp, me), d1, d2)
+            if keys:
+                opp, me = from_key(choice(keys))
+                if not any(me):
+                    break
+            opp, me = me, opp  # () : the turn passes
+            side ^= 1
+        t.plies += plies
+        gammon = sum(opp) == 15
+        if side == 0:
+            t.wins += 1
+            t.win_gammons += gammon
+        else:
+            t.lose_gammons += gammon
+    t.games = n
+    return t
+
+
+def gnubg_pubeval_games(gnubg_nn, n: int, rng: random.Random, check: bool = False) -> Tally:
+    """``n`` games, both players playing ``gnubg_nn.pub_best_move`` (gnubg's pubeval).
+
+    It returns the play as ``[from, to, ...]`` (0-based points of the mover,
+    24 = bar, -1 = off; ``[]`` when nothing can move), applied here, hits
+    included.  ``check`` verifies every resulting position against
+    ``gnubg_nn.moves`` (slow; the timed runs do not)."""
+    best, choice = gnubg_nn.pub_best_move, rng.choice
+    start_opp, start_me = gnubg_start()
+    t = Tally()
+    for _ in range(n):
+        opp, me = list(start_opp), list(start_me)
+        side = 0
+        plies = 0
+        while True:
+            d1, d2 = choice(ROLLS)
+            plies += 1
+            play = best([opp, me], d1, d2)
+            if check:
+                keys = gnubg_nn.moves([opp, me], d1, d2)
+            for i in range(0, len(play), 2):
+                src, dst = play[i], play[i + 1]
+                me[src] -= 1
+                if dst >= 0:
+                    me[dst] += 1
+                    if opp[23 - dst] == 1:  # a blot: hit it
+                        opp[23 - dst] = 0
+                        opp[24] += 1
+            if check and (gnubg_nn.key_of_board([opp, me]) not in keys if keys else play):
+                raise AssertionError(f"pub_best_move play {play} with {d1}-{d2} gives a "
+                                     f"position that moves() does not list")
+            if play and not any(me):
+                break
+            opp, me = me, opp
+            side ^= 1
+        t.plies += plies
+        gammon = sum(opp) == 15
+        if side == 0:
+            t.wins += 1
+            t.win_gammons += gammon
+        else:
+            t.lose_gammons += gammon
+    t.games = n
+    return t
+
+
+def openspiel_random_games(game, n: int, rng: random.Random) -> Tally:
+    """``n`` OpenSpiel games from the initial state, uniform over ``legal_actions()``
+    (half turns), chance nodes drawn from ``chance_outcomes()``.  The player on
+    roll "at the start" is the one the opening roll lets move first; a ply is a
+    decision (a double is two)."""
+    choice, uniform = rng.choice, rng.random
+    t = Tally()
+    for _ in range(n):
+        s = game.new_initial_state()
+        first = None
+        plies = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                x = uniform()
+                for a, p in s.chance_outcomes():
+                    x -= p
+                    if x < 0:
+                        break
+                s.apply_action(a)
+            else:
+                if first is None:
+                    first = s.current_player()
+                plies += 1
+                s.apply_action(choice(s.legal_actions()))
+        t.plies += plies
+        r = s.returns()
+        if r[0] == r[1]:  # the turn limit ended it: a draw
+            t.unfinished += 1
+            continue
+        # Checkers borne off, X (player 0) and O (player 1): the loser's 0 is a gammon.
+        off = re.search(r"Scores, X: (\d+), O: (\d+)", str(s))
+        gammon = off is not None and int(off.group(2 if r[0] > 0 else 1)) == 0
+        if r[first] > 0:
+            t.wins += 1
+            t.win_gammons += gammon
+        else:
+            t.lose_gammons += gammon
+    t.games = n
+    return t
+
+
+def sanity_win(name: str, ours, peer: Tally, assert_it: bool = True) -> dict[str, Any]:
+    """Our P(win) (``ours``: an Estimate) against the peer's, in standard errors."""
+    p, se = peer.p_win()
+    diff = ours.value - p
+    comb = math.hypot(ours.stderr, se)
+    z = diff / comb if comb > 0 else 0.0
+    ok = abs(z) <= 4
+    verdict = ("agree (within 4 standard errors)" if ok else "DISAGREE (beyond 4 standard errors)"
+               ) if assert_it else "not expected to agree (different policy)"
+    print(f"  P(win) {name}: ours {ours.value:.4f} +- {ours.stderr:.4f}, peer {p:.4f} +- "
+          f"{se:.4f} ({peer.games} games, binomial): difference {diff:+.4f} = {z:+.1f} "
+          f"standard errors: {verdict}")
+    return {"ours": ours.value, "ours_stderr": ours.stderr, "peer": p, "peer_stderr": se,
+            "z": z, "within_4_se": ok, "asserted": assert_it}
+
+
+def measure_cpu(label: str, fn: Callable[[], int], work: dict[str, int],
+                min_rounds: int, min_time: float) -> Timing:
+    """``measure``, also recording this process's CPU time of each timed round
+    (``timing.cpu``).  On a shared machine other load slows the wall clock of
+    a round but hardly its CPU time, so ratios of CPU times are the steadier
+    check of the wall-clock ratios."""
+    cpu: list[float] = []
+
+    def timed() -> int:
+        c0 = time.process_time()
+        got = fn()
+        cpu.append(time.process_time() - c0)
+        return got
+
+    timing = measure(label, timed, work, min_rounds, min_time)
+    timing.cpu = cpu[1:]  # type: ignore[attr-defined]  # without the warm-up call
+    return timing
+
+
+def cpu_rate(t: Timing, unit: str) -> float:
+    return t.work[unit] / statistics.median(t.cpu)  # type: ignore[attr-defined]
+
+
+def cpu_timing_dict(t: Timing) -> dict[str, Any]:
+    return dict(t.as_dict(), cpu_median_s=statistics.median(t.cpu))  # type: ignore[attr-defined]
+
+
+def print_cpu_ratios(pairs: list[tuple[str, Timing, Timing, str]]) -> dict[str, float]:
+    """The same ratios by CPU time of the rounds, and the share of the wall clock
+    each measurement got (< 100%: other processes took the core)."""
+    out = {}
+    for name, ours, peer, unit in pairs:
+        ratio = cpu_rate(ours, unit) / cpu_rate(peer, unit)
+        out[name] = ratio
+        share = [statistics.median(t.cpu) / t.median for t in (ours, peer)]  # type: ignore[attr-defined]
+        print(f"  by CPU time {name:<38} {ratio:8.1f}x  ({fmt_rate(cpu_rate(ours, unit))}{unit}"
+              f"/CPU-s vs {fmt_rate(cpu_rate(peer, unit))}{unit}/CPU-s; CPU/wall "
+              f"{share[0]:.0%} and {share[1]:.0%})")
+    return out
+
+
+def peer_games(label: str, play: Callable[[int], Tally], games: int, args) -> tuple[Timing, Tally]:
+    """Time ``play(games)`` (warm-up and 3 rounds at least); the games of every
+    round, warm-up included, are pooled for the P(win) check."""
+    total = Tally()
+
+    def one() -> int:
+        t = play(games)
+        total.add(t)
+        return t.games
+
+    timing = measure_cpu(label, one, {"games": games}, 3, args.min_time)
+    return timing, total
+
+
+def run_rollouts(bg, args) -> dict[str, Any]:
+    print("\n== Rollouts of the opening position ==")
+    n = args.rollout_games
+    start = bg.Position.initial()
+    print(f"  {n} games a round, player on roll at the start rolls first (any of 36 "
+          f"rolls); ours: workers=1, seed {ROLLOUT_SEED}; peers: Python's random, "
+          f"seed {ROLLOUT_SEED}")
+    out: dict[str, Any] = {"games_per_round": n}
+    ours: dict[str, Timing] = {}
+    check: dict[str, Any] = {}
+    for policy in ("random", "pubeval"):
+        def one(policy: str = policy) -> int:
+            return bg.rollout(start, games=n, policy=policy, seed=ROLLOUT_SEED,
+                              workers=1).games
+
+        ours[policy] = measure_cpu(f"ours: rollout {policy}, workers=1", one, {"games": n},
+                                   args.min_rounds, args.min_time)
+        check[policy] = bg.rollout(start, games=max(n, SANITY_GAMES), policy=policy,
+                                   seed=ROLLOUT_SEED, workers=1)
+    print_table(list(ours.values()))
+    for policy, r in check.items():
+        print(f"  ours, {policy}, {r.games} games: P(win) {r.win.value:.4f} +- "
+              f"{r.win.stderr:.4f}, gammons {r.win_gammon.value:.4f} / "
+              f"{r.lose_gammon.value:.4f}, {r.mean_plies:.1f} plies a game")
+    out["ours"] = {p: cpu_timing_dict(t) for p, t in ours.items()}
+    out["ours_check"] = {p: r.to_dict() for p, r in check.items()}
+
+    if "gnubg" not in args.skip:
+        out["gnubg_nn"] = rollout_gnubg(args, ours, check)
+    if "openspiel" not in args.skip:
+        out["open_spiel"] = rollout_openspiel(args, ours, check)
+    return out
+
+
+def _print_tally(name: str, t: Tally) -> None:
+    p, se = t.p_win()
+    print(f"  {name}, {t.games} games: P(win) {p:.4f} +- {se:.4f}, gammons "
+          f"{t.win_gammons / t.games:.4f} / {t.lose_gammons / t.games:.4f}, "
+          f"{t.plies / t.games:.1f} plies a game"
+          + (f", {t.unfinished} unfinished" if t.unfinished else ""))
+
+
+def rollout_gnubg(args, ours: dict[str, Timing], check) -> dict[str, Any] | None:
+    print("\n  -- gnubg-nn: Python loop over gnubg_nn.moves / gnubg_nn.pub_best_move --")
+    try:
+        import gnubg_nn
+    except ImportError as exc:
+        print(f"  skipped: cannot import gnubg_nn ({exc}); pip install gnubg-nn")
+        return None
+    n = args.rollout_games
+    rng = random.Random(ROLLOUT_SEED)
+    gnubg_pubeval_games(gnubg_nn, 20, random.Random(-ROLLOUT_SEED), check=True)
+    print("  checked: 20 pubeval games, every pub_best_move play applied here is one "
+          "of the positions gnubg_nn.moves lists")
+    t_rand, tally_rand = peer_games("gnubg-nn: random, Python loop",
+                                    lambda k: gnubg_random_games(gnubg_nn, k, rng), n, args)
+    t_pub, tally_pub = peer_games("gnubg-nn: pubeval, Python loop",
+                                  lambda k: gnubg_pubeval_games(gnubg_nn, k, rng), n, args)
+    print_table([ours["random"], t_rand, ours["pubeval"], t_pub])
+    pairs = [("rollout random, games/s", ours["random"], t_rand, "games"),
+             ("rollout pubeval, games/s", ours["pubeval"], t_pub, "games")]
+    ratios = print_ratios(pairs)
+    cpu_ratios = print_cpu_ratios(pairs)
+    _print_tally("gnubg-nn random", tally_rand)
+    _print_tally("gnubg-nn pubeval", tally_pub)
+    sanity = {"random": sanity_win("random, ours vs gnubg-nn", check["random"].win, tally_rand),
+              "pubeval": sanity_win("pubeval, ours vs gnubg-nn", check["pubeval"].win,
+                                    tally_pub)}
+    return {"peer": {"random": cpu_timing_dict(t_rand), "pubeval": cpu_timing_dict(t_pub)},
+            "peer_outcomes": {"random": tally_rand.as_dict(), "pubeval": tally_pub.as_dict()},
+            "ratios": ratios, "cpu_ratios": cpu_ratios, "p_win": sanity}
+
+
+def rollout_openspiel(args, ours: dict[str, Timing], check) -> dict[str, Any] | None:
+    print("\n  -- OpenSpiel: random playouts of pyspiel.load_game('backgammon') --")
+    try:
+        import pyspiel
+    except ImportError as exc:
+        print(f"  skipped: cannot import pyspiel ({exc}); pip install open_spiel")
+        return None
+    game = pyspiel.load_game("backgammon")
+    print(f"  game parameters {game.get_parameters()}")
+    n = args.rollout_games
+    rng = random.Random(ROLLOUT_SEED)
+    t_rand, tally = peer_games("OpenSpiel: random playouts",
+                               lambda k: openspiel_random_games(game, k, rng), n, args)
+    print_table([ours["random"], t_rand])
+    pairs = [("rollout random, games/s", ours["random"], t_rand, "games")]
+    ratios = print_ratios(pairs)
+    cpu_ratios = print_cpu_ratios(pairs)
+    print("  note: OpenSpiel has no pubeval.  Its random policy is uniform over "
+          "half-turn actions (legal_actions()), not over distinct plays, and its game "
+          "opens with a non-double roll, so its P(win) is a different quantity: "
+          "reported, not checked.  Its plies are decisions (a double is two).")
+    _print_tally("OpenSpiel random (first mover)", tally)
+    sanity = sanity_win("random, ours vs OpenSpiel", check["random"].win, tally,
+                        assert_it=False)
+    return {"peer": {"random": cpu_timing_dict(t_rand)}, "peer_outcomes": {"random": tally.as_dict()},
+            "ratios": ratios, "cpu_ratios": cpu_ratios, "p_win": sanity}
+
+
+# ---------------------------------------------------------------------------
 
 
 def _dist_version(name: str) -> str:
@@ -782,43 +1129,59 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="at least this many timed rounds per measurement (default 5)")
     ap.add_argument("--min-time", type=float, default=1.0,
                     help="keep timing rounds for at least this many seconds (default 1)")
-    ap.add_argument("--skip", action="append", default=[], choices=["gnubg", "openspiel"],
-                    help="skip a peer (repeatable)")
+    ap.add_argument("--skip", action="append", default=[],
+                    choices=["gnubg", "openspiel", "movegen", "rollout"],
+                    help="skip a peer, or the move-generation or rollout comparisons "
+                         "(repeatable)")
+    ap.add_argument("--rollout-games", type=int, default=2000, metavar="N",
+                    help="games a round in the rollout comparisons (default 2000; the "
+                         "peers play a warm-up and 3 rounds, OpenSpiel about 700 games/s)")
     ap.add_argument("--perft", type=int, default=0, metavar="DEPTH",
                     help="also count perft DEPTH with gnubg_nn and compare it with "
                          "backgammon.perft (3: about 20 s)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
+    if args.rollout_games <= 0:
+        ap.error("--rollout-games must be positive")
 
     bg = import_backgammon()
-    corpus = Corpus()
-    rows = list(range(len(corpus)))
-    if args.limit:
-        rows = rows[: args.limit]
     print(f"backgammon {getattr(bg, '__version__', '?')} from {Path(bg.__file__).parent}")
     print(f"Python {platform.python_version()}, numpy {np.__version__}, "
           f"{platform.system()} {platform.machine()}, {_cpu_model()}, "
           f"{os.cpu_count()} CPUs")
-    print(f"corpus: {len(rows)} rows, {corpus.total(rows)} resulting positions "
-          f"({MOVEGEN.relative_to(REPO)})")
-
-    ours = Ours(bg, corpus, args.min_rounds, args.min_time)
-    o = ours.timings(rows)
-    print("\n== backgammon (this library) ==")
-    print_table([o["batch"], o["successors"]])
-
     report: dict[str, Any] = {"cpu": _cpu_model(), "cpus": os.cpu_count(),
-                              "python": platform.python_version(),
-                              "ours": {k: v.as_dict() for k, v in o.items()}}
-    if "gnubg" not in args.skip:
-        report["gnubg_nn"] = run_gnubg(corpus, rows, ours, args)
-    if "openspiel" not in args.skip:
-        report["open_spiel"] = run_openspiel(corpus, rows, ours, args)
+                              "python": platform.python_version()}
+
+    if "movegen" not in args.skip:
+        corpus = Corpus()
+        rows = list(range(len(corpus)))
+        if args.limit:
+            rows = rows[: args.limit]
+        print(f"corpus: {len(rows)} rows, {corpus.total(rows)} resulting positions "
+              f"({MOVEGEN.relative_to(REPO)})")
+
+        ours = Ours(bg, corpus, args.min_rounds, args.min_time)
+        o = ours.timings(rows)
+        print("\n== backgammon (this library) ==")
+        print_table([o["batch"], o["successors"]])
+        report["ours"] = {k: v.as_dict() for k, v in o.items()}
+        if "gnubg" not in args.skip:
+            report["gnubg_nn"] = run_gnubg(corpus, rows, ours, args)
+        if "openspiel" not in args.skip:
+            report["open_spiel"] = run_openspiel(corpus, rows, ours, args)
+    elif args.perft and "gnubg" not in args.skip:
+        try:
+            import gnubg_nn
+        except ImportError as exc:
+            print(f"perft skipped: cannot import gnubg_nn ({exc})")
+        else:
+            report["perft"] = check_perft(bg, gnubg_nn, args.perft)
+    if "rollout" not in args.skip:
+        report["rollout"] = run_rollouts(bg, args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nwrote {args.json}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
