@@ -158,3 +158,14 @@ def test_opening_after_an_automatic_double_keeps_the_cube():
     assert gid.split(":")[1].startswith("MQ")
     back = Game.from_gnubg_id(gid, rules=game.rules)
     assert (back.phase, back.cube, back.cube_owner) == (Phase.OPENING, 2, None)
+
+
+def test_finished_by_bearing_off_round_trips():
+    from test_game import GAMMON, bear_off_last
+    game = Game.from_position(GAMMON, turn=1, cube=2, cube_owner=0)
+    assert bear_off_last(game).points == 4  # player 1 wins a gammon on a 2-cube
+    gid = game.gnubg_id()
+    # game state 2 (over): bits 8-10 = 010 -> byte 1 bit 1
+    assert decode_match_id(gid.split(":")[1]).game_state == 2
+    back = Game.from_gnubg_id(gid)
+    assert back.result == game.result and back.phase is Phase.OVER

@@ -14,6 +14,12 @@ from backgammon.position import Position
 START = "-b----E-C---eE---c-e----B-"  # bottom: 24(2) 13(5) 8(3) 6(5); top: b on 1, e on 12, ...
 
 
+def test_money_session_score_is_reported_when_read():
+    with pytest.warns(FormatLossWarning, match="session score 3-1"):
+        game = Game.from_xgid(f"XGID={START}:0:0:1:52:3:1:0:0:6")
+    assert game.score == (0, 0)
+
+
 def test_opening_position_field_by_field():
     f = decode_xgid(f"XGID={START}:0:0:1:52:0:0:0:0:10")
     assert f.board == tuple(Position.initial().tolist())

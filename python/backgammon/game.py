@@ -154,7 +154,12 @@ class Game:
             raise ValueError(f"match_length is 0 (money) or a positive integer, got {match_length!r}")
         if match_length:
             rules.check_match_play()  # RULES 9.4
-        s0, s1 = score
+        try:
+            s0, s1 = score
+        except (TypeError, ValueError):
+            raise ValueError(f"score is two integers, got {score!r}") from None
+        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (s0, s1)):
+            raise ValueError(f"score is two integers >= 0, got {score!r}")
         if crawford and not match_length:
             raise ValueError("only a match game can be the Crawford game (RULES 10.2)")
         self.rules = rules

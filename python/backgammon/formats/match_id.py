@@ -234,6 +234,9 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         raise InvalidRecordError(f"GNUbgID {text!r}: cube {key.cube} is above 64 (RULES 8.4)")
     if key.crawford and not match_play:
         raise InvalidRecordError(f"GNUbgID {text!r}: a Crawford flag in a money game")
+    if not match_play and key.score != (0, 0):
+        report_loss("Game read from a GNUbgID",
+                    [f"the money session score {key.score[0]}-{key.score[1]}"], strict=False)
     try:
         rules = base.replace(jacoby=key.jacoby and not match_play,
                              max_cube=max(base.max_cube, key.cube))

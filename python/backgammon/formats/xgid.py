@@ -190,6 +190,10 @@ def game_from_xgid(text: str, *, rules: Rules | None = None, rng: Any = None) ->
         raise InvalidRecordError(f"XGID {text!r}: raccoons are not a rule of this library")
     base = Rules() if rules is None else rules
     match_play = f.match_length > 0
+    ignored = []  # XG's usual max cube 2^10 is not reported: this library's cube stops at 64
+    if not match_play and f.score != (0, 0):
+        ignored.append(f"the money session score {f.score[0]}-{f.score[1]}")
+    report_loss("Game read from an XGID", ignored, strict=False)
     if f.cube > 64:
         raise InvalidRecordError(f"XGID {text!r}: cube {f.cube} is above 64 (RULES 8.4)")
     try:
