@@ -567,3 +567,13 @@ def test_legal_actions_of_each_phase():
     assert game.legal_actions() == []
     game = Game.from_position(Position.initial(), cube=2, cube_owner=1)
     assert game.legal_actions() == ["roll", "resign"]  # player 1 owns the cube
+
+
+def test_current_position_shows_the_steps_made():
+    game = Game.from_position(board({13: 2, 6: 13}, {10: 1, 20: 14}), dice=(3, 1))
+    game.move(13, 10)  # hits the blot on 10: it goes to the opponent's bar (a[0])
+    now = game.current_position()
+    assert (now[13], now[10], now[0]) == (1, 1, -1)
+    assert game.position[10] == -1  # the turn's start is unchanged until the commit
+    game.undo()
+    assert game.current_position() == game.position
