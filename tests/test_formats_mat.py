@@ -13,6 +13,8 @@ from backgammon.formats.mat import read_mat, write_mat
 from backgammon.game import Game
 from backgammon.match import Match
 from backgammon.rules import Rules
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def row(n, left="", right=""):
@@ -29,7 +31,16 @@ WIN_LEFT, WIN_RIGHT = " " * 6, " " * 34
 # Game 1: Bob takes Ann's 2-cube, redoubles to 4, Ann drops: Bob wins 2 (RULES 8.2).
 # Game 2: Bob at 2 = N-1: the Crawford game; Bob resigns a single game: Ann wins 1.
 # Game 3: post-Crawford; Ann doubles, Bob takes, Bob resigns a gammon: 2 x 2 = 4 for Ann.
+HEADER = [
+    '; [Player 1 "Ann"]',
+    '; [Player 2 "Bob"]',
+    '; [Variation "Backgammon"]',
+    '; [Crawford "On"]',
+    '; [CubeLimit "64"]',
+    "",
+]
 MATCH_TEXT = "\n".join([
+    *HEADER,
     " 3 point match",
     "",
     " Game 1",
@@ -95,7 +106,7 @@ def test_write_gives_the_hand_written_text():
 
 def test_crawford_double_in_a_record_is_refused_with_its_line():
     bad = MATCH_TEXT.replace(row(2, "62: 24/18 13/11"), row(2, " Doubles => 2"))
-    with pytest.raises(InvalidRecordError, match=r"line 14.*Crawford"):
+    with pytest.raises(InvalidRecordError, match=r"line 20.*Crawford"):  # 14 + 6 header
         read_mat(bad)
 
 
@@ -181,7 +192,7 @@ def test_money_session_and_losses():
     g.double(); g.beaver()
     with pytest.warns(FormatLossWarning, match="beaver"):
         text = write_mat([g])
-    assert text.startswith('; [Jacoby "On"]\n; [Beaver "On"]\n 0 point match\n')
+    assert '; [Jacoby "On"]\n; [Beaver "On"]\n; [CubeLimit "64"]\n\n 0 point match\n' in text
     record = read_mat(text)
     assert record.match is None and record.match_length == 0
     back = record.games[0]
@@ -195,3 +206,30 @@ def test_a_full_left_cell_is_split_from_the_right_one():
     assert _split_cells(line, 32) == [(0, "66: 24/18(2) 13/7(2) 8/2x"), (1, "Takes")]
     line = "  7) " + "a" * 27 + " " + "Takes"                         # one space only
     assert _split_cells(line, 32) == [(0, "a" * 27), (1, "Takes")]
+
+
+def test_header_tags_carry_crawford_and_cube_limit():
+    m = Match(3, Rules(max_cube=8), crawford=False, rng=1)
+    m.game.roll((3, 1)); m.game.play("8/5 6/5")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text = write_mat(m)
+    assert '; [Crawford "Off"]' in text and '; [CubeLimit "8"]' in text
+    back = read_mat(text).match
+    assert not back.crawford_rule and back.rules.max_cube == 8
+    assert read_mat(text.replace('"8"', '"1024"')).match.rules.max_cube == 64
+    with pytest.raises(InvalidRecordError, match="CubeLimit"):
+        read_mat(text.replace('"8"', '"lots"'))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), length=st.integers(1, 9))
+def test_property_mat_round_trip(seed, length):
+    m = random_match(seed, length)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text = write_mat(m)
+    back = read_mat(text).match
+    assert (back.score, back.winner, len(back.games)) == (m.score, m.winner, len(m.games))
+    assert [g.result for g in back.games] == [g.result for g in m.games]
+    assert write_mat(back) == text

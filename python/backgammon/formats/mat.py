@@ -16,7 +16,9 @@ column 34): a roll and its play in the mover's own numbering (RULES 13.1),
 ``Doubles => N``, ``Takes``, ``Drops``; ``Wins N point(s)`` ends a game.  A
 money session is a ``0 point match``.
 
-Reading accepts what other programs write too: either column width (the
+The header tags ``; [Key "Value"]`` name the players and carry the Crawford
+rule, the Jacoby and beaver rules (money) and the cube limit, as gnubg writes
+them.  Reading accepts what other programs write too: either column width (the
 right column is found from the score line), ``Cannot Move`` or nothing after
 a roll that cannot be played, ``Passes`` for ``Drops``, any spelling of plays
 that :meth:`Position.parse_play` reads.  A ``Wins`` line for a game that is
@@ -29,6 +31,12 @@ action is replayed through :class:`Game`, so an illegal play is an
     >>> m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.resign("gammon", player=1)
     >>> m.game.accept()
     >>> print(write_mat(m))
+    ; [Player 1 "Ann"]
+    ; [Player 2 "Bob"]
+    ; [Variation "Backgammon"]
+    ; [Crawford "On"]
+    ; [CubeLimit "64"]
+    <BLANKLINE>
      3 point match
     <BLANKLINE>
      Game 1
@@ -179,26 +187,27 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         games, length = list(source.games), source.length
         names = names or source.names
         winner = source.winner
-        if not source.crawford_rule:
-            lost.append("a match without the Crawford rule")
     else:
         games, length, winner = list(source), 0, None
         names = names or ("Player 0", "Player 1")
     if not games:
         raise InvalidRecordError("a .mat record needs at least one game")
     rules = games[0].rules
-    if rules.max_cube != 64:
-        lost.append(f"max_cube={rules.max_cube}")
     if rules.backgammon_value != 3:
         lost.append("a backgammon worth 2")
     if not rules.cube:
         lost.append("games without the cube")
     if any(g.start is not None for g in games):
         lost.append("games set up from a position")
-    header = []
-    if length == 0:
+    header = [f'; [Player 1 "{names[0]}"]', f'; [Player 2 "{names[1]}"]',
+              '; [Variation "Backgammon"]']
+    if isinstance(source, Match):
+        header.append(f'; [Crawford "{"On" if source.crawford_rule else "Off"}"]')
+    else:
         header.append(f'; [Jacoby "{"On" if rules.jacoby else "Off"}"]')
         header.append(f'; [Beaver "{"On" if rules.beaver else "Off"}"]')
+    header.append(f'; [CubeLimit "{rules.max_cube}"]')
+    header.append("")
     header.append(f" {length} point match")
     parts = ["\n".join(header) + "\n"]
     for i, game in enumerate(games, start=1):
@@ -288,6 +297,17 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     except BackgammonError as e:
         raise _fail(str(e), None) from None
     crawford = tags.get("crawford", "on").lower() != "off"
+    if "cubelimit" in tags:
+        try:
+            limit = int(tags["cubelimit"])
+        except ValueError:
+            raise _fail(f"CubeLimit {tags['cubelimit']!r} is not a number", None) from None
+        if limit < 1:
+            raise _fail(f"CubeLimit {limit} is below 1", None)
+        top = 1
+        while top * 2 <= min(limit, 64):  # the largest power of two allowed (RULES 8.4)
+            top *= 2
+        base = base.replace(max_cube=top)
     # group the games
     blocks: list[tuple[int, list[tuple[int, str]]]] = []
     for j in range(i, len(lines)):
