@@ -5,6 +5,7 @@ the gnubg ID and XGID round-trip."""
 
 from __future__ import annotations
 
+import random
 import warnings
 
 from backgammon.chouette import TEAM, Chouette
@@ -25,7 +26,7 @@ money_rules = st.builds(
     jacoby=st.booleans(), beaver=st.booleans(), backgammon_value=st.sampled_from([2, 3]),
     opening=st.sampled_from(["opening_dice", ROLL_AGAIN]),
 ).map(lambda r: r.replace(automatic_doubles=2) if r.cube and r.jacoby else r)
-SETTINGS = settings(max_examples=40, stateful_step_count=80, deadline=None,
+SETTINGS = settings(max_examples=100, stateful_step_count=100, deadline=None,
                     suppress_health_check=list(HealthCheck))
 
 
@@ -79,6 +80,16 @@ def _check_game(game: Game) -> None:
         assert Game.from_xgid(xgid, rules=game.rules).xgid() == xgid
 
 
+def play_turns(game: Game, n: int, pick: random.Random) -> None:
+    """Up to ``n`` whole turns of random legal plays, so that games reach the bear-off."""
+    for _ in range(n):
+        if game.phase is Phase.OPENING or game.phase is Phase.ROLL:
+            game.roll()
+        if game.phase is not Phase.MOVE or game.steps:
+            return
+        game.play(pick.choice(list(game.position.legal_plays(game.dice))))
+
+
 class GameMachine(RuleBasedStateMachine):
     """Money games one after another under random rules."""
 
@@ -107,6 +118,10 @@ class GameMachine(RuleBasedStateMachine):
             game.play(data.draw(st.sampled_from(list(game.position.legal_plays(game.dice)))))
         else:
             getattr(game, choice)()
+
+    @rule(n=st.integers(1, 40), seed=st.integers(0, 2**16))
+    def turns(self, n, seed):
+        play_turns(self.game, n, random.Random(seed))
 
     @rule()
     def next_game(self):
@@ -151,6 +166,10 @@ class MatchMachine(RuleBasedStateMachine):
                         player=who)
         else:
             getattr(game, choice)()
+
+    @rule(n=st.integers(1, 40), seed=st.integers(0, 2**16))
+    def turns(self, n, seed):
+        play_turns(self.match.game, n, random.Random(seed))
 
     @rule()
     def next_game(self):
