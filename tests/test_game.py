@@ -575,3 +575,11 @@ def test_current_position_shows_the_steps_made():
     assert game.position[10] == -1  # the turn's start is unchanged until the commit
     game.undo()
     assert game.current_position() == game.position
+
+
+def test_apply_refuses_unknown_or_illegal_recorded_actions():
+    game = Game.from_position(Position.initial(), dice=(3, 1), rng=0)
+    assert_refused(game, "apply", (0, "teleport", None))
+    assert_refused(game, "apply", (None, "opening", (3, 1)))   # not at the opening any more
+    assert_refused(game, "apply", (0, "play", ((8, 4), (6, 5))))
+    assert_refused(game, "apply", (1, "play", ((8, 5), (6, 5))))  # player 0's turn
