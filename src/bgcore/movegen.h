@@ -102,6 +102,17 @@ typedef struct {
 #if !defined(BG_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #include <emmintrin.h>
 #define BG_SSE2 1
+#elif !defined(BG_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64))
+#include <arm_neon.h>
+#define BG_NEON 1
+
+/* SSE2's movemask for NEON: one bit per byte of a 0x00/0xFF mask. */
+static inline uint32_t bg_neon_movemask(uint8x16_t m)
+{
+    static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t x = vandq_u8(m, vld1q_u8(weights));
+    return (uint32_t)vaddv_u8(vget_low_u8(x)) | ((uint32_t)vaddv_u8(vget_high_u8(x)) << 8);
+}
 #endif
 
 typedef struct {
@@ -139,6 +150,25 @@ static inline void bg_scan(const int8_t *b32, bg_scan_t *r)
     r->opp_total = _mm_cvtsi128_si32(s_opp) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s_opp, s_opp));
     r->outside = _mm_cvtsi128_si32(s_out) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s_out, s_out));
     r->out_of_range = _mm_movemask_epi8(bad) != 0;
+#elif defined(BG_NEON)
+    static const uint8_t outside_lo[16] = {0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    const int8x16_t z = vdupq_n_s8(0), m1 = vdupq_n_s8(-1);
+    const int8x16_t p15 = vdupq_n_s8(15), n15 = vdupq_n_s8(-15);
+    int8x16_t lo = vld1q_s8(b32), hi = vld1q_s8(b32 + 16);
+    uint8x16_t gl = vcgtq_s8(lo, z), gh = vcgtq_s8(hi, z);
+    uint8x16_t nl = vcltq_s8(lo, z), nh = vcltq_s8(hi, z);
+    uint8x16_t pl = vandq_u8(vreinterpretq_u8_s8(lo), gl), ph = vandq_u8(vreinterpretq_u8_s8(hi), gh);
+    uint8x16_t ql = vandq_u8(vreinterpretq_u8_s8(vnegq_s8(lo)), nl);
+    uint8x16_t qh = vandq_u8(vreinterpretq_u8_s8(vnegq_s8(hi)), nh);
+    uint8x16_t bad = vorrq_u8(vorrq_u8(vcgtq_s8(lo, p15), vcltq_s8(lo, n15)),
+                              vorrq_u8(vcgtq_s8(hi, p15), vcltq_s8(hi, n15)));
+    r->own = (bg_neon_movemask(gl) | (bg_neon_movemask(gh) << 16)) & ~1u;
+    r->closed = (bg_neon_movemask(vcltq_s8(lo, m1)) |
+                 (bg_neon_movemask(vcltq_s8(hi, m1)) << 16)) & 0x1FFFFFEu;
+    r->own_total = (int)vaddlvq_u8(pl) + (int)vaddlvq_u8(ph);
+    r->opp_total = (int)vaddlvq_u8(ql) + (int)vaddlvq_u8(qh);
+    r->outside = (int)vaddlvq_u8(vandq_u8(pl, vld1q_u8(outside_lo))) + (int)vaddlvq_u8(ph);
+    r->out_of_range = vmaxvq_u8(bad) != 0;
 #else
     int p;
     memset(r, 0, sizeof *r);
@@ -229,6 +259,12 @@ static inline void bg_swap32(const int8_t *b, int8_t *s)
     __m128i hi = _mm_srli_si128(r1, 6);
     _mm_storeu_si128((__m128i *)s, _mm_sub_epi8(z, lo));
     _mm_storeu_si128((__m128i *)(s + 16), _mm_sub_epi8(z, hi));
+#elif defined(BG_NEON)
+    int8x16_t r0 = vrev64q_s8(vld1q_s8(b + 16)), r1 = vrev64q_s8(vld1q_s8(b));
+    r0 = vextq_s8(r0, r0, 8);                                   /* R[0..15] */
+    r1 = vextq_s8(r1, r1, 8);                                   /* R[16..31] */
+    vst1q_s8(s, vnegq_s8(vextq_s8(r0, r1, 6)));                 /* R[6..21] */
+    vst1q_s8(s + 16, vnegq_s8(vextq_s8(r1, vdupq_n_s8(0), 6))); /* R[22..31], zeros */
 #else
     bg_swap(b, s);
     memset(s + BG_NPTS, 0, 32 - BG_NPTS);
