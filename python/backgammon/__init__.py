@@ -9,37 +9,60 @@
 from backgammon.errors import (
     AmbiguousPlayError,
     BackgammonError,
+    FormatLossError,
+    FormatLossWarning,
     GameOverError,
+    IllegalActionError,
     IllegalPlayError,
     InvalidDiceError,
     InvalidPlayError,
     InvalidPositionError,
+    InvalidRecordError,
+    InvalidRulesError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
 from backgammon import pubeval
+from backgammon.rules import Rules
+from backgammon.game import Action, Game, GameResult, Phase
+from backgammon.match import Match
+from backgammon.chouette import Chouette
+from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
+    "Action",
     "AmbiguousPlayError",
-    "Estimate",
     "BackgammonError",
+    "Chouette",
+    "Estimate",
+    "FormatLossError",
+    "FormatLossWarning",
+    "Game",
     "GameOverError",
+    "GameResult",
+    "IllegalActionError",
     "IllegalPlayError",
     "InvalidDiceError",
     "InvalidPlayError",
     "InvalidPositionError",
+    "InvalidRecordError",
+    "InvalidRulesError",
     "LegalPlays",
+    "Match",
     "Outcome",
+    "Phase",
+    "PipCountCubePolicy",
     "Play",
     "Position",
     "RolloutError",
     "RolloutResult",
+    "Rules",
     "batch_successors",
     "perft",
     "pubeval",

@@ -11,6 +11,7 @@ Catch :class:`BackgammonError` for any of them, or a precise subclass::
 """
 
 __all__ = [
+    "RolloutError",
     "BackgammonError",
     "InvalidPositionError",
     "InvalidDiceError",
@@ -78,6 +79,10 @@ class InvalidRulesError(BackgammonError):
 
 class InvalidRecordError(BackgammonError):
     """A Match ID, GNUbgID, XGID, .mat or JSON record that does not describe a game."""
+
+
+class RolloutError(BackgammonError):
+    """Bad rollout arguments, or a policy callable that misbehaves."""
 
 
 class FormatLossWarning(UserWarning):

@@ -25,7 +25,7 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
-from backgammon.errors import BackgammonError
+from backgammon.errors import RolloutError
 from backgammon.position import Position
 
 __all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "Policy"]
@@ -42,10 +42,6 @@ _FIELDS = ("games", "win", "win_gammon", "win_backgammon", "lose_gammon",
 _G, _W, _WG, _WB, _LG, _LB, _SV, _SV2, _PLIES = range(9)
 _Z95 = 1.959963984540054
 _DEFAULT_IN_FLIGHT = 1024
-
-
-class RolloutError(BackgammonError):
-    """Bad rollout arguments, or a policy callable that misbehaves."""
 
 
 class Estimate(NamedTuple):
@@ -230,8 +226,7 @@ def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
 def _run_chunks(args: list[tuple], workers: int | None,
                 executor: Executor | None) -> Iterable[np.ndarray]:
     if executor is not None:
-        futures = [executor.submit(run_chunk, *a) for a in args]
-        return (f.result() for f in futures)
+        return _collect([executor.submit(run_chunk, *a) for a in args])
     if (workers or 1) == 1:
         return (run_chunk(*a) for a in args)
     return _threaded(args, workers or 1)
@@ -239,9 +234,19 @@ def _run_chunks(args: list[tuple], workers: int | None,
 
 def _threaded(args: list[tuple], workers: int) -> Iterable[np.ndarray]:
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
-        futures = [pool.submit(run_chunk, *a) for a in args]
+        yield from _collect([pool.submit(run_chunk, *a) for a in args])
+
+
+def _collect(futures: list) -> Iterable[np.ndarray]:
+    """Results in order; on any error or interrupt the chunks not started are
+    cancelled, so nothing keeps running behind the caller's back."""
+    try:
         for f in futures:
             yield f.result()
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
 
 
 def _checked_evaluator(policy: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray], np.ndarray]:

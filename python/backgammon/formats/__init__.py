@@ -1,5 +1,33 @@
-"""Interchange formats: gnubg's Position ID (and, later, Match ID, XGID, .mat)."""
+"""Interchange formats: gnubg's Position ID, Match ID and GNUbgID, XGID,
+Jellyfish/gnubg ``.mat`` match files and the library's JSON record."""
 
+from backgammon.formats.match_id import MatchKey, decode_match_id, encode_match_id
+from backgammon.formats.mat import MatRecord, read_mat, write_mat
 from backgammon.formats.position_id import decode_position_id, encode_position_id
+from backgammon.formats.record import (
+    Record,
+    read_json,
+    record_from_dict,
+    record_to_dict,
+    write_json,
+)
+from backgammon.formats.xgid import XGIDFields, decode_xgid, encode_xgid
 
-__all__ = ["decode_position_id", "encode_position_id"]
+__all__ = [
+    "MatRecord",
+    "MatchKey",
+    "Record",
+    "XGIDFields",
+    "decode_match_id",
+    "decode_position_id",
+    "decode_xgid",
+    "encode_match_id",
+    "encode_position_id",
+    "encode_xgid",
+    "read_json",
+    "read_mat",
+    "record_from_dict",
+    "record_to_dict",
+    "write_json",
+    "write_mat",
+]
