@@ -468,15 +468,28 @@ static inline int bg_leaves(bg_gen *g, uint32_t m, int d, int depth, int rank, i
 {
     bg_buf *o = &g->out;
     int64_t n;
+#ifdef BG_SSE2
+    __m128i v0, v1;
+#endif
     if (!bg_rank(g, rank, depth + 1)) return 0;
     if (bg_buf_reserve(o, o->n + 16) < 0) return -1;
     n = o->n;
+#ifdef BG_SSE2
+    v0 = _mm_loadu_si128((const __m128i *)g->b);
+    v1 = _mm_loadu_si128((const __m128i *)(g->b + 16));
+#endif
     while (m) {
         int s = bg_highbit(m), t = s - d;
         int8_t *row = o->pos + n * BG_NPTS;
         m &= ~(1u << s);
         uint64_t h = dedupe ? g->h + bg_hash_step(g->b, s, d) : 0;
+#ifdef BG_SSE2
+        /* 32 bytes: the 6 past the row land in the next row or the slack */
+        _mm_storeu_si128((__m128i *)row, v0);
+        _mm_storeu_si128((__m128i *)(row + 16), v1);
+#else
         memcpy(row, g->b, BG_NPTS);
+#endif
         row[s]--;
         if (t >= 1) {
             if (row[t] == -1) { row[t] = 1; row[0]--; }   /* RULES 3.4: hit */
