@@ -467,6 +467,7 @@ static inline int bg_emit(bg_gen *g, int rank, int depth)
 static inline int bg_leaves(bg_gen *g, uint32_t m, int d, int depth, int rank, int dedupe)
 {
     bg_buf *o = &g->out;
+    const int want = g->want_moves;  /* a local: stores to rows may alias g */
     int64_t n;
 #ifdef BG_SSE2
     __m128i v0, v1;
@@ -496,7 +497,7 @@ static inline int bg_leaves(bg_gen *g, uint32_t m, int d, int depth, int rank, i
             else row[t]++;
         }
         if (dedupe && !bg_unseen(g, row, n, h)) continue;
-        if (g->want_moves) {
+        if (want) {
             uint8_t *mv = o->moves + n * 8;
             memcpy(mv, g->path, 8);
             mv[2 * depth] = (uint8_t)s;
