@@ -233,3 +233,20 @@ def test_property_mat_round_trip(seed, length):
     assert (back.score, back.winner, len(back.games)) == (m.score, m.winner, len(m.games))
     assert [g.result for g in back.games] == [g.result for g in m.games]
     assert write_mat(back) == text
+
+
+@pytest.mark.parametrize("seed,length,cell", [
+    (120221, 1, "11: bar/24* 22/21 18/17 3/2*"),   # 28 characters: fills the left column
+    (40, 3, "33: bar/22* 24/21* 17/14 6/3*"),     # 29 characters: runs past it
+])
+def test_long_left_cells_keep_a_space_and_read_back(seed, length, cell):
+    # gnubg writes the left cell as "%-27s " (always one space after it); a reader must
+    # then find where the right cell starts even when the left one runs past column 33.
+    m = random_match(seed, length)
+    text = write_mat(m)
+    line = next(x for x in text.splitlines() if cell in x)
+    after = line[line.index(cell) + len(cell):]
+    assert after[:1] == " " and after.strip()[:3].rstrip(":").isdigit()  # player 1's roll
+    back = read_mat(text).match
+    assert (back.score, [g.result for g in back.games]) == (m.score, [g.result for g in m.games])
+    assert write_mat(back) == text

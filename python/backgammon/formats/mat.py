@@ -160,7 +160,8 @@ def _game_text(number: int, game: Game, names: Sequence[str], match_won: bool,
     left = f"{names[0]} : {s0}"
     lines = [f" Game {number}", f" {left:<31}{names[1]} : {s1}"]
     for i, (a, b) in enumerate(_rows(_cells(game, lost)), start=1):
-        lines.append(f"{i:3d}) {a:<{_WIDTH}}{b}".rstrip())
+        # gnubg's "%-27s ": a left cell longer than the column still ends with a space
+        lines.append(f"{i:3d}) {a:<{_WIDTH - 1}} {b}".rstrip())
     if game.result is not None:
         r = game.result
         text = f"Wins {r.points} point{'s' if r.points != 1 else ''}"
@@ -228,6 +229,8 @@ _ROW = re.compile(r"^(\s*\d+\))")
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _CUBE = re.compile(r"^(Doubles|Beavers)\s*=>\s*(\d+)$", re.IGNORECASE)
 _WINS = re.compile(r"^Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_CELL_START = re.compile(r"(?<= )(?:[1-6][1-6]:|(?:Doubles|Beavers|Takes|Accepts|Drops|Passes|"
+                         r"Rejects|Refuses|Wins)\b)", re.IGNORECASE)
 _NO_MOVE = {"", "cannot move", "can't move", "no move", "cannot play"}
 
 
@@ -248,8 +251,11 @@ def _split_cells(line: str, boundary: int) -> list[tuple[int, str]]:
         start, text = body_start + run.start(), run.group()
         end = start + len(text)
         if m and start < boundary - 3 and end > boundary + 1:
-            # a full left cell runs into the right one with a single space between
-            cut = line.rfind(" ", start, boundary + 2)
+            # a full left cell runs into the right one with a single space between:
+            # cut before the first word that starts a cell (a roll "NN:", a cube
+            # action, "Wins"), else at the last space before the column
+            nxt = _CELL_START.search(text, 1)
+            cut = start + nxt.start() - 1 if nxt else line.rfind(" ", start, boundary + 2)
             if cut > start:
                 out.append((0, line[start:cut]))
                 out.append((1, line[cut + 1:end]))
