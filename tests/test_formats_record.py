@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import warnings
 
 import pytest
 from backgammon.errors import FormatLossWarning, InvalidRecordError
@@ -116,3 +117,40 @@ def test_not_json():
     with pytest.raises(InvalidRecordError):
         read_json("{not json")
     assert json.loads(write_json(small_match()))["winner"] == 0
+
+
+def _from_id_states():
+    """Games read from GNUbgIDs in every game state: (label, rules, game)."""
+    auto = Rules(automatic_doubles=1)
+    out = []
+    g = Game(auto, rng=1); g.roll((3, 3))                    # tie: cube 2, still the opening
+    out.append(("auto-doubled opening", auto, g))
+    g = Game(rng=1); g.resign("gammon", player=0)            # resigning before the opening roll
+    out.append(("resignation at the opening", Rules(), g))
+    g = Game(rng=1); g.roll((3, 1)); g.play("8/5 6/5"); g.double(); g.drop()
+    out.append(("dropped", Rules(), g))
+    g = Game(rng=1); g.roll((3, 1)); g.play("8/5 6/5"); g.resign("gammon"); g.accept()
+    out.append(("resigned", Rules(), g))
+    board = [0] * 26; board[1] = 1; board[20] = -3
+    g = Game.from_position(Position(board), dice=(2, 1)); g.play("1/off")
+    out.append(("borne off", Rules(), g))
+    return out
+
+
+@pytest.mark.parametrize("label,rules,original", _from_id_states(),
+                         ids=[x[0] for x in _from_id_states()])
+def test_games_read_from_gnubg_ids_in_any_state_keep_their_record(label, rules, original):
+    # A game set up from a GNUbgID must restart as it was read, or its record is lost:
+    # the JSON record could not be written, or read back with another cube or result.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FormatLossWarning)
+        game = Game.from_gnubg_id(original.gnubg_id(), rules=rules)
+        setup = (game.phase, game.cube, game.resignation, game.result)
+        restarted = game.restart()
+        if game.phase.value == "resigned":
+            game.accept(); original.accept()                 # one action after the setup
+        back = read_json(write_json([game])).games[0]
+    assert (restarted.phase, restarted.cube, restarted.resignation, restarted.result) == setup
+    assert (back.phase, back.cube, back.cube_owner, back.result) == \
+        (game.phase, game.cube, game.cube_owner, game.result)
+    assert back.result == original.result and back.cube == original.cube

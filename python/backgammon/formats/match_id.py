@@ -257,6 +257,8 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
                 game.resignation = (1 - key.turn, RESIGN_KINDS[key.resigned - 1])
                 game._resume = Phase.OPENING
                 game.phase = Phase.RESIGNED
+            if key.cube > 1 or key.resigned:  # not a plain new game: restart() needs the ID
+                game.start = {"gnubg_id": f"{pos_text}:{match_text}"}
             return game
         dice = key.dice if key.dice != (0, 0) else None
         owner = None if key.cube_owner == -1 else key.cube_owner
@@ -277,11 +279,14 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
             game.cube, game.cube_owner = key.cube, owner
             winner = key.move if outcome.winner == 0 else 1 - key.move
             game._end(winner, outcome.kind, "bearoff", key.cube)
+            game.start = {"gnubg_id": f"{pos_text}:{match_text}"}
             return game
     except InvalidRecordError:
         raise
     except BackgammonError as e:
         raise InvalidRecordError(f"GNUbgID {text!r}: {e}") from None
+    # restart() and the records set a game up again from its ID, whatever its state
+    game.start = dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}")
     if key.game_state == GAME_DROP:
         game.dice = None
         game.result = GameResult(key.move, key.cube, "single", "drop", key.cube)
@@ -308,5 +313,4 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         game.resignation = (1 - key.turn, RESIGN_KINDS[key.resigned - 1])
         game._resume = game.phase
         game.phase = Phase.RESIGNED
-    game.start = dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}")
     return game
