@@ -154,3 +154,22 @@ def test_games_read_from_gnubg_ids_in_any_state_keep_their_record(label, rules, 
     assert (back.phase, back.cube, back.cube_owner, back.result) == \
         (game.phase, game.cube, game.cube_owner, game.result)
     assert back.result == original.result and back.cube == original.cube
+
+
+def test_money_games_keep_their_own_rules_and_match_context():
+    # RULES 8.4: the cube can be switched on or off for each game; a list of games may
+    # also hold a game of a match (here the Crawford game, RULES 10.2).  The record of
+    # such games must not give them the first game's rules or drop their match context.
+    g1 = Game(Rules(jacoby=True), rng=1)
+    g1.roll((3, 1)); g1.play("8/5 6/5")
+    g2 = Game(Rules(cube=False), rng=2)
+    g2.roll((6, 5)); g2.play("24/13")
+    g3 = Game.from_position(Position.initial(), match_length=5, score=(4, 2), crawford=True)
+    g4 = Match(3, rng=3).game
+    g4.roll((4, 2)); g4.play("8/4 6/4")
+    a, b, c, d = read_json(write_json([g1, g2, g3, g4])).games
+    assert (a.rules, b.rules, c.rules, d.rules) == (g1.rules, g2.rules, g3.rules, g4.rules)
+    assert not b.can_double() and not c.can_double()         # no cube; the Crawford game
+    assert (c.match_length, c.score, c.crawford) == (5, (4, 2), True)
+    assert (d.match_length, d.score, d.crawford) == (3, (0, 0), False)
+    assert [x.gnubg_id() for x in (a, c, d)] == [x.gnubg_id() for x in (g1, g3, g4)]

@@ -72,7 +72,7 @@ def _action_dict(action: Any, scratch: Game) -> dict[str, Any]:
     return out
 
 
-def _game_dict(game: Game) -> dict[str, Any]:
+def _game_dict(game: Game, rules: Any, length: int) -> dict[str, Any]:
     scratch = game.restart()
     actions = []
     for action in game.actions:
@@ -82,7 +82,7 @@ def _game_dict(game: Game) -> dict[str, Any]:
     if game.start is not None:
         start = {k: (list(v) if isinstance(v, tuple) else v) for k, v in game.start.items()}
     r = game.result
-    return {
+    out = {
         "score": list(game.score),
         "crawford": game.crawford,
         "start": start,
@@ -91,6 +91,13 @@ def _game_dict(game: Game) -> dict[str, Any]:
         "result": None if r is None else {"winner": r.winner, "points": r.points,
                                           "kind": r.kind, "reason": r.reason, "cube": r.cube},
     }
+    # money games may differ from the first one (RULES 8.4: the cube on or off for
+    # each game) or belong to a match: only then are these written
+    if game.rules != rules:
+        out["rules"] = {f: getattr(game.rules, f) for f in _RULE_FIELDS}
+    if game.match_length != length:
+        out["match_length"] = game.match_length
+    return out
 
 
 def record_to_dict(source: Match | Sequence[Game], *,
@@ -118,7 +125,7 @@ def record_to_dict(source: Match | Sequence[Game], *,
         "match_length": length,
         "crawford": crawford,
         "rules": {f: getattr(rules, f) for f in _RULE_FIELDS},
-        "games": [_game_dict(g) for g in games],
+        "games": [_game_dict(g, rules, length) for g in games],
         "score": list(score),
         "winner": winner,
     }
@@ -220,6 +227,9 @@ def record_from_dict(data: Any) -> Record:
             game = match.game
             if gd.get("start") is not None:
                 raise InvalidRecordError(f"record: {where}: a match game starts at the opening")
+            if gd.get("rules") is not None or "match_length" in gd:
+                raise InvalidRecordError(
+                    f"record: {where}: every game of a match has the match's rules and length")
             if game.score != score or game.crawford != bool(gd.get("crawford", False)):
                 raise InvalidRecordError(
                     f"record: {where} starts at {list(score)} (Crawford "
@@ -228,18 +238,25 @@ def record_from_dict(data: Any) -> Record:
         else:
             start = gd.get("start")
             try:
+                game_rules = rules
+                if gd.get("rules") is not None:
+                    game_rules = Rules(**{f: gd["rules"][f] for f in _RULE_FIELDS
+                                          if f in gd["rules"]})
+                context = {"match_length": gd.get("match_length", 0),
+                           "score": score, "crawford": bool(gd.get("crawford", False))}
                 if start is None:
-                    game = Game(rules, rng=0)
+                    game = Game(game_rules, rng=0, **context)
                 elif "gnubg_id" in start:
-                    game = Game.from_gnubg_id(start["gnubg_id"], rules=rules, rng=0)
+                    game = Game.from_gnubg_id(start["gnubg_id"], rules=game_rules, rng=0)
                 elif "xgid" in start:
-                    game = Game.from_xgid(start["xgid"], rules=rules, rng=0)
+                    game = Game.from_xgid(start["xgid"], rules=game_rules, rng=0)
                 else:
                     game = Game.from_position(
                         Position.from_position_id(start["position_id"]), turn=start["turn"],
                         dice=start.get("dice"), cube=start.get("cube", 1),
-                        cube_owner=start.get("cube_owner"), rules=rules, rng=0)
-            except (BackgammonError, KeyError, TypeError) as e:
+                        cube_owner=start.get("cube_owner"), rules=game_rules, rng=0,
+                        **context)
+            except (BackgammonError, KeyError, TypeError, ValueError) as e:
                 raise InvalidRecordError(f"record: {where}.start {start!r}: {e}") from None
         _replay(game, gd, where)
         games.append(game)
