@@ -250,3 +250,21 @@ def test_long_left_cells_keep_a_space_and_read_back(seed, length, cell):
     back = read_mat(text).match
     assert (back.score, [g.result for g in back.games]) == (m.score, [g.result for g in m.games])
     assert write_mat(back) == text
+
+
+def test_money_games_with_other_rules_or_of_a_match_are_reported():
+    # the header carries one set of rules; a game with others (RULES 8.4: the cube on or
+    # off for each game) or a game of a match cannot be written as a money session
+    g1 = Game(Rules(jacoby=True), rng=1)
+    g1.roll((3, 1)); g1.play("8/5 6/5")
+    g2 = Game(Rules(), rng=2)
+    g2.roll((6, 5)); g2.play("24/13")
+    with pytest.warns(FormatLossWarning, match="other rules than the first"):
+        write_mat([g1, g2])
+    g3 = Match(5, rng=3).game
+    g3.roll((4, 2)); g3.play("8/4 6/4")
+    with pytest.warns(FormatLossWarning, match="game of a match"):
+        write_mat([g3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_mat([g1, g1])

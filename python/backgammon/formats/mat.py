@@ -200,6 +200,10 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         lost.append("games without the cube")
     if any(g.start is not None for g in games):
         lost.append("games set up from a position")
+    if any(g.rules != rules for g in games):
+        lost.append("games with other rules than the first")
+    if not isinstance(source, Match) and any(g.match_length for g in games):
+        lost.append("a game of a match in a money session")
     header = [f'; [Player 1 "{names[0]}"]', f'; [Player 2 "{names[1]}"]',
               '; [Variation "Backgammon"]']
     if isinstance(source, Match):
