@@ -136,6 +136,25 @@ def test_bad_match_ids_are_refused(bad):
         decode_match_id(bad)
 
 
+def _gid(position_id: str, **fields: object) -> str:
+    return f"{position_id}:{encode_match_id(MatchKey(**fields))}"
+
+
+_OVER_ID = "cAAAAAAAAAAAAA"  # the player on roll has borne off every checker
+IMPOSSIBLE_MATCH_STATES = [
+    _gid(START_ID, match_length=5, score=(5, 2)),                    # RULES 10.1: won
+    _gid(START_ID, game_state=0, match_length=5, score=(2, 6)),
+    _gid(START_ID, match_length=5, score=(2, 1), crawford=True),     # RULES 10.2
+    _gid(START_ID, game_state=0, match_length=5, score=(4, 4), crawford=True),
+    _gid(START_ID, cube=1, cube_owner=0),                            # owned at 1 (8.2)
+    _gid(START_ID, cube=2, match_length=5, score=(4, 2), crawford=True, game_state=3,
+         resigned=1),                                                # cube in Crawford
+    _gid(_OVER_ID, cube=4, cube_owner=1, match_length=5, score=(4, 2), crawford=True,
+         game_state=2),                                              # over, same
+    _gid(_OVER_ID, cube=1, cube_owner=0, game_state=2),
+]
+
+
 @pytest.mark.parametrize("bad", [
     f"{START_ID}",                      # no Match ID
     f"{START_ID}:MAEAAAAAAAA!",
@@ -143,6 +162,7 @@ def test_bad_match_ids_are_refused(bad):
     f"{START_ID}:MAkAAAAAAAAA",         # turn 1 to act, move 0 on roll, nothing offered
     f"{START_ID}:sIEFAAAAAAAA",         # Crawford flag (bit 7: byte 0 = B0) in a money game
     f"{START_ID}:ERkAAAAAAAAA",         # player 0 doubles player 1's 2-cube: bytes 11 19 00
+    *IMPOSSIBLE_MATCH_STATES,
 ])
 def test_bad_gnubg_ids_are_refused(bad):
     with pytest.raises(InvalidRecordError):

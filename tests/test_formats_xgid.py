@@ -110,6 +110,10 @@ def test_losses_reported():
     f"XGID={START}:7:0:1:52:0:0:0:0:10",                       # cube 128
     f"XGID={START}:1:-1:1:D:0:0:0:0:10",                       # bottom doubles top's cube
     f"XGID={START}:0:0:1:D:4:2:1:5:10",                        # double in the Crawford game
+    f"XGID={START}:0:0:1:52:5:2:0:5:10",                       # the match is already won
+    f"XGID={START}:0:0:1:52:2:1:1:5:10",                       # Crawford, nobody at N-1
+    f"XGID={START}:1:0:1:52:4:2:1:5:10",                       # a 2-cube in the Crawford game
+    f"XGID={START}:0:1:1:52:0:0:0:0:10",                       # a cube owned at 1
     None,
 ])
 def test_bad_xgids_are_refused(bad):

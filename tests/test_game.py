@@ -588,3 +588,36 @@ def test_apply_refuses_unknown_or_illegal_recorded_actions():
     assert_refused(game, "apply", (None, "opening", (3, 1)))   # not at the opening any more
     assert_refused(game, "apply", (0, "play", ((8, 4), (6, 5))))
     assert_refused(game, "apply", (1, "play", ((8, 5), (6, 5))))  # player 0's turn
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"match_length": 5, "score": (5, 2)},                         # RULES 10.1: already won
+    {"match_length": 5, "score": (2, 7)},
+    {"match_length": 5, "score": (2, 1), "crawford": True},      # RULES 10.2: nobody at N-1
+    {"match_length": 5, "score": (4, 4), "crawford": True},      # both at N-1: it was played
+    {"match_length": 1, "score": (0, 0), "crawford": True},
+])
+def test_impossible_match_setups_are_refused(kwargs):
+    with pytest.raises(ValueError):
+        Game(**kwargs)
+    with pytest.raises(ValueError):
+        Game.from_position(Position.initial(), **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"cube": 1, "cube_owner": 0},              # RULES 8.2: owning the cube takes a double
+    {"cube": 1, "cube_owner": 1},
+    {"cube": 2, "match_length": 5, "score": (4, 2), "crawford": True},   # RULES 10.2
+    {"cube": 2, "match_length": 5},            # a centred cube above 1 comes only from
+])                                             # automatic doubles, not in a match (9.4)
+def test_impossible_cube_setups_are_refused(kwargs):
+    with pytest.raises(IllegalActionError):
+        Game.from_position(Position.initial(), **kwargs)
+
+
+def test_possible_setups_are_accepted():
+    assert Game(match_length=5, score=(4, 2), crawford=True).crawford
+    assert Game(match_length=5, score=(4, 4)).can_double() is False  # opening: not yet
+    assert Game.from_position(Position.initial(), cube=2).cube == 2  # automatic double
+    assert Game.from_position(Position.initial(), cube=2, cube_owner=1,
+                              match_length=5, score=(4, 4)).cube_owner == 1

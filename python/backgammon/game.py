@@ -162,6 +162,13 @@ class Game:
             raise ValueError(f"score is two integers >= 0, got {score!r}")
         if crawford and not match_length:
             raise ValueError("only a match game can be the Crawford game (RULES 10.2)")
+        if match_length and max(s0, s1) >= match_length:
+            raise ValueError(f"at {s0}-{s1} the match to {match_length} is already won "
+                             "(RULES 10.1)")
+        if crawford and (s0 == match_length - 1) == (s1 == match_length - 1):
+            raise ValueError(f"at {s0}-{s1} this is not the Crawford game: it follows the game "
+                             f"in which one player reached exactly {match_length - 1} "
+                             "(RULES 10.2)")
         self.rules = rules
         self.match_length = match_length
         self.score = (int(s0), int(s1))
@@ -204,14 +211,7 @@ class Game:
             raise IllegalActionError(f"the game in {position!r} is already over")
         if turn not in (0, 1):
             raise IllegalActionError(f"turn is player 0 or 1, got {turn!r}")
-        if cube not in (1, 2, 4, 8, 16, 32, 64) or (cube > 1 and not game.rules.cube):
-            raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {cube!r}")
-        if cube > game.rules.max_cube:
-            raise IllegalActionError(f"the cube on {cube} is above max_cube {game.rules.max_cube}")
-        if cube_owner not in (None, 0, 1):
-            raise IllegalActionError(f"cube_owner is None (centred), 0 or 1, got {cube_owner!r}")
-        if crawford and cube_owner is not None:
-            raise IllegalActionError("the Crawford game has no cube action (RULES 10.2)")
+        game._check_cube(cube, cube_owner)
         game.position = position
         game.turn = turn
         game.cube = cube
@@ -224,6 +224,24 @@ class Game:
         game.start = {"position_id": position.position_id(), "turn": turn,
                       "dice": game.dice, "cube": cube, "cube_owner": cube_owner}
         return game
+
+    def _check_cube(self, cube: Any, cube_owner: Any) -> None:
+        """Refuse a cube this game cannot show (a game set up mid-way)."""
+        if cube not in (1, 2, 4, 8, 16, 32, 64) or (cube > 1 and not self.rules.cube):
+            raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {cube!r}")
+        if cube > self.rules.max_cube:
+            raise IllegalActionError(f"the cube on {cube} is above max_cube {self.rules.max_cube}")
+        if cube_owner not in (None, 0, 1):
+            raise IllegalActionError(f"cube_owner is None (centred), 0 or 1, got {cube_owner!r}")
+        if self.crawford and (cube_owner is not None or cube > 1):
+            raise IllegalActionError("the Crawford game has no cube action (RULES 10.2)")
+        if cube_owner is not None and cube == 1:
+            raise IllegalActionError(
+                "an owned cube shows at least 2: the owner took a double (RULES 8.2)")
+        if cube_owner is None and cube > 1 and self.match_length:
+            raise IllegalActionError(
+                f"a centred cube on {cube} comes only from automatic doubles, which match "
+                "play forbids (RULES 9.3, 9.4)")
 
     # ------------------------------------------------------------------
     # State

@@ -275,6 +275,7 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
             outcome = position.outcome()
             if outcome is None:
                 raise InvalidRecordError(f"GNUbgID {text!r}: game over but nobody has won")
+            game._check_cube(key.cube, owner)
             game.position, game.turn, game.dice = position, key.move, dice
             game.cube, game.cube_owner = key.cube, owner
             winner = key.move if outcome.winner == 0 else 1 - key.move
@@ -283,7 +284,7 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
             return game
     except InvalidRecordError:
         raise
-    except BackgammonError as e:
+    except ValueError as e:  # BackgammonError, or a match score no game can have
         raise InvalidRecordError(f"GNUbgID {text!r}: {e}") from None
     # restart() and the records set a game up again from its ID, whatever its state
     game.start = dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}")

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon.errors import InvalidRecordError
 from backgammon.formats.loss import report_loss
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -214,7 +214,7 @@ def game_from_xgid(text: str, *, rules: Rules | None = None, rng: Any = None) ->
                                   crawford=match_play and bool(f.flags & 1))
     except InvalidRecordError:
         raise
-    except BackgammonError as e:
+    except ValueError as e:  # BackgammonError, or a match score no game can have
         raise InvalidRecordError(f"XGID {text!r}: {e}") from None
     if f.action == "D":
         refusal = game._double_refusal(game.turn)
