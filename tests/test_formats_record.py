@@ -173,3 +173,15 @@ def test_money_games_keep_their_own_rules_and_match_context():
     assert (c.match_length, c.score, c.crawford) == (5, (4, 2), True)
     assert (d.match_length, d.score, d.crawford) == (3, (0, 0), False)
     assert [x.gnubg_id() for x in (a, c, d)] == [x.gnubg_id() for x in (g1, g3, g4)]
+
+
+def test_a_game_resigned_in_the_middle_of_a_turn_reads_back():
+    # steps made but never committed (RULES 12.2) are no play: once the resignation is
+    # accepted they are void, and the record must still read back
+    m = Match(3, rng=1)
+    g = m.game
+    g.roll((3, 1)); g.move(8, 5)
+    g.resign("gammon"); g.accept()
+    assert g.steps == () and g.result.points == 2
+    back = read_json(write_json(m)).match
+    assert back.score == (0, 2) and back.game.position == g.position

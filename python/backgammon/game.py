@@ -371,6 +371,7 @@ class Game:
                                    match_play=self.match_play)
         self.result = GameResult(winner, points, kind, reason, cube)
         self.phase = Phase.OVER
+        self.steps = ()  # steps never committed (a resignation mid-turn) are no play
         self.resignation = None
         self._resume = None
 
