@@ -268,3 +268,43 @@ def test_money_games_with_other_rules_or_of_a_match_are_reported():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         write_mat([g1, g1])
+
+
+def test_a_roll_made_before_a_resignation_is_written_and_read_as_gnubg_does():
+    # gnubg writes dice rolled and never played before a resignation as "NN:" alone
+    # ("%3d) %-3s" for player 0); the resignation's "Wins" follows in the winner's column.
+    text = "\n".join([
+        " 3 point match",
+        "",
+        " Game 1",
+        score_line("Ann", 0, "Bob", 0),
+        row(1, "31: 8/5 6/5", "52:"),                   # Bob rolls 5-2 and resigns
+        WIN_LEFT + "Wins 1 point",
+        "",
+        " Game 2",
+        score_line("Ann", 1, "Bob", 0),
+        row(1, "", "43: 24/20 13/10"),
+        "  2) 64: " + " " * 24 + "Wins 2 points",       # Ann rolls 6-4, resigns a gammon
+        "",
+    ])
+    m = read_mat(text).match
+    assert [(g.result.winner, g.result.points, g.result.kind) for g in m.games] == \
+        [(0, 1, "single"), (1, 2, "gammon")]
+    assert m.games[0].actions[-3:-1] == (
+        (1, "roll", (5, 2)), (1, "resign", "single"))
+    assert m.score == (1, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                  # nothing is lost now
+        again = write_mat(m)
+    assert row(1, "31: 8/5 6/5", "52:") in again and "  2) 64:" in again
+    assert read_mat(again).match.score == (1, 2)
+
+
+def test_a_rejected_resignation_between_roll_and_play_is_written():
+    m = Match(3, rng=1)
+    g = m.game
+    g.roll((3, 1)); g.resign("single"); g.reject(); g.play("8/5 6/5")
+    with pytest.warns(FormatLossWarning, match="rejected resignations"):
+        text = write_mat(m)
+    assert row(1, "31: 8/5 6/5") in text
+    assert read_mat(text).match.game.position == g.position

@@ -20,7 +20,8 @@ The header tags ``; [Key "Value"]`` name the players and carry the Crawford
 rule, the Jacoby and beaver rules (money) and the cube limit, as gnubg writes
 them.  Reading accepts what other programs write too: either column width (the
 right column is found from the score line), ``Cannot Move`` or nothing after
-a roll that cannot be played, ``Passes`` for ``Drops``, any spelling of plays
+a roll that cannot be played (nothing also after dice rolled just before a
+resignation, as gnubg writes them), ``Passes`` for ``Drops``, any spelling of plays
 that :meth:`Position.parse_play` reads.  A ``Wins`` line for a game that is
 not over is the accepted resignation it implies.  Every roll, play and cube
 action is replayed through :class:`Game`, so an illegal play is an
@@ -123,10 +124,10 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
             cells.append((player, f" Beavers => {scratch.cube * 4}"))
             if "a beaver (not Jellyfish notation)" not in lost:
                 lost.append("a beaver (not Jellyfish notation)")
-        elif kind == "resign":
-            if pending_roll is not None:  # resigned after rolling: the roll is never played
-                lost.append(f"the roll {pending_roll[1][0]}{pending_roll[1][1]} made "
-                            "before a resignation")
+        elif kind == "accept":
+            if pending_roll is not None:  # rolled, then resigned: gnubg writes "NN:" alone
+                d1, d2 = pending_roll[1]
+                cells.append((pending_roll[0], f"{d1}{d2}:"))
                 pending_roll = None
         elif kind == "reject":
             if "rejected resignations" not in lost:
@@ -400,6 +401,8 @@ def _apply_cell(game: Game, player: int, cell: str) -> None:
                 game.roll((hi, lo) if player == 0 else (lo, hi))  # the higher die moves
         else:
             game.roll((d1, d2), player=player)
+        if not play and game.legal_moves():
+            return  # dice rolled, then a resignation: gnubg writes "NN:" alone
         if play.lower() in _NO_MOVE:
             game.play((), player=player)
         else:
