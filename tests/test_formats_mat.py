@@ -308,3 +308,19 @@ def test_a_rejected_resignation_between_roll_and_play_is_written():
         text = write_mat(m)
     assert row(1, "31: 8/5 6/5") in text
     assert read_mat(text).match.game.position == g.position
+
+
+def test_a_resigned_kind_that_only_its_points_show_is_reported():
+    # Jacoby with a centred cube: a resigned gammon scores 1 (RULES 9.1), like a single
+    # game; "Wins 1 point" reads back as a single game, so the kind must be reported
+    g = Game(Rules(jacoby=True), rng=1)
+    g.roll((3, 1)); g.resign("gammon"); g.accept()
+    assert g.result.points == 1
+    with pytest.warns(FormatLossWarning, match="resigned"):
+        text = write_mat([g])
+    assert read_mat(text).games[0].result.kind == "single"
+    h = Game(Rules(jacoby=True), rng=1)
+    h.roll((3, 1)); h.resign("single"); h.accept()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_mat([h])

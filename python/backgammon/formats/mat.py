@@ -141,6 +141,19 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
     return cells
 
 
+def _resigned_kind_hidden(game: Game) -> bool:
+    """Whether reading "Wins N points" back would give another kind than was resigned."""
+    from backgammon.game import RESIGN_KINDS
+
+    r = game.result
+    if r is None or r.reason != "resign":
+        return False
+    first = next(k for k in RESIGN_KINDS
+                 if game.rules.points(k, cube=r.cube, cube_turned=game.cube_turned,
+                                      match_play=game.match_play) == r.points)
+    return first != r.kind
+
+
 def _rows(cells: list[tuple[Any, str]]) -> list[list[str]]:
     rows: list[list[str]] = []
     for player, text in cells:
@@ -205,6 +218,9 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         lost.append("games with other rules than the first")
     if not isinstance(source, Match) and any(g.match_length for g in games):
         lost.append("a game of a match in a money session")
+    if any(_resigned_kind_hidden(g) for g in games):
+        lost.append("the kind resigned where another kind scores the same (only the points "
+                    "are written)")
     header = [f'; [Player 1 "{names[0]}"]', f'; [Player 2 "{names[1]}"]',
               '; [Variation "Backgammon"]']
     if isinstance(source, Match):
