@@ -324,3 +324,18 @@ def test_a_resigned_kind_that_only_its_points_show_is_reported():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         write_mat([h])
+
+
+def test_the_right_column_is_found_when_a_name_looks_like_a_score():
+    # the right column starts where player 1's name does, not where its text first
+    # appears after the colon (here inside player 0's score)
+    m = Match(5, names=("Ann", "1"), rng=0)
+    m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.resign("single", player=1)
+    m.game.accept()
+    m.next_game()
+    m.game.roll((1, 3)); m.game.play("8/7 24/21")
+    m.game.roll((6, 4)); m.game.play("24/14")
+    text = write_mat(m)
+    assert " Ann : 1" in text
+    back = read_mat(text).match
+    assert back.game.position == m.game.position and back.names == ("Ann", "1")

@@ -355,9 +355,11 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
             raise _fail(f"game {number} has no score line 'name : score   name : score'",
                         game_line + 1)
         score_no, score_line = body[0]
-        n0, s0, n1, s1 = _SCORE.match(score_line).groups()  # type: ignore[union-attr]
+        found = _SCORE.match(score_line)
+        assert found is not None
+        n0, s0, n1, s1 = found.groups()
         names = names or (n0, n1)
-        boundary = score_line.index(n1, score_line.index(":") + 1)
+        boundary = found.start(3)  # where player 1's name starts
         score = (int(s0), int(s1))
         if match is not None:
             if number > 1:
