@@ -185,3 +185,18 @@ def test_a_game_resigned_in_the_middle_of_a_turn_reads_back():
     assert g.steps == () and g.result.points == 2
     back = read_json(write_json(m)).match
     assert back.score == (0, 2) and back.game.position == g.position
+
+
+def test_a_resignation_offered_mid_turn_reads_back_with_its_steps():
+    # 3-1 from the opening: 8/5, then a resignation offered before committing
+    # (RULES 12.2: the turn is not over).  The record keeps the step and the
+    # pending offer; rejected, the turn goes on from the same step.
+    g = Game(rng=1)
+    g.roll((3, 1)); g.move(8, 5); g.resign("single")
+    back = read_json(write_json([g])).games[0]
+    assert back.phase is g.phase and back.steps == ((8, 5),) and back.actions == g.actions
+    g.reject()
+    back = read_json(write_json([g])).games[0]
+    # the 1 still to play: 24/23, 8/7, 6/5 or 5/4 (13/12 is their closed point)
+    assert back.steps == ((8, 5),)
+    assert back.legal_moves() == g.legal_moves() == [(24, 23), (8, 7), (6, 5), (5, 4)]

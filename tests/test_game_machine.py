@@ -10,6 +10,7 @@ import warnings
 
 from backgammon.chouette import TEAM, Chouette
 from backgammon.errors import IllegalActionError
+from backgammon.formats.record import read_json, write_json
 from backgammon.game import Game, Phase
 from backgammon.match import Match
 from backgammon.rules import ROLL_AGAIN, Rules
@@ -80,6 +81,25 @@ def _check_game(game: Game) -> None:
         assert Game.from_xgid(xgid, rules=game.rules).xgid() == xgid
 
 
+def interesting(game: Game) -> bool:
+    """States where records have gone wrong before: steps not committed, a
+    double or a resignation pending, the end."""
+    return bool(game.steps) or game.phase in (Phase.DOUBLED, Phase.RESIGNED, Phase.OVER)
+
+
+def check_record(game: Game) -> None:
+    """The JSON record replays to the same game (a server never loses a record)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = read_json(write_json([game])).games[0]
+        assert again.gnubg_id() == game.gnubg_id() and again.phase is game.phase
+    assert again.steps == game.steps
+    assert again.result == game.result and again.actions == game.actions
+
+
+RECORD_CHECKS = 4  # replays are slow: a few interesting states a run, and the last
+
+
 def play_turns(game: Game, n: int, pick: random.Random) -> None:
     """Up to ``n`` whole turns of random legal plays, so that games reach the bear-off."""
     for _ in range(n):
@@ -99,6 +119,7 @@ class GameMachine(RuleBasedStateMachine):
         self.seed = seed
         self.game = Game(rules, rng=seed)
         self.ledger = [0, 0]
+        self.record_checks = RECORD_CHECKS
 
     @rule(action=st.sampled_from(ACTIONS), data=st.data())
     def action(self, action, data):
@@ -135,6 +156,13 @@ class GameMachine(RuleBasedStateMachine):
     def consistent(self):
         check_game(self.game)
         assert sum(self.ledger) == 0
+        if self.record_checks and interesting(self.game):
+            self.record_checks -= 1
+            check_record(self.game)
+
+    def teardown(self):
+        if hasattr(self, "game"):
+            check_record(self.game)
 
 
 class MatchMachine(RuleBasedStateMachine):
@@ -144,6 +172,7 @@ class MatchMachine(RuleBasedStateMachine):
     def start(self, length, seed, crawford):
         self.match = Match(length, rng=seed, crawford=crawford)
         self.last = (0, 0)
+        self.record_checks = RECORD_CHECKS
 
     @rule(action=st.sampled_from(ACTIONS), data=st.data())
     def action(self, action, data):
@@ -195,6 +224,19 @@ class MatchMachine(RuleBasedStateMachine):
             assert m.length - 1 in m.game.score
         if m.over:
             assert max(s) >= m.length
+        if self.record_checks and interesting(m.game):
+            self.record_checks -= 1
+            check_record(m.game)
+
+    def teardown(self):
+        if not hasattr(self, "match"):
+            return
+        m = self.match
+        with warnings.catch_warnings():  # the whole match's record replays
+            warnings.simplefilter("ignore")
+            record = read_json(write_json(m))
+            assert record.match is not None and record.match.score == m.score
+            assert [g.gnubg_id() for g in record.games] == [g.gnubg_id() for g in m.games]
 
 
 class ChouetteMachine(RuleBasedStateMachine):

@@ -169,19 +169,26 @@ def _action_tuple(item: Any, where: str) -> tuple[Any, str, Any]:
 
 
 def _replay(game: Game, data: dict[str, Any], where: str) -> None:
-    for k, item in enumerate(_need(data, "actions", list, where)):
-        spot = f"{where}.actions[{k}]"
+    from backgammon.game import Phase
+
+    actions = [_action_tuple(item, f"{where}.actions[{k}]")
+               for k, item in enumerate(_need(data, "actions", list, where))]
+    steps = list(data.get("steps") or [])
+    for k, action in enumerate(actions):
+        # The uncommitted steps were made in the last turn, before any
+        # resignation offered (and rejected) after them: replay them first.
+        if steps and game.phase is Phase.MOVE and all(
+                a[1] in _AFTER_STEPS for a in actions[k:]):
+            _replay_steps(game, steps, where)
+            steps = []
         try:
-            game.apply(_action_tuple(item, spot))
+            game.apply(action)
         except InvalidRecordError:
             raise
         except BackgammonError as e:
-            raise InvalidRecordError(f"record: {spot} {item!r}: {e}") from None
-    for k, step in enumerate(data.get("steps") or []):
-        try:
-            game.move(int(step[0]), int(step[1]))
-        except (BackgammonError, TypeError, ValueError, IndexError) as e:
-            raise InvalidRecordError(f"record: {where}.steps[{k}] {step!r}: {e}") from None
+            raise InvalidRecordError(
+                f"record: {where}.actions[{k}] {data['actions'][k]!r}: {e}") from None
+    _replay_steps(game, steps, where)
     recorded = data.get("result")
     r = game.result
     got = None if r is None else {"winner": r.winner, "points": r.points, "kind": r.kind,
@@ -189,6 +196,18 @@ def _replay(game: Game, data: dict[str, Any], where: str) -> None:
     if recorded != got:
         raise InvalidRecordError(f"record: {where} records the result {recorded!r}, "
                                  f"but its actions give {got!r}")
+
+
+_AFTER_STEPS = ("resign", "reject")
+"""What may follow steps not yet committed: a resignation offered and rejected."""
+
+
+def _replay_steps(game: Game, steps: list[Any], where: str) -> None:
+    for k, step in enumerate(steps):
+        try:
+            game.move(int(step[0]), int(step[1]))
+        except (BackgammonError, TypeError, ValueError, IndexError) as e:
+            raise InvalidRecordError(f"record: {where}.steps[{k}] {step!r}: {e}") from None
 
 
 def record_from_dict(data: Any) -> Record:
