@@ -11,10 +11,29 @@
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 from backgammon.errors import FormatLossError, FormatLossWarning
 
-__all__ = ["report_loss"]
+if TYPE_CHECKING:
+    from backgammon.game import Game
+
+__all__ = ["report_loss", "common_losses"]
+
+
+def common_losses(game: Game) -> list[str]:
+    """What neither gnubg's IDs nor the XGID can carry of a game's rules."""
+    rules = game.rules
+    lost = []
+    if rules.automatic_doubles:
+        lost.append("automatic doubles")
+    if rules.backgammon_value != 3:
+        lost.append("a backgammon worth 2")
+    if rules.opening != "opening_dice":
+        lost.append("the roll-again opening")
+    if not rules.cube and not game.crawford:
+        lost.append("a game without the cube")
+    return lost
 
 
 def report_loss(fmt: str, lost: list[str], *, strict: bool) -> None:

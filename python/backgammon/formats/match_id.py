@@ -33,7 +33,7 @@ import binascii
 from typing import TYPE_CHECKING, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
-from backgammon.formats.loss import report_loss
+from backgammon.formats.loss import common_losses, report_loss
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -145,19 +145,11 @@ def game_match_key(game: Game) -> tuple[MatchKey, list[str]]:
     from backgammon.game import RESIGN_KINDS, Phase
 
     rules = game.rules
-    lost = []
+    lost = common_losses(game)
     if rules.beaver:
         lost.append("the beaver rule")
-    if rules.automatic_doubles:
-        lost.append("automatic doubles")
     if rules.max_cube != 64:
         lost.append(f"max_cube={rules.max_cube}")
-    if rules.backgammon_value != 3:
-        lost.append("a backgammon worth 2")
-    if rules.opening != "opening_dice":
-        lost.append("the roll-again opening")
-    if not rules.cube and not game.crawford:
-        lost.append("a game without the cube")
     if game.steps:
         lost.append(f"the steps made this turn {list(game.steps)}")
     phase = game.phase

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import InvalidRecordError
-from backgammon.formats.loss import report_loss
+from backgammon.formats.loss import common_losses, report_loss
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -140,15 +140,7 @@ def game_xgid(game: Game, *, strict: bool = False) -> str:
     from backgammon.game import Phase
 
     rules = game.rules
-    lost = []
-    if rules.automatic_doubles:
-        lost.append("automatic doubles")
-    if rules.backgammon_value != 3:
-        lost.append("a backgammon worth 2")
-    if rules.opening != "opening_dice":
-        lost.append("the roll-again opening")
-    if not rules.cube and not game.crawford:
-        lost.append("a game without the cube")
+    lost = common_losses(game)
     if game.match_length and rules.beaver:
         lost.append("the beaver rule in a match")
     if game.steps:
