@@ -305,7 +305,6 @@ static const uint64_t BG_R[BG_NPTS] = {
     0x0E8A1AB6642C2EB7ULL,
     0x9088F20A05DBB51BULL,
     0xD78217876FDC5385ULL
-
 };
 
 /* H(after) - H(before) for one step s -> s - d on board b (before the step). */
