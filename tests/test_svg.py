@@ -181,7 +181,7 @@ def test_count_labels_past_five():
     box = [pixel(img5, x + dx, y + dy) for dx in range(-8, 9) for dy in range(-6, 7)]
     assert not any(near(px, COLOURS["own_text"], 60) for px in box)
     # different counts draw different digits
-    a, b = list(BARS), list(BARS)
+    b = list(BARS)
     b[6], b[5] = 11, 1
     img_b = render(board(bg.Position(b), size=1296))
     box_a = [pixel(img, x + dx, y + dy) for dx in range(-8, 9) for dy in range(-6, 7)]
