@@ -62,7 +62,7 @@ static inline uint32_t bg_rng_below(bg_rng *r, uint32_t n)
     uint64_t m = (bg_rng_next(r) >> 32) * (uint64_t)n;
     uint32_t low = (uint32_t)m;
     if (low < n) {
-        uint32_t threshold = (uint32_t)(-n) % n;
+        uint32_t threshold = (0u - n) % n;  /* 2^32 mod n */
         while (low < threshold) {
             m = (bg_rng_next(r) >> 32) * (uint64_t)n;
             low = (uint32_t)m;
