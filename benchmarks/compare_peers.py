@@ -786,6 +786,15 @@ class Tally:
         self.games = self.wins = self.win_gammons = self.lose_gammons = 0
         self.plies = self.unfinished = 0
 
+    def record(self, won: bool, gammon: bool, plies: int) -> None:
+        """One finished game: won by the starting player or not, a gammon or not."""
+        self.plies += plies
+        if won:
+            self.wins += 1
+            self.win_gammons += gammon
+        else:
+            self.lose_gammons += gammon
+
     def add(self, other: Tally) -> None:
         for k, v in vars(other).items():
             setattr(self, k, getattr(self, k) + v)
@@ -830,13 +839,7 @@ def gnubg_random_games(gnubg_nn, n: int, rng: random.Random) -> Tally:
                     break
             opp, me = me, opp  # () : the turn passes
             side ^= 1
-        t.plies += plies
-        gammon = sum(opp) == 15
-        if side == 0:
-            t.wins += 1
-            t.win_gammons += gammon
-        else:
-            t.lose_gammons += gammon
+        t.record(side == 0, sum(opp) == 15, plies)
     t.games = n
     return t
 
@@ -876,13 +879,7 @@ def gnubg_pubeval_games(gnubg_nn, n: int, rng: random.Random, check: bool = Fals
                 break
             opp, me = me, opp
             side ^= 1
-        t.plies += plies
-        gammon = sum(opp) == 15
-        if side == 0:
-            t.wins += 1
-            t.win_gammons += gammon
-        else:
-            t.lose_gammons += gammon
+        t.record(side == 0, sum(opp) == 15, plies)
     t.games = n
     return t
 
@@ -911,19 +908,15 @@ def openspiel_random_games(game, n: int, rng: random.Random) -> Tally:
                     first = s.current_player()
                 plies += 1
                 s.apply_action(choice(s.legal_actions()))
-        t.plies += plies
         r = s.returns()
         if r[0] == r[1]:  # the turn limit ended it: a draw
+            t.plies += plies
             t.unfinished += 1
             continue
         # Checkers borne off, X (player 0) and O (player 1): the loser's 0 is a gammon.
         off = re.search(r"Scores, X: (\d+), O: (\d+)", str(s))
         gammon = off is not None and int(off.group(2 if r[0] > 0 else 1)) == 0
-        if r[first] > 0:
-            t.wins += 1
-            t.win_gammons += gammon
-        else:
-            t.lose_gammons += gammon
+        t.record(r[first] > 0, gammon, plies)
     t.games = n
     return t
 
