@@ -7,28 +7,10 @@
  *   aarch64-linux-gnu-gcc -O2 -static -Isrc/bgcore tools/check_simd.c -o /tmp/simd-arm \
  *       && qemu-aarch64 /tmp/simd-arm
  *
- * The scalar reference is compiled in from this file, not the header.
+ * The reference is the header's own portable code (bg_scan_plain, bg_swap).
  */
 #include <stdio.h>
 #include "movegen.h"
-
-static void scalar_scan(const int8_t *b32, bg_scan_t *r)
-{
-    int p;
-    memset(r, 0, sizeof *r);
-    for (p = 0; p < BG_NPTS; p++) {
-        int v = b32[p];
-        if (v < -BG_MAXCHK || v > BG_MAXCHK) r->out_of_range = 1;
-        if (v > 0) {
-            r->own_total += v;
-            if (p >= 1) r->own |= 1u << p;
-            if (p > 6) r->outside += v;
-        } else if (v < 0) {
-            r->opp_total -= v;
-            if (v <= -2 && p >= 1 && p <= 24) r->closed |= 1u << p;
-        }
-    }
-}
 
 static uint64_t state = 88172645463325252ULL;
 static uint64_t next(void) { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; }
@@ -48,7 +30,7 @@ int main(void)
             else b32[p] = (int8_t)(x & 0xFF);                                /* anything at all */
         }
         bg_scan(b32, &a);
-        scalar_scan(b32, &c);
+        bg_scan_plain(b32, &c);
         if (a.own != c.own || a.closed != c.closed || a.out_of_range != c.out_of_range ||
             (!c.out_of_range && (a.own_total != c.own_total || a.opp_total != c.opp_total ||
                                  a.outside != c.outside))) {

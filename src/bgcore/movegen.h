@@ -124,6 +124,26 @@ typedef struct {
     int out_of_range;  /* some value outside -15..15 */
 } bg_scan_t;
 
+/* The portable scan: the fallback of bg_scan and the reference its SIMD
+ * versions are checked against (tools/check_simd.c). */
+static inline void bg_scan_plain(const int8_t *b32, bg_scan_t *r)
+{
+    int p;
+    memset(r, 0, sizeof *r);
+    for (p = 0; p < BG_NPTS; p++) {
+        int v = b32[p];
+        if (v < -BG_MAXCHK || v > BG_MAXCHK) r->out_of_range = 1;
+        if (v > 0) {
+            r->own_total += v;
+            if (p >= 1) r->own |= 1u << p;
+            if (p > 6) r->outside += v;
+        } else if (v < 0) {
+            r->opp_total -= v;
+            if (v <= -2 && p >= 1 && p <= 24) r->closed |= 1u << p;
+        }
+    }
+}
+
 /* b32: 32 readable bytes, bytes 26..31 zero. */
 static inline void bg_scan(const int8_t *b32, bg_scan_t *r)
 {
@@ -170,20 +190,7 @@ static inline void bg_scan(const int8_t *b32, bg_scan_t *r)
     r->outside = (int)vaddlvq_u8(vandq_u8(pl, vld1q_u8(outside_lo))) + (int)vaddlvq_u8(ph);
     r->out_of_range = vmaxvq_u8(bad) != 0;
 #else
-    int p;
-    memset(r, 0, sizeof *r);
-    for (p = 0; p < BG_NPTS; p++) {
-        int v = b32[p];
-        if (v < -BG_MAXCHK || v > BG_MAXCHK) r->out_of_range = 1;
-        if (v > 0) {
-            r->own_total += v;
-            if (p >= 1) r->own |= 1u << p;
-            if (p > 6) r->outside += v;
-        } else if (v < 0) {
-            r->opp_total -= v;
-            if (v <= -2 && p >= 1 && p <= 24) r->closed |= 1u << p;
-        }
-    }
+    bg_scan_plain(b32, r);
 #endif
 }
 
@@ -359,14 +366,20 @@ static inline void bg_gen_free(bg_gen *g)
 /* ------------------------------------------------------------------ */
 /* Single steps                                                        */
 
+/* Copies board into g and sets its masks; r receives the whole scan. */
+static inline void bg_load_scan(bg_gen *g, const int8_t *board, bg_scan_t *r)
+{
+    bg_pad(board, g->b);
+    bg_scan(g->b, r);
+    g->own = r->own;
+    g->closed = r->closed;
+    g->outside = r->outside;
+}
+
 static inline void bg_load(bg_gen *g, const int8_t *board)
 {
     bg_scan_t r;
-    bg_pad(board, g->b);
-    bg_scan(g->b, &r);
-    g->own = r.own;
-    g->closed = r.closed;
-    g->outside = r.outside;
+    bg_load_scan(g, board, &r);
 }
 
 /* Sources (bit set) whose checker may move die d now: RULES 3.3, 5.1-5.2, 6.1-6.4. */
@@ -599,15 +612,11 @@ static inline int64_t bg_generate_row(bg_gen *g, const int8_t *board, int d1, in
 {
     bg_scan_t r;
     int code;
-    bg_pad(board, g->b);
-    bg_scan(g->b, &r);
+    bg_load_scan(g, board, &r);
     code = bg_check(&r, g->b);
     if (code == BG_OK && bg_side_flags(&r) != BG_BOTH_PLAYING) code = BG_E_GAME_OVER;
     if (code == BG_OK && (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)) code = BG_E_DICE;
     if (code != BG_OK) return -(100 + code);
-    g->own = r.own;
-    g->closed = r.closed;
-    g->outside = r.outside;
     return bg_generate_loaded(g, d1, d2);
 }
 
@@ -675,13 +684,19 @@ static inline int bg_step(const int8_t *board, int src, int d, int8_t *out)
 static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls36)
 {
     int64_t total = 0;
-    int d1, d2;
-    if (depth == 0 || bg_sides(board) != BG_BOTH_PLAYING) return 1;
+    int d1, d2, loaded = 1;
+    bg_scan_t r;
+    if (depth == 0) return 1;
+    /* one scan for all 21 rolls: generating leaves g's board as it was */
+    bg_load_scan(g, board, &r);
+    if (bg_side_flags(&r) != BG_BOTH_PLAYING) return 1;
     for (d1 = 1; d1 <= 6; d1++) {
         for (d2 = 1; d2 <= d1; d2++) {
             int64_t mult = (rolls36 && d1 != d2) ? 2 : 1;
             int64_t start = g->out.n, n, i;
-            n = bg_generate(g, board, d1, d2);
+            if (!loaded) bg_load(g, board);   /* the plies below used g */
+            loaded = 1;
+            n = bg_generate_loaded(g, d1, d2);
             if (n < 0) return -1;
             if (depth == 1) {
                 total += mult * n;
@@ -691,6 +706,7 @@ static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls
                     int64_t sub;
                     bg_swap32(g->out.pos + (start + i) * BG_NPTS, next);
                     sub = bg_perft_rec(g, next, depth - 1, rolls36);
+                    loaded = 0;
                     if (sub < 0) return -1;
                     total += mult * sub;
                 }
