@@ -81,6 +81,24 @@ def _check_game(game: Game) -> None:
         assert Game.from_xgid(xgid, rules=game.rules).xgid() == xgid
 
 
+def sensible_action(game: Game, data: st.DataObject, *, resign: bool) -> None:
+    """One legal action drawn at random (resignations only if ``resign``)."""
+    legal = [a for a in game.legal_actions() if resign or a != "resign"]
+    if not legal:
+        return
+    choice = data.draw(st.sampled_from(legal))
+    if choice == "move":
+        game.move(*data.draw(st.sampled_from(game.legal_moves())))
+    elif choice == "play":
+        game.play(data.draw(st.sampled_from(list(game.position.legal_plays(game.dice)))))
+    elif choice == "resign":
+        who = data.draw(st.sampled_from([0, 1])) if game.phase is Phase.OPENING else None
+        game.resign(data.draw(st.sampled_from(["single", "gammon", "backgammon"])),
+                    player=who)
+    else:
+        getattr(game, choice)()
+
+
 def interesting(game: Game) -> bool:
     """States where records have gone wrong before: steps not committed, a
     double or a resignation pending, the end."""
@@ -128,17 +146,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def sensible(self, data):
         """A legal action, so that games get somewhere."""
-        game = self.game
-        legal = [a for a in game.legal_actions() if a not in ("resign",)]
-        if not legal:
-            return
-        choice = data.draw(st.sampled_from(legal))
-        if choice == "move":
-            game.move(*data.draw(st.sampled_from(game.legal_moves())))
-        elif choice == "play":
-            game.play(data.draw(st.sampled_from(list(game.position.legal_plays(game.dice)))))
-        else:
-            getattr(game, choice)()
+        sensible_action(self.game, data, resign=False)
 
     @rule(n=st.integers(1, 40), seed=st.integers(0, 2**16))
     def turns(self, n, seed):
@@ -180,21 +188,7 @@ class MatchMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def sensible(self, data):
-        game = self.match.game
-        legal = game.legal_actions()
-        if not legal:
-            return
-        choice = data.draw(st.sampled_from(legal))
-        if choice == "move":
-            game.move(*data.draw(st.sampled_from(game.legal_moves())))
-        elif choice == "play":
-            game.play(data.draw(st.sampled_from(list(game.position.legal_plays(game.dice)))))
-        elif choice == "resign":
-            who = data.draw(st.sampled_from([0, 1])) if game.phase is Phase.OPENING else None
-            game.resign(data.draw(st.sampled_from(["single", "gammon", "backgammon"])),
-                        player=who)
-        else:
-            getattr(game, choice)()
+        sensible_action(self.match.game, data, resign=True)
 
     @rule(n=st.integers(1, 40), seed=st.integers(0, 2**16))
     def turns(self, n, seed):
