@@ -1046,6 +1046,32 @@ class Game:
         from backgammon.formats.xgid import game_from_xgid
         return game_from_xgid(text, rules=rules, rng=rng)
 
+    def to_json(self, *, names: tuple[str, str] | None = None) -> str:
+        """The JSON record of this game (schema: docs/records.md), every action kept.
+
+        A plain ``random.Random`` dice source (an integer seed gives one) is saved
+        with its state, so :meth:`from_json` rolls on with the same dice.
+
+            >>> game = Game(rng=3); game.roll((3, 1)); game.play("8/5 6/5")
+            >>> again = Game.from_json(game.to_json())
+            >>> again.actions == game.actions, again.roll() == game.roll(), again.dice == game.dice
+            (True, True, True)
+        """
+        from backgammon.formats.record import write_json
+        return write_json([self], names=names)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, rng: Any = None) -> Game:
+        """The game of a JSON record of one game, every action replayed and checked
+        (:class:`InvalidRecordError` if not).  It rolls with ``rng`` if given, else
+        with the saved ``random.Random`` state, else with a new ``random.Random()``."""
+        from backgammon.errors import InvalidRecordError
+        from backgammon.formats.record import read_json
+        record = read_json(text, rng=rng)
+        if len(record.games) != 1:
+            raise InvalidRecordError(f"record: {len(record.games)} games, not one")
+        return record.games[0]
+
     # ------------------------------------------------------------------
     # Records
 

@@ -260,11 +260,12 @@ class Match:
         return write_json(self)
 
     @classmethod
-    def from_json(cls, text: str) -> Match:
-        """The match of a JSON record, every action replayed and checked."""
+    def from_json(cls, text: str | bytes, *, rng: Any = None) -> Match:
+        """The match of a JSON record, every action replayed and checked; it rolls with
+        ``rng`` if given, else the saved ``random.Random`` state, else a new one."""
         from backgammon.errors import InvalidRecordError
         from backgammon.formats.record import read_json
-        record = read_json(text)
+        record = read_json(text, rng=rng)
         if record.match is None:
             raise InvalidRecordError("record: money games, not a match")
         return record.match
