@@ -33,6 +33,9 @@ def board(own=None, opp=None, bar=0, opp_bar=0):
 def dice_future(source: DiceSource, n: int = 8) -> tuple:
     """What a dice source will hand out next (drawn from a copy): a refused action
     may have drawn dice, but it hands them back, so the future is what must not change."""
+    if type(source.source) is not random.Random:
+        # drawing from a copy would consume the original (a closure, a script)
+        return ("dice", id(source.source), tuple(source._pending))
     return ("dice", id(source.source), tuple(copy.deepcopy(source).die() for _ in range(n)))
 
 
