@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from backgammon import svg
 from backgammon.chouette import TEAM, Chouette, roll_off
+from backgammon.cube import PipCountCubePolicy
 from backgammon.errors import (
     AmbiguousPlayError,
     BackgammonError,
@@ -112,6 +113,22 @@ SETUP_FAULTS = {
     "points_turned_type": (lambda: Rules().points("single", cube=1, cube_turned="no"),
                            TypeError, "cube_turned"),
     "rules_otb_type": (lambda: Rules(over_the_board=1), InvalidRulesError, "over_the_board"),
+    "position_cube_bool": (lambda: Game.from_position(Position.initial(), cube=True),
+                           TypeError, "integers"),
+    "position_owner_bool": (lambda: Game.from_position(Position.initial(), cube=2,
+                                                       cube_owner=False), TypeError,
+                            "integers"),
+    "position_turn_bool": (lambda: Game.from_position(Position.initial(), turn=True),
+                           IllegalActionError, "turn"),
+    "position_dice": (lambda: Game.from_position(Position.initial(), dice=(0, 9)),
+                      InvalidDiceError, "dice"),
+    "policy_text": (lambda: PipCountCubePolicy(double_lead="8%"), TypeError, "number"),
+    "policy_nan": (lambda: PipCountCubePolicy(take_lead=float("nan")), InvalidSetupError,
+                   "finite"),
+    "policy_not_game": (lambda: PipCountCubePolicy().should_take("game"), TypeError, "Game"),
+    "policy_no_double": (lambda: PipCountCubePolicy().should_take(Game(rng=1)),
+                         IllegalActionError, "no double"),
+    "orientation_index": (lambda: Match(3).orientation("1"), TypeError, "index"),
 }
 
 

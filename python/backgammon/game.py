@@ -561,6 +561,8 @@ class Game:
 
     def _check_cube(self, cube: Any, cube_owner: Any) -> None:
         """Refuse a cube this game cannot show (a game set up mid-way)."""
+        if isinstance(cube, bool) or isinstance(cube_owner, bool):
+            raise TypeError(f"cube and cube_owner are integers, got {cube!r}, {cube_owner!r}")
         if cube not in (1, 2, 4, 8, 16, 32, 64) or (cube > 1 and not self.rules.cube):
             raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {cube!r}")
         if cube > self.rules.max_cube:
@@ -970,7 +972,7 @@ class Game:
         if self.phase is Phase.OPENING and player is None:
             raise IllegalActionError("before the opening roll say who resigns (player=0 or 1)")
         who = self.player_to_act if player is None else player
-        if who not in (0, 1):
+        if isinstance(who, bool) or who not in (0, 1):
             raise IllegalActionError(f"players are 0 and 1, got {player!r}")
         kind = _resign_kind(kind)
         self._record(who, "resign", kind)
