@@ -128,6 +128,9 @@ SETUP_FAULTS = {
     "policy_not_game": (lambda: PipCountCubePolicy().should_take("game"), TypeError, "Game"),
     "policy_no_double": (lambda: PipCountCubePolicy().should_take(Game(rng=1)),
                          IllegalActionError, "no double"),
+    "board_player": (lambda: Game(rng=1).board(2), IllegalActionError, "players"),
+    "can_double_player": (lambda: Game(rng=1).can_double(True), IllegalActionError,
+                          "players"),
     "orientation_index": (lambda: Match(3).orientation("1"), TypeError, "index"),
 }
 

@@ -609,6 +609,8 @@ class Game:
 
     def board(self, player: int = 0) -> Position:
         """The position seen from ``player`` (0 or 1), whoever is on roll."""
+        if isinstance(player, bool) or player not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
         return self.position if player == self.turn else self.position.swapped()
 
     def current_position(self) -> Position:
@@ -629,6 +631,8 @@ class Game:
     def can_double(self, player: int | None = None) -> bool:
         """Whether ``player`` (default: the player on roll) may double now (RULES 8)."""
         who = self.turn if player is None else player
+        if isinstance(who, bool) or who not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
         return (self.phase is Phase.ROLL and who == self.turn
                 and self._double_refusal(who) is None)
 
