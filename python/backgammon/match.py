@@ -148,8 +148,9 @@ class Match:
         return self._swap_sides
 
     def orientation(self, game: int | None = None) -> str:
-        """Where boards of game ``game`` (0-based, played or to come; default the current one) show the home
-        board of the player they are drawn for: ``"right"`` or ``"left"`` (RULES 1.5).
+        """Where boards of game ``game`` (0-based, played or to come; default the current
+        one) show the home board of the player they are drawn for: ``"right"`` or
+        ``"left"`` (RULES 1.5).
 
             >>> from backgammon import svg
             >>> m = Match(5, swap_sides=True)

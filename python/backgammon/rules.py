@@ -137,5 +137,6 @@ class Rules:
         if isinstance(cube, bool) or not isinstance(cube, int):
             raise TypeError(f"cube is an integer, got {cube!r}")
         if cube not in (1, 2, 4, 8, 16, 32, 64):
-            raise InvalidRulesError(f"the cube shows a power of two up to 64 (RULES 8.4), got {cube}")
+            raise InvalidRulesError(
+                f"the cube shows a power of two up to 64 (RULES 8.4), got {cube}")
         return cube * self.multiplier(kind, cube_turned=cube_turned, match_play=match_play)
