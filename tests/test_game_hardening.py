@@ -332,6 +332,24 @@ def test_dice_handed_back_are_saved_too():
     assert source.die() == 4
 
 
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(state=[3, [1] * 624, None]),
+    lambda d: d.update(state=[3, [2**40] * 625, None]),
+    lambda d: d.update(state=[99, [1] * 625, None]),
+    lambda d: d.update(state=[3, [1] * 625, "x"]),
+    lambda d: d.update(state="x"),
+    lambda d: d.update(kind="numpy"),
+    lambda d: d.update(pending=[7]),
+    lambda d: d.update(pending=[1] * 100),
+    lambda d: d.pop("state"),
+])
+def test_a_tampered_dice_source_is_an_invalid_record(change):
+    data = json.loads(Game(rng=5).to_json())
+    change(data["dice_source"])
+    with pytest.raises(InvalidRecordError, match="dice_source"):
+        record.read_json(json.dumps(data))
+
+
 @pytest.mark.parametrize("text", [
     "[" * 100_000 + "]" * 100_000,
     '{"a":' * 50_000 + "1" + "}" * 50_000,

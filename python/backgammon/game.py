@@ -219,6 +219,8 @@ class DiceSource:
         if not (isinstance(internal, list) and len(internal) == 625
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in internal)):
             raise ValueError("a random.Random state holds 625 integers")
+        if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, float)):
+            raise ValueError(f"a random.Random state ends with a float or null, got {gauss!r}"[:200])
         rng = random.Random()
         rng.setstate((version, tuple(internal), gauss))
         source = cls(rng)
