@@ -25,6 +25,7 @@ from backgammon import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
 from backgammon import pubeval
+from backgammon import bearoff
 from backgammon.rules import Rules
 from backgammon.game import Action, Game, GameResult, Phase
 from backgammon.match import Match
@@ -64,6 +65,7 @@ __all__ = [
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "bearoff",
     "perft",
     "pubeval",
     "rollout",
