@@ -689,3 +689,19 @@ def test_rules_1_5_orientation_draws_mirrored_boards():
     second = svg.board(m.game.position, orientation=m.orientation()).svg
     assert first != second
     assert second == svg.board(m.game.position, orientation="left").svg
+
+
+# ---------------------------------------------------------------------------------------
+# The examples in the docstrings of these modules run
+
+
+@pytest.mark.parametrize("module", [
+    "backgammon.game", "backgammon.match", "backgammon.chouette", "backgammon.rules",
+    "backgammon.cube", "backgammon.errors", "backgammon.formats.record",
+])
+def test_docstring_examples_of_the_state_modules(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
