@@ -24,6 +24,8 @@ from backgammon.cube import PipCountCubePolicy
 from backgammon.errors import (
     AmbiguousPlayError,
     BackgammonError,
+    FormatLossError,
+    FormatLossWarning,
     IllegalActionError,
     IllegalPlayError,
     InvalidDiceError,
@@ -656,6 +658,48 @@ def test_rules_12_4_a_pending_flag_survives_the_record():
     assert again.flaggable
     again.flag()
     assert again.phase is Phase.MOVE and again.dice == (3, 1)
+
+
+def otb_match() -> Match:
+    m = Match(3, OTB, rng=1)
+    g = m.game
+    g.roll((3, 1))
+    g.play([(8, 4)])       # illegal (a 4 with 3-1)...
+    g.double()
+    g.flag()               # ...flagged before the roll: the play and the double go back
+    g.play("8/5 6/5")
+    g.roll((6, 5))
+    g.play([(24, 14)])     # illegal (a 10 in one step), stands after the next roll
+    g.roll((2, 1))
+    g.play("6/4 5/4")
+    return m
+
+
+def test_rules_12_4_mat_keeps_the_standing_play_and_reports_the_rest():
+    m = otb_match()
+    with pytest.warns(FormatLossWarning) as caught:
+        text = m.to_mat()
+    message = str(caught[0].message)
+    assert "unchecked" in message and "flagged" in message
+    assert "31: 8/5 6/5" in text and "65: 24/14" in text and "Doubles" not in text
+    with pytest.raises(FormatLossError):
+        m.to_mat(strict=True)
+    with pytest.raises(InvalidRecordError, match="24/14"):  # strict readers check plays
+        Match.from_mat(text)
+    again = Match.from_mat(text, rules=OTB)
+    assert again.game.position == m.game.position
+    kept = [a for a in m.game.actions if a.kind != "flag"]
+    assert list(again.game.actions) == [kept[0]] + kept[3:]  # without 8/4 and the flag
+
+
+def test_rules_12_4_notation_of_an_illegal_play_is_recorded_as_written():
+    game = Game(OTB, rng=1)
+    game.roll((3, 1))
+    game.play("24/14 13/9(2)")
+    assert game.actions[-1].value == ((24, 14), (13, 9), (13, 9)) and game.flaggable
+    game.flag()
+    refused(game, IllegalPlayError, "play", "24/14")  # after a flag: checked
+    refused(game, InvalidPlayError, "play", "hello")
 
 
 # ---------------------------------------------------------------------------------------

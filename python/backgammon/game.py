@@ -39,6 +39,7 @@ from backgammon.errors import (
     IllegalActionError,
     IllegalDiceActionError,
     IllegalPlayActionError,
+    IllegalPlayError,
     InvalidSetupError,
     action_error,
 )
@@ -323,6 +324,21 @@ def _steps(play: Any) -> tuple[Step, ...]:
                 f"a step is a pair (from, to), got {step!r}"[:300]) from None
         out.append((_point(src, step), _point(dst, step)))
     return tuple(out)
+
+
+def _notation_steps(text: str) -> tuple[Step, ...]:
+    """The steps that notation text writes, as written (``"24/14"`` is one step 24 to
+    14): for a play recorded unchecked (RULES 12.4), which no legal play matches."""
+    from backgammon.notation import _parse_segments
+
+    steps: list[Step] = []
+    for segment in _parse_segments(text):
+        chain = list(zip(segment.points, segment.points[1:]))
+        steps.extend(chain * segment.repeat)
+    if len(steps) > MAX_STEPS:
+        raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps, {text!r} has "
+                                     f"{len(steps)}"[:300])
+    return tuple(steps)
 
 
 def _resign_kind(kind: Any) -> str:
@@ -819,7 +835,12 @@ class Game:
                 f"cannot play a whole play after {len(self.steps)} single steps: undo them first")
         assert self.dice is not None
         if isinstance(play, str):
-            steps = self._parse(play)
+            try:
+                steps = self._parse(play)
+            except IllegalPlayError:  # well-formed notation that no legal play matches
+                if not self.rules.over_the_board or self._checked_turn:
+                    raise
+                steps = _notation_steps(play)  # RULES 12.4: as written, checked below
         elif isinstance(play, Play):
             if play.position != self.position:
                 raise IllegalPlayActionError(f"{play!r} is a play of another position")
