@@ -566,6 +566,7 @@ def test_rules_12_4_illegal_play_recorded_then_flagged_before_the_roll():
     game.roll((3, 1))
     game.play([(8, 4)])  # a 4 with 3-1: illegal, recorded as made
     assert game.flaggable and game.turn == 1 and game.phase is Phase.ROLL
+    assert game.legal_actions() == ["double", "roll", "resign", "flag"]
     # the board shows it: player 0's 8 has 2 checkers, their 4 one (seen from player 1)
     seen = game.board(0).tolist()
     assert seen[8] == 2 and seen[4] == 1
@@ -595,6 +596,7 @@ def test_rules_12_4_flag_takes_back_a_double_made_before_the_roll():
     game.roll((3, 1))
     game.play([(13, 7)])  # a 6 with 3-1
     game.double()
+    assert "flag" in game.legal_actions()
     game.take()
     assert game.cube == 2
     game.flag(player=0)  # either player may flag (the mover too)

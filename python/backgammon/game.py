@@ -674,12 +674,14 @@ class Game:
         return self.position.legal_moves(self.dice, self.steps)
 
     def legal_actions(self) -> list[str]:
-        """The names of the actions allowed now, e.g. ``['double', 'roll', 'resign']``."""
+        """The names of the actions allowed now, e.g. ``['double', 'roll', 'resign']``
+        (and ``'flag'`` while an unchecked illegal play may be flagged, RULES 12.4)."""
+        flag = ["flag"] if self._unchecked is not None else []
         phase = self.phase
         if phase is Phase.OPENING:
             return ["roll", "resign"]
         if phase is Phase.ROLL:
-            return (["double"] if self.can_double() else []) + ["roll", "resign"]
+            return (["double"] if self.can_double() else []) + ["roll", "resign"] + flag
         if phase is Phase.MOVE:
             acts = []
             if self.legal_moves():
@@ -692,9 +694,10 @@ class Game:
                 acts.append("play")
             return acts + ["resign"]
         if phase is Phase.DOUBLED:
-            return ["take", "drop"] + (["beaver"] if self._beaver_refusal() is None else []) + ["resign"]
+            beaver = ["beaver"] if self._beaver_refusal() is None else []
+            return ["take", "drop"] + beaver + ["resign"] + flag
         if phase is Phase.RESIGNED:
-            return ["accept", "reject"]
+            return ["accept", "reject"] + flag
         return []
 
     # ------------------------------------------------------------------
