@@ -22,7 +22,7 @@ extensions = [
         include_dirs=["src/bgcore", numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
-        depends=["src/bgcore/movegen.h", "src/bgcore/movegen.pxd",
+        depends=["src/bgcore/cancel.h", "src/bgcore/movegen.h", "src/bgcore/movegen.pxd",
                  "src/bgcore/playout.h", "src/bgcore/playout.pxd"],
     )
 ]
