@@ -7,19 +7,27 @@ convention) or as ``int8`` numpy arrays.  Errors are raised here, with the
 exception classes of :mod:`backgammon.errors`.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from libc.stdint cimport int8_t, uint8_t, int64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy
 
 cimport numpy as cnp
+import threading
+
 import numpy as np
 
-from backgammon.errors import GameOverError, InvalidDiceError, InvalidPositionError
+from backgammon.errors import GameOverError, InvalidDiceError, InvalidPositionError, RolloutError
 
 from movegen cimport *
 
 cnp.import_array()
+
+cdef extern from "Python.h":
+    # declared without an exception clause: called from a nogil callback,
+    # which leaves the exception set for the loop's caller to raise
+    int _check_signals "PyErr_CheckSignals" () nogil
 
 NPTS = BG_NPTS
 
@@ -55,6 +63,72 @@ cdef void _release(bg_gen *g) noexcept:
         _G_busy = False
     else:
         bg_gen_free(g)
+
+
+# ----------------------------------------------------------------------
+# Stopping long loops (cancel.h): Ctrl-C and cancel tokens
+#
+# A wrapper of a long nogil loop sets up a bg_cancel with _cancel_init, hands
+# it to the loop, and calls _raise_cancelled when the loop returns
+# BG_E_CANCELLED.  In the main thread the loop polls Python's signal
+# handlers, so Ctrl-C raises KeyboardInterrupt there; in any thread it stops
+# when the job's Cancel token is set (a rollout's worker threads share one).
+
+class Cancelled(Exception):
+    """A loop stopped because its :class:`Cancel` token was set."""
+
+
+cdef class Cancel:
+    """A stop flag shared by the C loops of one job: ``set()`` stops them all
+    at their next check (a game, a perft node).  Pickles as a fresh token, so
+    a job sent to another process is simply not cancellable from here."""
+
+    cdef int flag
+
+    def set(self):
+        bg_cancel_set(&self.flag)
+
+    def is_set(self):
+        return self.flag != 0
+
+    def __reduce__(self):
+        return (Cancel, ())
+
+
+cdef int _poll_signals(void *ctx) noexcept nogil:
+    # Runs the Python signal handlers; an exception one raises
+    # (KeyboardInterrupt) stays set until _raise_cancelled raises it.
+    cdef int r
+    with gil:
+        r = _check_signals()
+    return r != 0
+
+
+cdef int _cancel_init(bg_cancel *c, Cancel token, int64_t every) except -1:
+    """Sets up ``c`` for one loop in this thread: it stops when ``token`` is
+    set (None: no token) and, in the main thread, when a signal handler
+    raises, polled every ``every`` units of the loop (a few ms of work)."""
+    cdef int *flag = &token.flag if token is not None else NULL
+    cdef bg_poll_fn poll = NULL
+    if threading.get_ident() == threading.main_thread().ident:
+        poll = _poll_signals
+    bg_cancel_init(c, flag, poll, NULL, every)
+    return 0
+
+
+cdef int _raise_cancelled() except -1:
+    """Raises why a loop returned BG_E_CANCELLED: the signal handler's
+    exception, else Cancelled (its token was set)."""
+    if PyErr_Occurred():
+        return -1
+    raise Cancelled("stopped: the job's cancel token was set")
+
+
+cdef enum:
+    # units of work between signal polls: a few milliseconds each
+    _PERFT_POLL = 1024      # perft nodes, ~5 us each
+    _PLAYOUT_POLL = 128     # games, ~30 us each with the built-in policies
+
 
 _VALIDATION_MESSAGES = {
     BG_E_OWN_BAR: "the on-roll player's bar a[25] must be >= 0",
@@ -225,19 +299,24 @@ def swapped(bytes board):
     return PyBytes_FromStringAndSize(<char *>out, BG_NPTS)
 
 
-def perft(bytes board, int depth, bint rolls36):
-    """Leaves of the play tree of ``depth`` plies (see backgammon.perft)."""
+def perft(bytes board, int depth, bint rolls36, Cancel cancel=None):
+    """Leaves of the play tree of ``depth`` plies (see backgammon.perft);
+    stops on Ctrl-C (main thread) or when ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_gen *g
     cdef int64_t r
+    cdef bg_cancel c
     if depth < 0:
         raise ValueError("depth must be >= 0")
+    _cancel_init(&c, cancel, _PERFT_POLL)
     g = bg_gen_new()
     if g == NULL:
         raise MemoryError()
     with nogil:
-        r = bg_perft_rec(g, b, depth, rolls36)
+        r = bg_perft_rec(g, b, depth, rolls36, &c)
     bg_gen_free(g)
+    if r == BG_E_CANCELLED:
+        _raise_cancelled()
     if r < 0:
         raise MemoryError()
     return r
@@ -365,12 +444,14 @@ def _stats_array():
 
 
 def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
-            int policy, bint stratify):
+            int policy, bint stratify, Cancel cancel=None):
     """Statistics ``(1296, 9)`` int64 of games first_game.. of a rollout with a
-    built-in policy (0 random, 1 pubeval); the GIL is released."""
+    built-in policy (0 random, 1 pubeval); the GIL is released.  Stops on
+    Ctrl-C (main thread) or when ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int r
     cdef int64_t[:, ::1] stats
+    cdef bg_cancel c
     _check_playing(b)
     if policy == BG_POLICY_PUBEVAL:
         _need_pubeval()
@@ -378,14 +459,18 @@ def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
         raise ValueError(f"unknown policy code {policy}")
     if ngames < 0 or first_game < 0:
         raise ValueError("game numbers must be >= 0")
+    _cancel_init(&c, cancel, _PLAYOUT_POLL)
     out = _stats_array()
     stats = out
     with nogil:
-        r = bg_playout_range(b, seed, first_game, ngames, policy, &_PE, stratify, &stats[0, 0])
+        r = bg_playout_range(b, seed, first_game, ngames, policy, &_PE, stratify,
+                             &stats[0, 0], &c)
+    if r == BG_E_CANCELLED:
+        _raise_cancelled()
     if r == -1:
         raise MemoryError()
     if r == BG_E_TOO_LONG:
-        raise RuntimeError(f"a game passed {BG_MAX_PLIES} plies")
+        raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
     return out
 
 
@@ -440,6 +525,7 @@ def playout_batched(bytes board, uint64_t seed, int64_t first_game, int64_t ngam
             next_game += 1
         active = G
         while active:
+            PyErr_CheckSignals()  # evaluate may be C code, which runs no handler
             # roll and generate for every game in flight
             g.out.n = 0
             total = 0
@@ -509,7 +595,7 @@ def playout_batched(bytes board, uint64_t seed, int64_t first_game, int64_t ngam
                     bg_swap(res, boards + s * BG_NPTS)
                     ply[s] += 1
                     if ply[s] >= BG_MAX_PLIES:
-                        raise RuntimeError(f"a game passed {BG_MAX_PLIES} plies")
+                        raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
     finally:
         bg_gen_free(g)
         free(boards)
