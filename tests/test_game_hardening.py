@@ -182,7 +182,7 @@ def roll_many(rng, n=300):
     lambda: np.random.default_rng(5),
     lambda: np.random.RandomState(5),
     lambda: NoState(3),
-    lambda: random.Random(4).choice.__self__.randint.__self__,
+    lambda: random.Random(4),
     lambda: (lambda r=random.Random(6): r.randint(1, 6)),
     lambda: (lambda g=np.random.default_rng(7): g.integers(1, 7)),   # numpy int64 dice
 ], ids=["SystemRandom", "Generator", "RandomState", "no_getstate", "Random", "callable",
@@ -378,7 +378,9 @@ def test_hostile_record_text_reads_or_fails_fast():
         start = time.perf_counter()
         with pytest.raises(InvalidRecordError):
             record.read_json(text)
-        assert time.perf_counter() - start < 5  # linear: well under a second here
+        # a guard against a hang, not a speed claim: linear checks take well under a
+        # second here, a quadratic one would take hours on these inputs
+        assert time.perf_counter() - start < 30
 
 
 # ---------------------------------------------------------------------------------------
@@ -444,7 +446,6 @@ def test_numpy_integers_are_integers():
     game = Game(rng=1)
     game.roll((np.int64(3), np.int8(1)))
     game.move(np.int64(8), np.int32(5))
-    game.play  # noqa: B018
     game.move(6, 5)
     game.commit()
     assert game.actions[-1].value == ((8, 5), (6, 5))
