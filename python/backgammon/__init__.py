@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    MatchEquityError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
@@ -31,6 +32,7 @@ from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon import cubeful, met
 
 __version__ = "0.1.0"
 
@@ -55,6 +57,7 @@ __all__ = [
     "InvalidRulesError",
     "LegalPlays",
     "Match",
+    "MatchEquityError",
     "Outcome",
     "Phase",
     "PipCountCubePolicy",
@@ -64,6 +67,8 @@ __all__ = [
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "cubeful",
+    "met",
     "perft",
     "pubeval",
     "rollout",
