@@ -213,3 +213,113 @@ def cube_efficiency(position: Any) -> float:
     if max(own) <= 6 and min(opp) >= 19:
         return 0.6                                        # both bearing off
     return min(0.7, max(0.6, 0.55 + 0.00125 * pos.pip_counts()[1]))
+
+
+# ---------------------------------------------------------------- match play
+
+class _MatchModel:
+    """Janowski's model in match winning chances, at one score and set of chances.
+
+    Outcomes are valued by the match equity table.  The fully live cube's take
+    points come from the top cube level down: where a side owning the cube
+    cannot gain by redoubling (a single win already wins it the match, or the
+    cube is at its limit) its take point is the dead cube's; below, a side
+    takes at the chance where owning the cube (and cashing at the opponent's
+    next take point) is worth what passing is.  The same gammon rates serve
+    every level, as in gnubg.
+    """
+
+    def __init__(self, chances: Any, away: int, opponent_away: int, post_crawford: bool,
+                 max_cube: int, table: Any) -> None:
+        from backgammon import met
+        self.p, wg, wb, lg, lb = chances_tuple(chances)
+        self.table = table or met.default_table()
+        self.away = (away, opponent_away)
+        self.crawford = (away == 1 or opponent_away == 1) and not post_crawford
+        # After this game a side 1-away is post-Crawford if the Crawford game is
+        # this one or already played; else the next game is the Crawford game.
+        self.rest = post_crawford or self.crawford
+        self.max_cube = max_cube
+        self.table.equity(away, opponent_away, post_crawford)  # checks the score
+        w = min(max(self.p, 0.0), 1.0)
+        # Per side: the split of its wins into single, gammon, backgammon.
+        self.split = (_split(w, wg, wb), _split(1 - w, lg, lb))
+        self._tp: dict[tuple[int, int], float] = {}
+
+    def mwc(self, side: int, own_points: int, opp_points: int) -> float:
+        """Side's match winning chance once it has won own_points and lost opp_points."""
+        a, b = self.away[side] - own_points, self.away[1 - side] - opp_points
+        if a <= 0 or b <= 0:
+            return self.table.equity(a, b)
+        return self.table.equity(a, b, post_crawford=self.rest and (a == 1 or b == 1))
+
+    def win(self, side: int, v: int) -> float:
+        """Side's average match winning chance when it wins the game with the cube on v."""
+        return sum(f * self.mwc(side, k * v, 0) for k, f in enumerate(self.split[side], 1))
+
+    def lose(self, side: int, v: int) -> float:
+        return sum(f * self.mwc(side, 0, k * v) for k, f in enumerate(self.split[1 - side], 1))
+
+    def can_redouble(self, side: int, v: int) -> bool:
+        """Whether side, owning the cube on v, can gain by doubling to 2v."""
+        return not self.crawford and 2 * v <= self.max_cube and self.away[side] > v
+
+    def take_point(self, side: int, v: int) -> float:
+        """The least win chance with which side takes a double to v (fully live cube)."""
+        key = (side, v)
+        if key not in self._tp:
+            drop, lose = self.mwc(side, 0, v // 2), self.lose(side, v)
+            if self.can_redouble(side, v):
+                cash_at = 1.0 - self.take_point(1 - side, 2 * v)
+                top = self.mwc(side, v, 0)          # the opponent passes the redouble
+            else:
+                cash_at, top = 1.0, self.win(side, v)
+            self._tp[key] = cash_at * (drop - lose) / (top - lose) if top > lose else 0.0
+        return self._tp[key]
+
+    def dead(self, v: int) -> float:
+        return self.p * self.win(0, v) + (1 - self.p) * self.lose(0, v)
+
+    def live(self, v: int, owner: str) -> float:
+        """The on-roll side's fully live match winning chance, piecewise linear in p."""
+        knots = [(0.0, self.lose(0, v))]
+        if owner != OWN and self.can_redouble(1, v):     # the opponent may double us out
+            knots.append((self.take_point(0, 2 * v), self.mwc(0, 0, v)))
+        if owner != OPPONENT and self.can_redouble(0, v):  # we may double them out
+            knots.append((1.0 - self.take_point(1, 2 * v), self.mwc(0, v, 0)))
+        knots.append((1.0, self.win(0, v)))
+        p = self.p
+        for (p0, e0), (p1, e1) in zip(knots, knots[1:]):
+            if p <= p1:
+                return e0 if p1 <= p0 else e0 + (p - p0) * (e1 - e0) / (p1 - p0)
+        return knots[-1][1]
+
+
+def _split(w: float, gammon: float, backgammon: float) -> tuple[float, float, float]:
+    """Fractions of a side's wins that are single, gammon and backgammon (sum 1)."""
+    if w <= _EPS:
+        return (1.0, 0.0, 0.0)
+    return ((w - gammon) / w, (gammon - backgammon) / w, backgammon / w)
+
+
+def match_equity(chances: Any, away: int, opponent_away: int, cube: int = 1,
+                 owner: Owner = CENTRED, x: float = 0.68, post_crawford: bool = False,
+                 max_cube: int = 64, table: Any = None) -> float:
+    """The cubeful match winning chance of the player on roll.
+
+    ``away`` and ``opponent_away``: points each side still needs (a side
+    1-away without ``post_crawford`` is playing the Crawford game, where
+    the cube is dead).  ``cube`` is its value, ``owner`` as in
+    :func:`money_equity`.  ``table``: a :class:`~backgammon.met.MatchEquityTable`
+    (Kazaross-XG2 by default).
+
+        >>> round(match_equity((0.5, 0, 0, 0, 0), 1, 1), 4)     # double match point
+        0.5
+    """
+    if owner not in (CENTRED, OWN, OPPONENT):
+        raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {owner!r}")
+    if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1):
+        raise BackgammonError(f"the cube is a power of two, got {cube!r}")
+    x = _check_x(x)
+    model = _MatchModel(chances, away, opponent_away, post_crawford, max_cube, table)
+    return x * model.live(cube, owner) + (1 - x) * model.dead(cube)
