@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from backgammon.errors import BackgammonError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 
@@ -110,6 +111,9 @@ class CubeDecision:
 
         rules = rules or Rules()
         chances = cf.chances_tuple(chances)
+        cf.check_cube(cube)
+        if owner not in (cf.CENTRED, cf.OWN, cf.OPPONENT):
+            raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {owner!r}")
         if owner == cf.OPPONENT:
             available, why = False, "the opponent owns the cube"
         elif not rules.can_double_to(2 * cube):
@@ -128,11 +132,10 @@ class CubeDecision:
                 dt, beaver = 2 * dt, True     # the taker redoubles at once: 4 x its equity
         else:
             away, opp = score
-            nd = cf.match_equity(chances, away, opp, cube, owner, x, post_crawford,
-                                 rules.max_cube)
-            dt = cf.match_equity(chances, away, opp, 2 * cube, cf.OPPONENT, x, post_crawford,
-                                 rules.max_cube)
-            dp = _mwc_after(away - cube, opp, post_crawford)
+            model = cf.MatchModel(chances, away, opp, post_crawford, rules.max_cube, None)
+            nd = model.cubeful(cube, owner, x)
+            dt = model.cubeful(2 * cube, cf.OPPONENT, x)
+            dp = model.mwc(0, cube, 0)
         take = dt <= dp
         answer = "beaver" if beaver else ("take" if take else "pass")
         doubled = min(dt, dp)
@@ -201,10 +204,3 @@ class CubeDecision:
         return (f"<table><caption>{html.escape(self._heading())}</caption>{rows}"
                 f"<tr><th colspan='3'>{html.escape(self.action)}</th></tr></table>")
 
-
-def _mwc_after(away: int, opponent_away: int, post_crawford: bool) -> float:
-    """The match winning chance once a game is over: a side newly 1-away plays the Crawford game."""
-    from backgammon import met
-    if away <= 0:
-        return 1.0
-    return met.equity(away, opponent_away, post_crawford=post_crawford and 1 in (away, opponent_away))

@@ -30,7 +30,7 @@ from backgammon.errors import BackgammonError
 from backgammon.position import Position
 
 __all__ = [
-    "CENTRED", "OWN", "OPPONENT", "Owner", "cash_point", "chances_tuple", "cube_efficiency",
+    "CENTRED", "OWN", "OPPONENT", "Owner", "cash_point", "check_cube", "chances_tuple", "cube_efficiency",
     "cubeless_equity", "doubling_point", "money_equity", "take_point", "win_loss_values",
 ]
 
@@ -94,6 +94,13 @@ def win_loss_values(chances: Any) -> tuple[float, float, float]:
     big_w = 1.0 + (wg + wb) / w if w > _EPS else 1.0
     big_l = 1.0 + (lg + lb) / (1 - w) if w < 1 - _EPS else 1.0
     return w, big_w, big_l
+
+
+def check_cube(cube: int) -> int:
+    """``cube`` if it is a cube value (a power of two), else :class:`BackgammonError`."""
+    if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1):
+        raise BackgammonError(f"the cube is a power of two, got {cube!r}")
+    return cube
 
 
 def _check_x(x: float) -> float:
@@ -217,7 +224,7 @@ def cube_efficiency(position: Any) -> float:
 
 # ---------------------------------------------------------------- match play
 
-class _MatchModel:
+class MatchModel:
     """Janowski's model in match winning chances, at one score and set of chances.
 
     Outcomes are valued by the match equity table.  The fully live cube's take
@@ -245,20 +252,37 @@ class _MatchModel:
         # Per side: the split of its wins into single, gammon, backgammon.
         self.split = (_split(w, wg, wb), _split(1 - w, lg, lb))
         self._tp: dict[tuple[int, int], float] = {}
+        self._memo: dict[tuple[int, int, int], float] = {}
 
     def mwc(self, side: int, own_points: int, opp_points: int) -> float:
         """Side's match winning chance once it has won own_points and lost opp_points."""
         a, b = self.away[side] - own_points, self.away[1 - side] - opp_points
-        if a <= 0 or b <= 0:
-            return self.table.equity(a, b)
-        return self.table.equity(a, b, post_crawford=self.rest and (a == 1 or b == 1))
+        if a <= 0:
+            return 1.0
+        if b <= 0:
+            return 0.0
+        if self.rest and (a == 1 or b == 1):          # post-Crawford (table lookups inlined:
+            post = self.table.post_crawford           # this is the inner loop of a decision)
+            return 1.0 - post[b - 1] if a == 1 else post[a - 1]
+        return self.table.pre_crawford[a - 1][b - 1]
 
     def win(self, side: int, v: int) -> float:
         """Side's average match winning chance when it wins the game with the cube on v."""
-        return sum(f * self.mwc(side, k * v, 0) for k, f in enumerate(self.split[side], 1))
+        key = (side, v, 1)
+        if key not in self._memo:
+            s, g, b = self.split[side]
+            self._memo[key] = (s * self.mwc(side, v, 0) + g * self.mwc(side, 2 * v, 0)
+                               + b * self.mwc(side, 3 * v, 0))
+        return self._memo[key]
 
     def lose(self, side: int, v: int) -> float:
-        return sum(f * self.mwc(side, 0, k * v) for k, f in enumerate(self.split[1 - side], 1))
+        """Side's average match winning chance when it loses the game with the cube on v."""
+        key = (side, v, 0)
+        if key not in self._memo:
+            s, g, b = self.split[1 - side]
+            self._memo[key] = (s * self.mwc(side, 0, v) + g * self.mwc(side, 0, 2 * v)
+                               + b * self.mwc(side, 0, 3 * v))
+        return self._memo[key]
 
     def can_redouble(self, side: int, v: int) -> bool:
         """Whether side, owning the cube on v, can gain by doubling to 2v."""
@@ -279,6 +303,10 @@ class _MatchModel:
 
     def dead(self, v: int) -> float:
         return self.p * self.win(0, v) + (1 - self.p) * self.lose(0, v)
+
+    def cubeful(self, v: int, owner: str, x: float) -> float:
+        """The on-roll side's match winning chance, x-interpolated between live and dead."""
+        return x * self.live(v, owner) + (1 - x) * self.dead(v)
 
     def live(self, v: int, owner: str) -> float:
         """The on-roll side's fully live match winning chance, piecewise linear in p."""
@@ -318,8 +346,7 @@ def match_equity(chances: Any, away: int, opponent_away: int, cube: int = 1,
     """
     if owner not in (CENTRED, OWN, OPPONENT):
         raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {owner!r}")
-    if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1):
-        raise BackgammonError(f"the cube is a power of two, got {cube!r}")
+    check_cube(cube)
     x = _check_x(x)
-    model = _MatchModel(chances, away, opponent_away, post_crawford, max_cube, table)
-    return x * model.live(cube, owner) + (1 - x) * model.dead(cube)
+    return MatchModel(chances, away, opponent_away, post_crawford, max_cube, table).cubeful(
+        cube, owner, x)
