@@ -26,6 +26,7 @@ from backgammon import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
 from backgammon import pubeval
+from backgammon import bearoff
 from backgammon.rules import Rules
 from backgammon.game import Action, Game, GameResult, Phase
 from backgammon.match import Match
@@ -67,6 +68,7 @@ __all__ = [
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "bearoff",
     "cubeful",
     "met",
     "perft",
