@@ -24,7 +24,8 @@ extensions = [
         extra_compile_args=compile_args,
         depends=["src/bgcore/movegen.h", "src/bgcore/movegen.pxd",
                  "src/bgcore/playout.h", "src/bgcore/playout.pxd",
-                 "src/bgcore/bearoff.h", "src/bgcore/bearoff.pxd"],
+                 "src/bgcore/bearoff.h", "src/bgcore/bearoff.pxd",
+                 "src/bgcore/cube.h", "src/bgcore/cube.pxd"],
     )
 ]
 
