@@ -106,6 +106,7 @@ class CubeDecision:
         in money play).  ``x``: the cube efficiency
         (:func:`backgammon.cubeful.cube_efficiency` gives gnubg's for a position).
         """
+        from backgammon import _bgcore, met
         from backgammon import cubeful as cf
         from backgammon.rules import Rules
 
@@ -122,20 +123,13 @@ class CubeDecision:
             available, why = False, "the Crawford game"
         else:
             available, why = True, ""
-        beaver = False
-        if score is None:
-            jacoby = rules.jacoby and owner == cf.CENTRED
-            nd = cf.money_equity(chances, owner, x, jacoby=jacoby)
-            dt = 2 * cf.money_equity(chances, cf.OPPONENT, x)
-            dp = 1.0
-            if rules.beaver and dt < 0 and rules.can_double_to(4 * cube):
-                dt, beaver = 2 * dt, True     # the taker redoubles at once: 4 x its equity
-        else:
-            away, opp = score
-            model = cf.MatchModel(chances, away, opp, post_crawford, rules.max_cube, None)
-            nd = model.cubeful(cube, owner, x)
-            dt = model.cubeful(2 * cube, cf.OPPONENT, x)
-            dp = model.mwc(0, cube, 0)
+        # The numbers come from the core (cube.h), the same model as
+        # backgammon.cubeful, which stays the reference (tests/test_cube_core.py).
+        table = None if score is None else _bgcore.cube_table(met.default_table())
+        nd, dt, dp, _, beaver, _, _ = _bgcore.cube_decide(
+            chances, cube=cube, owner=owner, x=x, max_cube=rules.max_cube,
+            cube_disabled=not rules.cube, jacoby=rules.jacoby, beaver=rules.beaver,
+            score=score, post_crawford=post_crawford, table=table)
         take = dt <= dp
         answer = "beaver" if beaver else ("take" if take else "pass")
         doubled = min(dt, dp)
