@@ -814,7 +814,7 @@ cdef _cube_error(int code, what, CubeTable table=None, int away=0, int opp=0):
     if code == BG_CUBE_E_CUBE:
         return BackgammonError(f"the cube is a power of two up to 2**30, got {what!r}")
     if code == BG_CUBE_E_TABLE:
-        return BackgammonError("match play needs a CubeTable")
+        return BackgammonError("match play needs a match equity table (a CubeTable)")
     if code == BG_CUBE_E_BEYOND:
         which, v = ("away", away) if away > table.met.n else ("opponent_away", opp)
         return MatchEquityError(
