@@ -25,6 +25,7 @@
 #define BGCORE_CUBE_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define BG_MET_MAX 64            /* the longest table (met.py's _MAX_LENGTH) */
@@ -280,7 +281,7 @@ static inline int bg_cube_log2(int64_t v)
  * 2v, so the chain runs up the cube levels; it stops where a side cannot
  * redouble (a single win wins the match, the cube limit, the Crawford game),
  * which bounds it by log2(away) levels. */
-static double bg_match_take_point(bg_match_model *m, int side, int64_t v)
+static inline double bg_match_take_point(bg_match_model *m, int side, int64_t v)
 {
     int l = bg_cube_log2(v);
     double drop, lose, cash_at, top, tp;
