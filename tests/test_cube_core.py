@@ -3,8 +3,8 @@
 The core evaluates the same formulas in the same order in double precision, so
 on the same inputs it agrees with the reference to rounding: every comparison
 here allows TOL = 1e-9 (with the default build the results are bit-identical:
-without FMA contraction the operations are the same; TOL leaves room for a
-native build that fuses multiply-adds).  The
+without FMA contraction the operations are the same; a BACKGAMMON_NATIVE=1
+build that fuses multiply-adds differed by at most 4.4e-16).  The
 batch form reads float32 chances; its rows are compared with the reference fed
 the same float32 values (widened exactly to doubles).
 
