@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    MatchEquityError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
@@ -32,6 +33,7 @@ from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon import cubeful, met
 
 __version__ = "0.1.0"
 
@@ -56,6 +58,7 @@ __all__ = [
     "InvalidRulesError",
     "LegalPlays",
     "Match",
+    "MatchEquityError",
     "Outcome",
     "Phase",
     "PipCountCubePolicy",
@@ -66,6 +69,8 @@ __all__ = [
     "Rules",
     "batch_successors",
     "bearoff",
+    "cubeful",
+    "met",
     "perft",
     "pubeval",
     "rollout",
