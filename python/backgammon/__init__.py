@@ -20,6 +20,7 @@ from backgammon.errors import (
     InvalidRecordError,
     InvalidRulesError,
     InvalidSetupError,
+    MatchEquityError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
@@ -33,6 +34,7 @@ from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon import cubeful, met
 
 __version__ = "0.1.0"
 
@@ -59,6 +61,7 @@ __all__ = [
     "InvalidSetupError",
     "LegalPlays",
     "Match",
+    "MatchEquityError",
     "Outcome",
     "Phase",
     "PipCountCubePolicy",
@@ -69,6 +72,8 @@ __all__ = [
     "Rules",
     "batch_successors",
     "bearoff",
+    "cubeful",
+    "met",
     "perft",
     "pubeval",
     "rollout",

@@ -12,6 +12,7 @@ Catch :class:`BackgammonError` for any of them, or a precise subclass::
 
 __all__ = [
     "RolloutError",
+    "MatchEquityError",
     "BackgammonError",
     "InvalidPositionError",
     "InvalidDiceError",
@@ -94,6 +95,10 @@ class InvalidRecordError(BackgammonError):
 
 class RolloutError(BackgammonError):
     """Bad rollout arguments, or a policy callable that misbehaves."""
+
+
+class MatchEquityError(BackgammonError):
+    """A match equity table that cannot be read, or a score it does not cover."""
 
 
 class FormatLossWarning(UserWarning):
