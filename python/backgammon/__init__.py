@@ -32,7 +32,7 @@ from backgammon.rules import Rules
 from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
-from backgammon.cube import PipCountCubePolicy
+from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
 from backgammon import cubeful, met
 
@@ -44,8 +44,10 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
+    "CubeDecision",
     "DiceSource",
     "Estimate",
+    "EvaluatorCubePolicy",
     "FormatLossError",
     "FormatLossWarning",
     "Game",
@@ -72,6 +74,7 @@ __all__ = [
     "Rules",
     "batch_successors",
     "bearoff",
+    "cube_decision",
     "cubeful",
     "met",
     "perft",
