@@ -23,7 +23,8 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
         depends=["src/bgcore/movegen.h", "src/bgcore/movegen.pxd",
-                 "src/bgcore/playout.h", "src/bgcore/playout.pxd"],
+                 "src/bgcore/playout.h", "src/bgcore/playout.pxd",
+                 "src/bgcore/nn.h", "src/bgcore/nn.pxd", "src/bgcore/train.h"],
     )
 ]
 

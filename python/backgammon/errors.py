@@ -22,6 +22,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidRulesError",
     "InvalidRecordError",
+    "InvalidWeightsError",
     "FormatLossError",
     "FormatLossWarning",
 ]
@@ -83,6 +84,10 @@ class InvalidRecordError(BackgammonError):
 
 class RolloutError(BackgammonError):
     """Bad rollout arguments, or a policy callable that misbehaves."""
+
+
+class InvalidWeightsError(BackgammonError):
+    """A weights file or array set that is not a valid :class:`~backgammon.Evaluator`."""
 
 
 class FormatLossWarning(UserWarning):

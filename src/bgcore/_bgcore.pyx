@@ -8,7 +8,7 @@ exception classes of :mod:`backgammon.errors`.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from libc.stdint cimport int8_t, uint8_t, int64_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, int64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy
 
@@ -365,15 +365,21 @@ def _stats_array():
 
 
 def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
-            int policy, bint stratify):
+            int policy, bint stratify, Nets nets=None):
     """Statistics ``(1296, 9)`` int64 of games first_game.. of a rollout with a
-    built-in policy (0 random, 1 pubeval); the GIL is released."""
+    built-in policy (0 random, 1 pubeval, 2 the net ``nets``); the GIL is
+    released."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int r
     cdef int64_t[:, ::1] stats
+    cdef const bg_evaluator *ev = NULL
     _check_playing(b)
     if policy == BG_POLICY_PUBEVAL:
         _need_pubeval()
+    elif policy == BG_POLICY_NET:
+        if nets is None:
+            raise ValueError("the net policy needs nets")
+        ev = &nets.ev
     elif policy != BG_POLICY_RANDOM:
         raise ValueError(f"unknown policy code {policy}")
     if ngames < 0 or first_game < 0:
@@ -381,7 +387,7 @@ def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
     out = _stats_array()
     stats = out
     with nogil:
-        r = bg_playout_range(b, seed, first_game, ngames, policy, &_PE, stratify, &stats[0, 0])
+        r = bg_playout_range(b, seed, first_game, ngames, policy, &_PE, stratify, &stats[0, 0], ev)
     if r == -1:
         raise MemoryError()
     if r == BG_E_TOO_LONG:
@@ -542,3 +548,179 @@ def pubeval_choice(bytes board, dice):
         return pick
     finally:
         _release(g)
+
+
+# ----------------------------------------------------------------------
+# The neural evaluator (nn.h), TD self-play (train.h) and duels (playout.h)
+
+from nn cimport *
+
+NN_INPUTS = BG_NN_NIN
+NN_OUTPUTS = BG_NN_NOUT
+NN_MAX_HIDDEN = BG_NN_MAXH
+NN_ENCODING = BG_NN_ENCODING
+
+
+cdef class Nets:
+    """The contact and race nets over padded float32 arrays.
+
+    ``arrays`` is ``(w1, b1, w2, b2)`` of the contact net then of the race
+    net: ``w1`` ``(202, hpad)`` input-major, ``b1`` ``(hpad,)``, ``w2``
+    ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns past
+    ``hidden[c]`` are zero.  The core reads (and training writes) the arrays
+    in place, so they are kept here.  Evaluation only reads: one Nets may
+    serve any number of threads at once; training needs its own copy.
+    """
+    cdef bg_nn nn
+    cdef bg_evaluator ev
+    cdef bg_mlp_rw rw[2]
+    cdef readonly tuple arrays
+    cdef readonly tuple hidden
+
+    def __init__(self, arrays, hidden):
+        cdef float[:, ::1] w1, w2
+        cdef float[::1] b1, b2
+        cdef int c, hpad
+        arrays = tuple(arrays)
+        hidden = tuple(int(h) for h in hidden)
+        if len(arrays) != 8 or len(hidden) != 2:
+            raise ValueError("Nets needs 8 arrays and 2 hidden sizes")
+        for c in range(2):
+            w1 = arrays[4 * c]
+            b1 = arrays[4 * c + 1]
+            w2 = arrays[4 * c + 2]
+            b2 = arrays[4 * c + 3]
+            hpad = w1.shape[1]
+            if (w1.shape[0] != BG_NN_NIN or hpad % 8 or hpad > BG_NN_MAXH or hpad < 8
+                    or b1.shape[0] != hpad or w2.shape[0] != BG_NN_NOUT or w2.shape[1] != hpad
+                    or b2.shape[0] != BG_NN_NOUT or not 0 < hidden[c] <= hpad < hidden[c] + 8):
+                raise ValueError("net arrays of the wrong shapes")
+            self.nn.net[c].nin = BG_NN_NIN
+            self.nn.net[c].nhid = hidden[c]
+            self.nn.net[c].hpad = hpad
+            self.nn.net[c].w1 = &w1[0, 0]
+            self.nn.net[c].b1 = &b1[0]
+            self.nn.net[c].w2 = &w2[0, 0]
+            self.nn.net[c].b2 = &b2[0]
+            self.rw[c].w1 = &w1[0, 0]
+            self.rw[c].b1 = &b1[0]
+            self.rw[c].w2 = &w2[0, 0]
+            self.rw[c].b2 = &b2[0]
+        self.arrays = arrays
+        self.hidden = hidden
+        self.ev.nn = &self.nn
+        self.ev.exact = NULL
+        self.ev.exact_ctx = NULL
+
+    def evaluate(self, const int8_t[:, ::1] boards):
+        """The five probabilities ``(m, 5)`` float32 of each board for its
+        player on roll, before rolling.  Rows are validated first; a finished
+        board (one side has no checkers) gets its exact result."""
+        cdef int64_t m = boards.shape[0], i
+        cdef int code
+        cdef cnp.npy_intp dims[2]
+        cdef float *o
+        if boards.shape[1] != BG_NPTS:
+            raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
+        for i in range(m):
+            code = bg_validate(&boards[i, 0])
+            if code != BG_OK:
+                raise InvalidPositionError(
+                    f"row {i}: {_VALIDATION_MESSAGES[code]}: {np.asarray(boards[i]).tolist()}")
+            if bg_sides(&boards[i, 0]) == BG_BOTH_DONE:
+                raise GameOverError(f"row {i}: neither side has checkers: "
+                                    f"{np.asarray(boards[i]).tolist()}")
+        dims[0] = m
+        dims[1] = BG_NN_NOUT
+        out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
+        o = <float *>cnp.PyArray_DATA(out)
+        with nogil:
+            for i in range(m):
+                bg_eval(&self.ev, &boards[i, 0], o + i * BG_NN_NOUT)
+        return out
+
+    def choose(self, bytes before, const int8_t[:, ::1] cands):
+        """``(pick, probs)``: the index of the play the net policy picks among
+        the resulting boards ``cands`` (seen by the mover, who played from
+        ``before``; the move choice of rollouts and duels), and ``(n, 5)``
+        float32 probabilities of each for the opponent, then on roll."""
+        cdef const int8_t *b = _board_ptr(before)
+        cdef int64_t n = cands.shape[0], pick
+        cdef cnp.npy_intp dims[2]
+        cdef float *o
+        if cands.shape[1] != BG_NPTS or n < 1:
+            raise InvalidPositionError("candidates must be a non-empty (n, 26) array")
+        dims[0] = n
+        dims[1] = BG_NN_NOUT
+        out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
+        o = <float *>cnp.PyArray_DATA(out)
+        with nogil:
+            pick = bg_nn_choose(&self.ev, &cands[0, 0], n, b, o, NULL)
+        return pick, out
+
+    def td_games(self, bytes start, uint64_t seed, int64_t first_game, int64_t ngames, float lr):
+        """TD(0) self-play games first_game.. from ``start``, updating these
+        nets in place (the GIL is released); returns the plies played."""
+        cdef const int8_t *b = _board_ptr(start)
+        cdef int64_t r
+        _check_playing(b)
+        if ngames < 0 or first_game < 0:
+            raise ValueError("game numbers must be >= 0")
+        with nogil:
+            r = bg_td_games(&self.ev, self.rw, b, seed, first_game, ngames, lr)
+        if r == -1:
+            raise MemoryError()
+        if r == BG_E_TOO_LONG:
+            raise RuntimeError(f"a game passed {BG_MAX_PLIES} plies")
+        return r
+
+
+def nn_encode(bytes board):
+    """The nonzero inputs of a board: ``(indices, values)``."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef int16_t idx[BG_NN_MAXNZ]
+    cdef float val[BG_NN_MAXNZ]
+    cdef int n = bg_nn_encode(b, idx, val), i
+    return [idx[i] for i in range(n)], [val[i] for i in range(n)]
+
+
+def nn_is_race(bytes board):
+    return bool(bg_nn_is_race(_board_ptr(board)))
+
+
+cdef int _player(int policy, Nets nets, bg_player *p) except -1:
+    p.policy = policy
+    p.ev = NULL
+    if policy == BG_POLICY_NET:
+        if nets is None:
+            raise ValueError("the net policy needs nets")
+        p.ev = &nets.ev
+    elif policy == BG_POLICY_PUBEVAL:
+        _need_pubeval()
+    elif policy != BG_POLICY_RANDOM:
+        raise ValueError(f"unknown policy code {policy}")
+    return 0
+
+
+def duel(bytes start, uint64_t seed, int64_t first_pair, int64_t npairs,
+         int policy_a, Nets nets_a, int policy_b, Nets nets_b):
+    """Statistics (11,) int64 of duplicate-dice pairs first_pair.. of a duel
+    between built-in policies (see bg_duel_range); the GIL is released."""
+    cdef const int8_t *b = _board_ptr(start)
+    cdef bg_player pa, pb
+    cdef int r
+    cdef int64_t[::1] st
+    _check_playing(b)
+    _player(policy_a, nets_a, &pa)
+    _player(policy_b, nets_b, &pb)
+    if npairs < 0 or first_pair < 0:
+        raise ValueError("pair numbers must be >= 0")
+    out = np.zeros(BG_DU_FIELDS, dtype=np.int64)
+    st = out
+    with nogil:
+        r = bg_duel_range(b, seed, first_pair, npairs, &pa, &pb, &_PE, &st[0])
+    if r == -1:
+        raise MemoryError()
+    if r == BG_E_TOO_LONG:
+        raise RuntimeError(f"a game passed {BG_MAX_PLIES} plies")
+    return out

@@ -1,11 +1,14 @@
 # Cython declarations of the plain-C playout loops (playout.h).
 from libc.stdint cimport int8_t, uint32_t, uint64_t, int64_t
 from movegen cimport bg_gen
+from nn cimport bg_evaluator
 
 cdef extern from "playout.h" nogil:
     enum:
         BG_POLICY_RANDOM
         BG_POLICY_PUBEVAL
+        BG_POLICY_NET
+        BG_DU_FIELDS
         BG_ST_FIELDS
         BG_STRATA
         BG_E_TOO_LONG
@@ -29,4 +32,12 @@ cdef extern from "playout.h" nogil:
     void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, int policy, const bg_pubeval *pe,
-                         int stratify, int64_t *stats)
+                         int stratify, int64_t *stats, const bg_evaluator *ev)
+
+    ctypedef struct bg_player:
+        int policy
+        const bg_evaluator *ev
+
+    int bg_duel_range(const int8_t *start, uint64_t seed, int64_t first_pair,
+                      int64_t npairs, const bg_player *a, const bg_player *b,
+                      const bg_pubeval *pe, int64_t *stats)

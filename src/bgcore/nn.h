@@ -1,0 +1,451 @@
+/*
+ * nn.h -- the neural evaluator: input encoding and multilayer perceptrons in
+ * float32, plain C the compiler vectorises.  No Python, no globals: weights
+ * are read-only during evaluation, so any number of threads may evaluate
+ * with the same nets (docs/nn.md describes the encoding).
+ *
+ * A net maps a board seen by the player on roll, BEFORE rolling, to five
+ * probabilities in gnubg's cumulative convention: win, win gammon (includes
+ * backgammons), win backgammon, lose gammon, lose backgammon.  Two nets:
+ * contact and race (no contact: bg_nn_is_race).
+ *
+ * Layout.  First-layer weights are stored input-major (w1[i * hpad + j]):
+ * the H weights of one input are contiguous, so the first layer is a sum of
+ * the columns of the few nonzero inputs (about 40 of 202), each a vector
+ * add.  hpad is the hidden size rounded up to 8 (the padding is zero).
+ *
+ * Move choice (bg_nn_choose) is incremental: the candidates of a roll differ
+ * from the position before it in a few points, so the first-layer sums of
+ * that position are computed once and each candidate adds the columns of the
+ * inputs it changes (as chess NNUE does).  The sums are float, so they can
+ * differ from a full evaluation in the last bits (about 1e-7).
+ *
+ * Hidden units use the "soft sigmoid" s(x) = 1/2 + x / (2 (1 + |x|)): it
+ * vectorises (no exp), and its derivative, (1 - |2s - 1|)^2 / 2, comes from
+ * s alone.  Outputs use the logistic function.
+ */
+#ifndef BGCORE_NN_H
+#define BGCORE_NN_H
+
+#include <math.h>
+#include "movegen.h"
+
+#define BG_NN_CONTACT 0
+#define BG_NN_RACE 1
+#define BG_NN_SIDE 98          /* inputs per side: 24 points x 4, bar, off */
+#define BG_NN_RAW (2 * BG_NN_SIDE)
+#define BG_NN_NFEAT 8
+#define BG_NN_NIN (BG_NN_RAW + BG_NN_NFEAT)
+#define BG_NN_NOUT 5
+#define BG_NN_MAXNZ 160        /* nonzero inputs: 2 x (15 x 4 + 2) + 8 = 132 at most */
+#define BG_NN_MAXH 512
+#define BG_NN_ENCODING 1       /* version of the encoding below (docs/nn.md) */
+
+/* Feature inputs (after the 196 raw ones). */
+#define BG_F_PIPS 0            /* pips / 100, on roll then opponent */
+#define BG_F_SHOTS 2           /* rolls of 36 that hit a blot / 36 */
+#define BG_F_PRIME 4           /* longest run of made points / 6 */
+#define BG_F_ESCAPE 6          /* rolls of 36 that take the rearmost checker past the
+                                  blockade in front of it / 36 */
+
+typedef struct {
+    int nin, nhid, hpad;
+    const float *w1;   /* nin x hpad, input-major */
+    const float *b1;   /* hpad */
+    const float *w2;   /* 5 x hpad, output-major */
+    const float *b2;   /* 5 */
+} bg_mlp;
+
+typedef struct {
+    bg_mlp net[2];     /* BG_NN_CONTACT, BG_NN_RACE */
+} bg_nn;
+
+/* ------------------------------------------------------------------ */
+/* Encoding                                                            */
+
+/* No contact: the on-roll side's rearmost checker (25 = bar) has passed
+ * the opponent's (0 = bar); a side without checkers counts as a race. */
+static inline int bg_nn_is_race(const int8_t *b)
+{
+    int hi = 0, lo = 25, p;
+    for (p = BG_BAR; p >= 1; p--) if (b[p] > 0) { hi = p; break; }
+    for (p = 0; p <= 24; p++) if (b[p] < 0) { lo = p; break; }
+    if (hi == 0 || lo == 25) return 1;
+    return hi < lo;
+}
+
+/* The raw inputs of board cell i holding v: a point's checkers as
+ * Tesauro's four units (n >= 1, n >= 2, n >= 3, (n - 3) / 2), each side in
+ * its own numbering; a bar as n / 2.  Returns how many were written. */
+static inline int bg_nn_cell(int i, int v, int16_t *idx, float *val)
+{
+    int base, n, k = 0;
+    if (v == 0) return 0;
+    if (i == BG_BAR) { idx[0] = 96; val[0] = 0.5f * (float)v; return 1; }
+    if (i == 0) { idx[0] = BG_NN_SIDE + 96; val[0] = -0.5f * (float)v; return 1; }
+    if (v > 0) { base = (i - 1) * 4; n = v; }
+    else { base = BG_NN_SIDE + (24 - i) * 4; n = -v; }   /* opponent's point 25 - i */
+    idx[k] = (int16_t)base; val[k++] = 1.0f;
+    if (n >= 2) { idx[k] = (int16_t)(base + 1); val[k++] = 1.0f; }
+    if (n >= 3) { idx[k] = (int16_t)(base + 2); val[k++] = 1.0f; }
+    if (n >= 4) { idx[k] = (int16_t)(base + 3); val[k++] = 0.5f * (float)(n - 3); }
+    return k;
+}
+
+/* Rolls (of 36) in which the side whose checkers are `own` (bits 1..25)
+ * can hit a blot in `blot` (bits 1..24), landing only on points not in
+ * `closed`.  Entering from the bar first is not required: a cheap count. */
+static inline int bg_nn_shots(uint32_t own, uint32_t blot, uint32_t closed)
+{
+    int d1, d2, k, count = 0;
+    uint32_t open = ~closed;
+    if (!blot) return 0;
+    for (d1 = 1; d1 <= 6; d1++) {
+        uint32_t a = (own >> d1) & open;
+        for (d2 = d1; d2 <= 6; d2++) {
+            uint32_t hit;
+            if (d1 == d2) {
+                uint32_t r = own;
+                hit = 0;
+                for (k = 0; k < 4; k++) { r = (r >> d1) & open; hit |= r; }
+            } else {
+                uint32_t c = (own >> d2) & open;
+                hit = a | c | (a >> d2) | (c >> d1);
+            }
+            if (hit & blot) count += d1 == d2 ? 1 : 2;
+        }
+    }
+    return count;
+}
+
+/* The points (bit mask) a checker at point p can reach with roll d1-d2,
+ * landing only on points not in `closed` (all steps of doubles; both
+ * orders of a non-double; one die alone too). */
+static inline uint32_t bg_nn_reach(int p, int d1, int d2, uint32_t closed)
+{
+    uint32_t open = ~closed, s = 1u << p, r, a, c;
+    int k;
+    if (d1 == d2) {
+        r = s; a = 0;
+        for (k = 0; k < 4; k++) { r = (r >> d1) & open; a |= r; }
+        return a;
+    }
+    a = (s >> d1) & open;
+    c = (s >> d2) & open;
+    return a | c | ((a >> d2) & open) | ((c >> d1) & open);
+}
+
+/* Rolls (of 36) with which a checker at point p (25 = bar) gets past the
+ * lowest point the other side has made among the 12 in front of it; 36
+ * when there is none.  `closed`: the other side's made points, our numbering. */
+static inline int bg_nn_escapes(int p, uint32_t closed)
+{
+    int lo = p - 12 < 1 ? 1 : p - 12, low, d1, d2, count = 0;
+    uint32_t window = closed & (((1u << p) - 1) & ~((1u << lo) - 1)), past;
+    if (!window) return 36;
+    low = bg_highbit(window & (~window + 1u));   /* the lowest bit */
+    past = ((1u << low) - 1) & ~1u;    /* points 1 .. low - 1 */
+    for (d1 = 1; d1 <= 6; d1++)
+        for (d2 = d1; d2 <= 6; d2++)
+            if (bg_nn_reach(p, d1, d2, closed) & past) count += d1 == d2 ? 1 : 2;
+    return count;
+}
+
+static inline int bg_nn_run(uint32_t made)
+{
+    int len = 0;
+    while (made) { made &= made >> 1; len++; }
+    return len;
+}
+
+/* The six feature inputs of board b.  Masks are kept in the numbering of
+ * the side that would move over them (a run's length is the same in both). */
+static inline void bg_nn_features(const int8_t *b, float *f)
+{
+    uint32_t own = 0, opp = 0, own_made = 0, opp_made = 0;   /* own: ours; opp: theirs */
+    uint32_t opp_blot_ours = 0, own_blot_theirs = 0, own_made_theirs = 0;
+    int p, pips_own = 0, pips_opp = 0;
+    for (p = 1; p <= 24; p++) {
+        int v = b[p];
+        if (v > 0) {
+            own |= 1u << p;
+            pips_own += p * v;
+            if (v >= 2) { own_made |= 1u << p; own_made_theirs |= 1u << (25 - p); }
+            else own_blot_theirs |= 1u << (25 - p);
+        } else if (v < 0) {
+            opp |= 1u << (25 - p);
+            pips_opp += (25 - p) * -v;
+            if (v <= -2) opp_made |= 1u << p; else opp_blot_ours |= 1u << p;
+        }
+    }
+    if (b[BG_BAR] > 0) { own |= 1u << 25; pips_own += 25 * b[BG_BAR]; }
+    if (b[0] < 0) { opp |= 1u << 25; pips_opp += 25 * -b[0]; }
+    f[BG_F_PIPS] = (float)pips_own * 0.01f;
+    f[BG_F_PIPS + 1] = (float)pips_opp * 0.01f;
+    f[BG_F_SHOTS] = (float)bg_nn_shots(own, opp_blot_ours, opp_made) * (1.0f / 36.0f);
+    f[BG_F_SHOTS + 1] = (float)bg_nn_shots(opp, own_blot_theirs, own_made_theirs) * (1.0f / 36.0f);
+    f[BG_F_PRIME] = (float)bg_nn_run(own_made) * (1.0f / 6.0f);
+    f[BG_F_PRIME + 1] = (float)bg_nn_run(opp_made) * (1.0f / 6.0f);
+    f[BG_F_ESCAPE] = own ? (float)bg_nn_escapes(bg_highbit(own), opp_made) * (1.0f / 36.0f) : 0.0f;
+    f[BG_F_ESCAPE + 1] = opp ? (float)bg_nn_escapes(bg_highbit(opp), own_made_theirs) * (1.0f / 36.0f) : 0.0f;
+}
+
+/* Checkers borne off by each side. */
+static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
+{
+    int p, own = 0, opp = 0;
+    for (p = 0; p < BG_NPTS; p++) {
+        if (b[p] > 0) own += b[p]; else opp -= b[p];
+    }
+    *own_off = BG_MAXCHK - own;
+    *opp_off = BG_MAXCHK - opp;
+}
+
+/* The nonzero inputs of board b: n (index, value) pairs, indices ascending
+ * within a side.  Returns n. */
+static inline int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
+{
+    int i, n = 0, own_off, opp_off;
+    float f[BG_NN_NFEAT];
+    for (i = 0; i < BG_NPTS; i++) n += bg_nn_cell(i, b[i], idx + n, val + n);
+    bg_nn_off(b, &own_off, &opp_off);
+    if (own_off) { idx[n] = 97; val[n++] = (float)own_off * (1.0f / 15.0f); }
+    if (opp_off) { idx[n] = BG_NN_SIDE + 97; val[n++] = (float)opp_off * (1.0f / 15.0f); }
+    bg_nn_features(b, f);
+    for (i = 0; i < BG_NN_NFEAT; i++) {
+        if (f[i] != 0.0f) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i]; }
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Forward pass                                                        */
+
+static inline void bg_nn_addcol(float *acc, const float *col, float v, int hpad)
+{
+    int j;
+    if (v == 1.0f) { for (j = 0; j < hpad; j++) acc[j] += col[j]; }
+    else { for (j = 0; j < hpad; j++) acc[j] += v * col[j]; }
+}
+
+/* acc = b1 + sum of value x column over the encoded inputs. */
+static inline void bg_nn_accumulate(const bg_mlp *m, const int16_t *idx, const float *val,
+                                    int n, float *acc)
+{
+    int i;
+    memcpy(acc, m->b1, sizeof(float) * (size_t)m->hpad);
+    for (i = 0; i < n; i++) bg_nn_addcol(acc, m->w1 + (size_t)idx[i] * m->hpad, val[i], m->hpad);
+}
+
+static inline void bg_nn_hidden(const float *acc, float *h, int hpad)
+{
+    int j;
+    for (j = 0; j < hpad; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
+}
+
+static inline float bg_nn_logistic(float x)
+{
+    if (x < -40.0f) x = -40.0f;
+    return 1.0f / (1.0f + expf(-x));
+}
+
+/* The five raw output probabilities from hidden activations h (padded
+ * entries multiply zero weights).  Eight partial sums: a fixed order the
+ * compiler may vectorise without reassociating. */
+static inline void bg_nn_output(const bg_mlp *m, const float *h, float *out)
+{
+    int k, j, l;
+    for (k = 0; k < BG_NN_NOUT; k++) {
+        const float *w = m->w2 + (size_t)k * m->hpad;
+        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0}, t;
+        for (j = 0; j < m->hpad; j += 8)
+            for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
+        t = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+        out[k] = bg_nn_logistic(t + m->b2[k]);
+    }
+}
+
+/* The exact value of a finished board (a side has no checkers), or 0 if
+ * the game goes on.  `out` is for the player on roll. */
+static inline int bg_nn_terminal(const int8_t *b, float *out)
+{
+    int p, own = 0, opp = 0, pts;
+    for (p = 0; p < BG_NPTS; p++) { if (b[p] > 0) own += b[p]; else opp -= b[p]; }
+    if (own && opp) return 0;
+    memset(out, 0, sizeof(float) * BG_NN_NOUT);
+    if (!own) {               /* the player on roll has borne off everything */
+        out[0] = 1.0f;
+        pts = opp < BG_MAXCHK ? 1 : 2;
+        if (pts == 2) {
+            if (b[0] < 0) pts = 3;
+            for (p = 1; p <= 6; p++) if (b[p] < 0) pts = 3;   /* our home board */
+        }
+        if (pts >= 2) out[1] = 1.0f;
+        if (pts >= 3) out[2] = 1.0f;
+    } else {                  /* the opponent has */
+        pts = own < BG_MAXCHK ? 1 : 2;
+        if (pts == 2) {
+            if (b[BG_BAR] > 0) pts = 3;
+            for (p = 19; p <= 24; p++) if (b[p] > 0) pts = 3;  /* the opponent's home */
+        }
+        if (pts >= 2) out[3] = 1.0f;
+        if (pts >= 3) out[4] = 1.0f;
+    }
+    return 1;
+}
+
+/* Orders the outputs (win >= wg >= wb, 1 - win >= lg >= lb) and zeroes the
+ * gammons that cannot happen (a side that has borne off cannot lose one). */
+static inline void bg_nn_tidy(const int8_t *b, float *out)
+{
+    int own_off, opp_off;
+    bg_nn_off(b, &own_off, &opp_off);
+    if (opp_off) out[1] = out[2] = 0.0f;
+    if (own_off) out[3] = out[4] = 0.0f;
+    if (out[1] > out[0]) out[1] = out[0];
+    if (out[2] > out[1]) out[2] = out[1];
+    if (out[3] > 1.0f - out[0]) out[3] = 1.0f - out[0];
+    if (out[4] > out[3]) out[4] = out[3];
+}
+
+/* Evaluation of a position (both sides with checkers) by the net of its
+ * class, raw outputs; h receives the hidden activations. */
+static inline void bg_nn_forward(const bg_mlp *m, const int8_t *b, float *acc, float *h, float *out)
+{
+    int16_t idx[BG_NN_MAXNZ];
+    float val[BG_NN_MAXNZ];
+    int n = bg_nn_encode(b, idx, val);
+    bg_nn_accumulate(m, idx, val, n, acc);
+    bg_nn_hidden(acc, h, m->hpad);
+    bg_nn_output(m, h, out);
+}
+
+/* The evaluator hook for exact values (the bear-off database): returns 1
+ * and fills out when it knows the position. */
+typedef int (*bg_exact_fn)(const void *ctx, const int8_t *b, float *out);
+
+typedef struct {
+    const bg_nn *nn;
+    bg_exact_fn exact;     /* may be NULL */
+    const void *exact_ctx;
+} bg_evaluator;
+
+/* The five probabilities of board b for the player on roll, before rolling. */
+static inline void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
+{
+    float acc[BG_NN_MAXH], h[BG_NN_MAXH];
+    if (bg_nn_terminal(b, out)) return;
+    if (ev->exact && ev->exact(ev->exact_ctx, b, out)) return;
+    bg_nn_forward(&ev->nn->net[bg_nn_is_race(b)], b, acc, h, out);
+    bg_nn_tidy(b, out);
+}
+
+static inline float bg_equity(const float *p)
+{
+    return 2.0f * p[0] - 1.0f + p[1] - p[3] + p[2] - p[4];
+}
+
+/* The other player's view of the same five probabilities. */
+static inline void bg_flip(const float *p, float *q)
+{
+    float w = 1.0f - p[0], wg = p[3], wb = p[4], lg = p[1], lb = p[2];
+    q[0] = w; q[1] = wg; q[2] = wb; q[3] = lg; q[4] = lb;
+}
+
+/* ------------------------------------------------------------------ */
+/* Move choice, incremental                                            */
+
+typedef struct {
+    const int8_t *base;    /* 26 bytes, the position after swapping */
+    int ready[2];
+    int own_off, opp_off;
+    float f[BG_NN_NFEAT];
+    float acc[2][BG_NN_MAXH];
+} bg_nn_base;
+
+static inline void bg_nn_base_init(bg_nn_base *s, const int8_t *base)
+{
+    s->base = base;
+    s->ready[0] = s->ready[1] = 0;
+    bg_nn_off(base, &s->own_off, &s->opp_off);
+    bg_nn_features(base, s->f);
+}
+
+static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cls)
+{
+    if (!s->ready[cls]) {
+        int16_t idx[BG_NN_MAXNZ];
+        float val[BG_NN_MAXNZ];
+        int n = bg_nn_encode(s->base, idx, val);
+        bg_nn_accumulate(m, idx, val, n, s->acc[cls]);
+        s->ready[cls] = 1;
+    }
+    return s->acc[cls];
+}
+
+/* Raw outputs of board e (both sides playing, of class cls) from the
+ * first-layer sums of the base position plus e's differences. */
+static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, const int8_t *e,
+                                    float *out)
+{
+    float acc[BG_NN_MAXH], h[BG_NN_MAXH], f[BG_NN_NFEAT];
+    int16_t idx[8];
+    float val[8];
+    int i, k, n, own_off, opp_off, hp = m->hpad;
+    const int8_t *b0 = s->base;
+    memcpy(acc, bg_nn_base_acc(s, m, cls), sizeof(float) * (size_t)hp);
+    for (i = 0; i < BG_NPTS; i++) {
+        if (e[i] == b0[i]) continue;
+        n = bg_nn_cell(i, b0[i], idx, val);
+        for (k = 0; k < n; k++) bg_nn_addcol(acc, m->w1 + (size_t)idx[k] * hp, -val[k], hp);
+        n = bg_nn_cell(i, e[i], idx, val);
+        for (k = 0; k < n; k++) bg_nn_addcol(acc, m->w1 + (size_t)idx[k] * hp, val[k], hp);
+    }
+    bg_nn_off(e, &own_off, &opp_off);
+    if (own_off != s->own_off)
+        bg_nn_addcol(acc, m->w1 + (size_t)97 * hp, (float)(own_off - s->own_off) * (1.0f / 15.0f), hp);
+    if (opp_off != s->opp_off)
+        bg_nn_addcol(acc, m->w1 + (size_t)(BG_NN_SIDE + 97) * hp,
+                     (float)(opp_off - s->opp_off) * (1.0f / 15.0f), hp);
+    bg_nn_features(e, f);
+    for (i = 0; i < BG_NN_NFEAT; i++)
+        if (f[i] != s->f[i]) bg_nn_addcol(acc, m->w1 + (size_t)(BG_NN_RAW + i) * hp, f[i] - s->f[i], hp);
+    bg_nn_hidden(acc, h, hp);
+    bg_nn_output(m, h, out);
+}
+
+/*
+ * The index of the best of the n plays at `cands` (26 bytes each, seen by
+ * the player who moves, who played from `before`): the highest cubeless
+ * equity for the mover; ties go to the first.  When `probs` is not NULL it
+ * receives, for every play, the five probabilities of the resulting
+ * position for the OPPONENT, now on roll (n x 5); `best_probs` (5, may be
+ * NULL) those of the chosen play.
+ */
+static inline int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
+                                   const int8_t *before, float *probs, float *best_probs)
+{
+    bg_nn_base s;
+    int8_t base[32], e[32];
+    float out[BG_NN_NOUT], best_out[BG_NN_NOUT];
+    float best = 0.0f;
+    int64_t i, pick = 0;
+    bg_swap(before, base);
+    bg_nn_base_init(&s, base);
+    for (i = 0; i < n; i++) {
+        float eq;
+        bg_swap(cands + i * BG_NPTS, e);
+        if (!bg_nn_terminal(e, out) && !(ev->exact && ev->exact(ev->exact_ctx, e, out))) {
+            int cls = bg_nn_is_race(e);
+            bg_nn_delta_eval(&s, &ev->nn->net[cls], cls, e, out);
+            bg_nn_tidy(e, out);
+        }
+        if (probs) memcpy(probs + i * BG_NN_NOUT, out, sizeof out);
+        eq = -bg_equity(out);
+        if (i == 0 || eq > best) { best = eq; pick = i; memcpy(best_out, out, sizeof out); }
+    }
+    if (best_probs) memcpy(best_probs, best_out, sizeof best_out);
+    return pick;
+}
+
+#endif /* BGCORE_NN_H */
