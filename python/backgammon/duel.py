@@ -68,11 +68,14 @@ class DuelResult:
 
 
 def duel(a: DuelPolicy, b: DuelPolicy, games: int = 2000, seed: int | None = None,
-         workers: int | None = None, *, position: Position | None = None) -> DuelResult:
+         workers: int | None = None, *, position: Position | None = None,
+         in_flight: int = 1024) -> DuelResult:
     """Plays ``a`` against ``b`` for ``games`` games (rounded up to whole
     pairs) from ``position`` (the opening by default) and returns the
     :class:`DuelResult`.  Built-in policies and evaluators play in the core
-    on ``workers`` threads; the result is the same for any ``workers``."""
+    on ``workers`` threads; the result is the same for any ``workers``.  A
+    callable side is called from the calling thread with the candidates of
+    ``in_flight`` games at a time (``workers`` must then be 1 or None)."""
     games = _positive_int(games, "games")
     pairs = (games + 1) // 2
     if seed is None:
@@ -85,22 +88,34 @@ def duel(a: DuelPolicy, b: DuelPolicy, games: int = 2000, seed: int | None = Non
         raise TypeError(f"position must be a Position, got {type(pos).__name__}")
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
+    in_flight = _positive_int(in_flight, "in_flight")
     pa, pb = _player(a), _player(b)
-    stats = _duel_stats(pos._b, seed, pairs, pa, pb, workers or 1)
+    if pa[0] == -1 or pb[0] == -1:
+        if (workers or 1) > 1:
+            raise RolloutError("a callable policy runs in the calling thread, batching all "
+                               "games in flight: workers apply to built-in policies")
+        stats = _bgcore.duel_batched(pos._b, seed, 0, pairs, pa[0], pa[1], pa[2],
+                                     pb[0], pb[1], pb[2], in_flight)
+    else:
+        stats = _duel_stats(pos._b, seed, pairs, pa[:2], pb[:2], workers or 1)
     return _result(_name(a), _name(b), seed, stats)
 
 
-def _player(policy: Any) -> tuple[int, Any]:
+def _player(policy: Any) -> tuple[int, Any, Any]:
+    """(core policy code or -1 for a callable, nets, checked callable)."""
     from backgammon.nn import Evaluator
+    from backgammon.rollout import _checked_evaluator
 
     if isinstance(policy, Evaluator):
-        return 2, policy._nets
+        return 2, policy._nets, None
     if isinstance(policy, str):
         if policy not in _CODES:
             raise RolloutError(f"unknown policy {policy!r}: use 'net', 'pubeval', 'random', "
                                "an Evaluator or a callable")
         code = _CODES[policy]
-        return code, Evaluator.default()._nets if code == 2 else None
+        return code, Evaluator.default()._nets if code == 2 else None, None
+    if callable(policy):
+        return -1, None, _checked_evaluator(policy)
     raise RolloutError(f"unknown policy {policy!r}: use 'net', 'pubeval', 'random', "
                        "an Evaluator or a callable")
 

@@ -21,16 +21,16 @@ import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 import numpy as np
 
 from backgammon import _bgcore
 from backgammon.batch import _int_array
 from backgammon.errors import InvalidPositionError, InvalidWeightsError
-from backgammon.position import Position
+from backgammon.position import Play, Position
 
-__all__ = ["Evaluation", "Evaluator", "evaluate"]
+__all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
 VERSION = 1
@@ -207,6 +207,13 @@ class Evaluator:
     def copy(self) -> Evaluator:
         return Evaluator(self.weights(), meta=self.meta)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # process and cluster executors of rollouts send evaluators by value
+        return (Evaluator, (self.weights(),), {"meta": self.meta})
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.meta = dict(state["meta"])
+
     # ------------------------------------------------------------------
     # Evaluation
 
@@ -242,19 +249,143 @@ class Evaluator:
         return f"<Evaluator contact {self.hidden[0]} hidden, race {self.hidden[1]} hidden{', ' + origin if origin else ''}>"
 
 
+class RankedPlay(NamedTuple):
+    """A play with its cubeless ``equity`` for the player who makes it, and
+    ``evaluation``: the five probabilities of the resulting position for that
+    player (the opponent then rolls), found at ``ply``."""
+
+    play: Play
+    equity: float
+    evaluation: Evaluation
+    ply: int
+
+
 def evaluate(position: Position | str | Iterable[int], ply: int = 0,
              evaluator: Evaluator | None = None) -> Evaluation:
     """The evaluation of ``position`` for the player on roll, before rolling,
-    by the bundled nets (or ``evaluator``).  ``ply`` 0 is the net itself.
+    by the bundled nets (or ``evaluator``).
+
+    ``ply`` 0 is the net itself; ply ``n`` is the mean over the 21 rolls
+    (non-doubles counting twice) of the position after the best play of each
+    roll, evaluated at ply ``n - 1`` (gnubg's n-ply).  At ply 2 the best play
+    of a roll is chosen at ply 1 among the 8 best at ply 0.
 
         >>> import backgammon as bg
         >>> bg.evaluate(bg.Position.initial()).win > 0.4
         True
     """
     ev = evaluator if evaluator is not None else Evaluator.default()
-    if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or ply != 0:
-        raise ValueError(f"ply must be 0, got {ply!r}")
-    return ev.evaluate(position)
+    ply = _ply(ply)
+    pos = _as_position(position)
+    return Evaluation._from_row(_eval_ply(ev, _rows(pos), ply)[0])
+
+
+def rank_plays(position: Position, dice: Any, ply: int = 0,
+               evaluator: Evaluator | None = None) -> list[RankedPlay]:
+    """Every legal play of ``dice`` with its equity, best first (ties keep
+    the order of :meth:`Position.legal_plays`).  At ply 0 the first is the
+    play the net policy makes in rollouts and duels.  At ply 1 or 2 the 8
+    best plays at ply 0 are evaluated again at ``ply`` and ranked first; the
+    rest keep their ply-0 equity (``RankedPlay.ply`` says which)."""
+    ev = evaluator if evaluator is not None else Evaluator.default()
+    ply = _ply(ply)
+    pos = _as_position(position)
+    plays = pos.legal_plays(dice)
+    results = plays._results
+    pick, probs = ev._nets.choose(pos._b, results)
+    order = _mover_order(probs, int(pick))
+    ranked = [(int(i), probs[i], 0) for i in order]
+    if ply > 0:
+        top = order[:_PRUNE]
+        again = _eval_ply(ev, _swapped_rows(results[top]), ply)
+        better = [(int(i), again[k], ply) for k, i in enumerate(top)]
+        eq = _mover_equity(np.array([r[1] for r in better], np.float32))
+        better = [better[k] for k in np.argsort(-eq, kind="stable")]
+        ranked = better + ranked[len(top):]
+    out = []
+    for i, p, at in ranked:
+        mover = Evaluation._from_row(_flip(np.asarray(p, np.float32).reshape(1, 5))[0])
+        out.append(RankedPlay(plays[i], mover.equity, mover, at))
+    return out
+
+
+def best_play(position: Position, dice: Any, ply: int = 0,
+              evaluator: Evaluator | None = None) -> Play:
+    """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`)."""
+    return rank_plays(position, dice, ply, evaluator)[0].play
+
+
+_PRUNE = 8  # plays a roll keeps for a deeper look (gnubg's move filters do the same)
+_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.uint8)
+_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 36.0
+
+
+def _ply(ply: Any) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or not 0 <= ply <= 2:
+        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+    return int(ply)
+
+
+def _flip(p: np.ndarray) -> np.ndarray:
+    """The other player's view of rows of five probabilities."""
+    return np.stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1).astype(p.dtype)
+
+
+def _mover_equity(p: np.ndarray) -> np.ndarray:
+    """The mover's equity of rows of the opponent's probabilities, in float32
+    and in the order of the core's bg_equity, so that ranks match its choice."""
+    p = p.astype(np.float32)
+    eq = np.float32(2.0) * p[:, 0] - np.float32(1.0) + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+    return -eq
+
+
+def _mover_order(probs: np.ndarray, pick: int) -> list[int]:
+    order = [int(i) for i in np.argsort(-_mover_equity(probs), kind="stable")]
+    if order[0] != pick:  # the core's choice leads (equal equities: the first)
+        order.remove(pick)
+        order.insert(0, pick)
+    return order
+
+
+def _swapped_rows(results: np.ndarray) -> np.ndarray:
+    """Rows seen by the player who moved -> seen by the opponent, now on roll."""
+    return np.ascontiguousarray(-results[:, ::-1])
+
+
+def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int) -> np.ndarray:
+    """(m, 5) float32 evaluations at ``ply`` of boards (player on roll)."""
+    boards = np.ascontiguousarray(boards, dtype=np.int8)
+    out = ev._nets.evaluate(boards)
+    if ply == 0 or not len(boards):
+        return out
+    sides = np.array([_bgcore.sides(b.tobytes()) for b in boards])
+    live = np.flatnonzero(sides == 0)          # finished boards keep their exact value
+    if not len(live):
+        return out
+    m = len(live)
+    befores = np.repeat(boards[live], len(_ROLLS), axis=0)
+    dice = np.tile(_ROLLS, (m, 1))
+    results, offsets = _bgcore.batch_successors(befores, dice)
+    picks, probs = ev._nets.choose_groups(befores, results, offsets)
+    if ply == 1:
+        chosen = probs[picks]
+    else:
+        chosen = np.empty((len(befores), 5), np.float32)
+        rows, owner = [], []
+        for g in range(len(befores)):
+            lo, hi = int(offsets[g]), int(offsets[g + 1])
+            order = np.argsort(-_mover_equity(probs[lo:hi]), kind="stable")[:_PRUNE]
+            rows.extend(lo + order)
+            owner.extend([g] * len(order))
+        deeper = _eval_ply(ev, _swapped_rows(results[np.array(rows)]), ply - 1)
+        eq = _mover_equity(deeper)
+        owner_arr = np.array(owner)
+        for g in range(len(befores)):
+            idx = np.flatnonzero(owner_arr == g)
+            chosen[g] = deeper[idx[int(np.argmax(eq[idx]))]]
+    mover = _flip(chosen).astype(np.float64).reshape(m, len(_ROLLS), 5)
+    out[live] = np.einsum("mrk,r->mk", mover, _WEIGHTS).astype(np.float32)
+    return out
 
 
 def _as_position(position: Any) -> Position:
@@ -299,16 +430,19 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
         for part, a, shape in (("b1", b1, (h,)), ("w2", w2, (OUTPUTS, h)), ("b2", b2, (OUTPUTS,))):
             if a.shape != shape:
                 raise InvalidWeightsError(f"{name}_{part} must have shape {shape}, got {a.shape}")
-        for part, a in zip(_PARTS, (w1, b1, w2, b2)):
-            if not np.isfinite(a).all():
-                raise InvalidWeightsError(f"{name}_{part} holds values that are not finite")
         hp = (h + 7) // 8 * 8
         p1 = np.zeros((INPUTS, hp), np.float32)
-        p1[:, :h] = w1
         q1 = np.zeros(hp, np.float32)
-        q1[:h] = b1
         p2 = np.zeros((OUTPUTS, hp), np.float32)
-        p2[:, :h] = w2
-        arrays += [p1, q1, p2, np.array(b2, np.float32)]
+        with np.errstate(over="ignore", invalid="ignore"):
+            p1[:, :h] = w1
+            q1[:h] = b1
+            p2[:, :h] = w2
+            q2 = np.array(b2, np.float32)
+        for part, a in zip(_PARTS, (p1, q1, p2, q2)):
+            if not np.isfinite(a).all():  # checked as float32: 1e39 does not fit
+                raise InvalidWeightsError(f"{name}_{part} holds values that are not finite "
+                                          "float32 numbers")
+        arrays += [p1, q1, p2, q2]
         hidden.append(h)
     return tuple(arrays), (hidden[0], hidden[1])

@@ -9,6 +9,17 @@ cdef extern from "playout.h" nogil:
         BG_POLICY_PUBEVAL
         BG_POLICY_NET
         BG_DU_FIELDS
+        BG_DU_PAIRS
+        BG_DU_GAMES
+        BG_DU_A_WIN
+        BG_DU_A_GAMMON
+        BG_DU_A_BACKGAMMON
+        BG_DU_B_WIN
+        BG_DU_B_GAMMON
+        BG_DU_B_BACKGAMMON
+        BG_DU_SUM
+        BG_DU_SUM_PAIR2
+        BG_DU_PLIES
         BG_ST_FIELDS
         BG_STRATA
         BG_E_TOO_LONG
@@ -28,6 +39,8 @@ cdef extern from "playout.h" nogil:
     int bg_finished(const int8_t *b)
     int64_t bg_choose(bg_gen *g, int64_t n, const int8_t *before, int policy,
                       const bg_pubeval *pe, bg_rng *r)
+    int64_t bg_choose_ev(bg_gen *g, int64_t n, const int8_t *before, int policy,
+                         const bg_pubeval *pe, const bg_evaluator *ev, bg_rng *r)
     void bg_record(int64_t *stats, int stratum, int points, int64_t plies)
     void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
