@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidWeightsError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
@@ -31,6 +32,9 @@ from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
+from backgammon.duel import DuelResult, duel
+from backgammon.train import train
 
 __version__ = "0.1.0"
 
@@ -40,7 +44,10 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
+    "DuelResult",
     "Estimate",
+    "Evaluation",
+    "Evaluator",
     "FormatLossError",
     "FormatLossWarning",
     "Game",
@@ -53,6 +60,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidWeightsError",
     "LegalPlays",
     "Match",
     "Outcome",
@@ -60,12 +68,16 @@ __all__ = [
     "PipCountCubePolicy",
     "Play",
     "Position",
+    "RankedPlay",
     "RolloutError",
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "duel",
+    "evaluate",
     "perft",
     "pubeval",
     "rollout",
     "svg",
+    "train",
 ]

@@ -104,7 +104,7 @@ class Evaluator:
 
     def __init__(self, weights: Mapping[str, np.ndarray], *,
                  meta: Mapping[str, str] | None = None) -> None:
-        """``weights`` maps ``"contact_w1"`` ``(202, H)``, ``"contact_b1"``
+        """``weights`` maps ``"contact_w1"`` ``(204, H)``, ``"contact_b1"``
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
         same for ``"race_"`` to arrays; ``meta`` is free text kept in files."""
         arrays, hidden = _padded(weights)

@@ -565,7 +565,7 @@ cdef class Nets:
     """The contact and race nets over padded float32 arrays.
 
     ``arrays`` is ``(w1, b1, w2, b2)`` of the contact net then of the race
-    net: ``w1`` ``(202, hpad)`` input-major, ``b1`` ``(hpad,)``, ``w2``
+    net: ``w1`` ``(204, hpad)`` input-major, ``b1`` ``(hpad,)``, ``w2``
     ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns past
     ``hidden[c]`` are zero.  The core reads (and training writes) the arrays
     in place, so they are kept here.  Evaluation only reads: one Nets may

@@ -11,7 +11,7 @@
  *
  * Layout.  First-layer weights are stored input-major (w1[i * hpad + j]):
  * the H weights of one input are contiguous, so the first layer is a sum of
- * the columns of the few nonzero inputs (about 40 of 202), each a vector
+ * the columns of the few nonzero inputs (about 40 of 204), each a vector
  * add.  hpad is the hidden size rounded up to 8 (the padding is zero).
  *
  * Move choice (bg_nn_choose) is incremental: the candidates of a roll differ
