@@ -24,7 +24,8 @@ extensions = [
         extra_compile_args=compile_args,
         depends=["src/bgcore/movegen.h", "src/bgcore/movegen.pxd",
                  "src/bgcore/playout.h", "src/bgcore/playout.pxd",
-                 "src/bgcore/nn.h", "src/bgcore/nn.pxd", "src/bgcore/train.h"],
+                 "src/bgcore/nn.h", "src/bgcore/nn.pxd", "src/bgcore/train.h",
+                 "src/bgcore/bearoff.h", "src/bgcore/bearoff.pxd"],
     )
 ]
 

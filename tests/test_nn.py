@@ -172,8 +172,21 @@ def test_a_won_position_evaluates_to_a_win(net):
     pos = board({1: 2}, {19: 3, 20: 3, 21: 3, 22: 3, 23: 3})
     assert bg.evaluate(pos, ply=1).probabilities == (1.0, 1.0, 0.0, 0.0, 0.0)
     assert bg.evaluate(pos, ply=2).equity == 2.0
-    e = bg.evaluate(pos)
-    assert e.win > 0.9
+    # both sides are home: the bear-off database answers at ply 0 too
+    assert bg.evaluate(pos).probabilities == (1.0, 1.0, 0.0, 0.0, 0.0)
+
+
+def test_bear_offs_come_from_the_database(net):
+    rows = [board({1: 3, 4: 2}, {24: 2, 20: 3}).to_array(),
+            board({6: 5, 5: 5, 4: 5}, {19: 15}).to_array(),
+            board({2: 1}, {23: 1, 22: 1}).to_array()]
+    rows = np.array(rows, np.int8)
+    assert np.array_equal(net.evaluate_batch(rows), _bgcore.bearoff_probs(rows))
+    # and in move choice: the candidates of a bear-off are bear-offs
+    pos = bg.Position.from_array(rows[0])
+    cands = pos.successors((4, 1))
+    _, probs = net._nets.choose(pos._b, cands)
+    assert np.array_equal(probs, _bgcore.bearoff_probs(np.ascontiguousarray(-cands[:, ::-1])))
 
 
 def test_evaluation_and_equity():

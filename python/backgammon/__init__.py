@@ -26,6 +26,7 @@ from backgammon import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
 from backgammon import pubeval
+from backgammon import bearoff
 from backgammon.rules import Rules
 from backgammon.game import Action, Game, GameResult, Phase
 from backgammon.match import Match
@@ -75,6 +76,7 @@ __all__ = [
     "batch_successors",
     "duel",
     "evaluate",
+    "bearoff",
     "perft",
     "pubeval",
     "rollout",
