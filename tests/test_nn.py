@@ -358,3 +358,20 @@ def test_bad_weight_arrays():
         Evaluator([1, 2, 3])
     with pytest.raises(bg.InvalidWeightsError, match="hidden sizes"):
         Evaluator.random(hidden=(0, 8))
+
+
+def test_avx2_and_baseline_kernels_agree_exactly(net, positions):
+    # the same products summed in the same order, no fused multiply-add
+    before = _bgcore.NN_AVX2
+    try:
+        _bgcore.nn_use_avx2(False)
+        base = net.evaluate_batch(positions)
+        pick_base = net._nets.choose(bg.Position(positions[7])._b,
+                                     bg.Position(positions[7]).successors((6, 4)))
+        _bgcore.nn_use_avx2(True)
+        assert np.array_equal(net.evaluate_batch(positions), base)
+        pick = net._nets.choose(bg.Position(positions[7])._b,
+                                bg.Position(positions[7]).successors((6, 4)))
+        assert pick[0] == pick_base[0] and np.array_equal(pick[1], pick_base[1])
+    finally:
+        _bgcore.nn_use_avx2(before)

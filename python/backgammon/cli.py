@@ -2,7 +2,7 @@
 
     backgammon moves [POSITION_ID] DICE     legal plays of a roll, with Position IDs
     backgammon perft DEPTH [POSITION_ID] [--rolls 36]
-    backgammon rollout [POSITION_ID] [--games N] [--policy random|pubeval] [--seed S]
+    backgammon rollout [POSITION_ID] [--games N] [--policy net|pubeval|random] [--seed S]
                        [--workers W] [--json]
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
@@ -143,8 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--games", type=int, default=1296 * 50,
                     help="number of games (default 64,800; multiples of 1,296 balance "
                          "the first two rolls)")
-    ro.add_argument("--policy", choices=("random", "pubeval"), default="pubeval",
-                    help="how both sides play (default pubeval)")
+    ro.add_argument("--policy", choices=("net", "pubeval", "random"), default="net",
+                    help="how both sides play: the bundled nets (default), pubeval or random")
     ro.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ro.add_argument("--workers", type=int, default=os.cpu_count() or 1,

@@ -559,6 +559,18 @@ NN_INPUTS = BG_NN_NIN
 NN_OUTPUTS = BG_NN_NOUT
 NN_MAX_HIDDEN = BG_NN_MAXH
 NN_ENCODING = BG_NN_ENCODING
+# AVX2 kernels when the CPU has them (results are identical either way);
+# BACKGAMMON_NO_AVX2=1 keeps the baseline ones.
+import os as _os
+NN_AVX2 = bool(bg_nn_init_cpu(_os.environ.get("BACKGAMMON_NO_AVX2") != "1"))
+
+
+def nn_use_avx2(bint allow):
+    """Switches the AVX2 kernels on (when the CPU has them) or off; for tests
+    and benchmarks, not while other threads evaluate.  Returns the state."""
+    global NN_AVX2
+    NN_AVX2 = bool(bg_nn_init_cpu(allow))
+    return NN_AVX2
 
 
 from bearoff cimport bg_bearoff, bg_bearoff_applies, bg_bearoff_probs

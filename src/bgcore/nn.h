@@ -39,6 +39,7 @@
 #define BG_NN_NOUT 5
 #define BG_NN_MAXNZ 160        /* nonzero inputs: 2 x (15 x 4 + 2) + 8 = 132 at most */
 #define BG_NN_MAXH 512
+#define BG_NN_NPTS_DELTA (26 * 8 + 2 + 8)   /* inputs a candidate may change */
 #define BG_NN_ENCODING 1       /* version of the encoding below (docs/nn.md) */
 
 /* Feature inputs (after the 196 raw ones). */
@@ -221,20 +222,63 @@ static inline int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
 /* ------------------------------------------------------------------ */
 /* Forward pass                                                        */
 
-static inline void bg_nn_addcol(float *acc, const float *col, float v, int hpad)
+/* acc += sum of val[i] x column idx[i]: the first layer's whole cost.  Each
+ * acc[j] adds the same products in the same order whatever the vector
+ * width, and no fused multiply-add is used, so the AVX2 version (chosen at
+ * run time, bg_nn_init_cpu) gives results identical to the baseline one. */
+#define BG_NN_ADDCOLS_BODY                                              \
+    int i, j;                                                           \
+    for (i = 0; i < n; i++) {                                           \
+        const float *col = w1 + (size_t)idx[i] * hpad;                  \
+        float v = val[i];                                               \
+        for (j = 0; j < hpad; j++) acc[j] += v * col[j];                \
+    }
+
+static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, const int16_t *idx,
+                                      const float *val, int n)
 {
-    int j;
-    if (v == 1.0f) { for (j = 0; j < hpad; j++) acc[j] += col[j]; }
-    else { for (j = 0; j < hpad; j++) acc[j] += v * col[j]; }
+    BG_NN_ADDCOLS_BODY
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(BG_NO_SIMD)
+#define BG_NN_X86_DISPATCH 1
+__attribute__((target("avx2"))) static void bg_nn_addcols_avx2(
+    float *acc, const float *w1, int hpad, const int16_t *idx, const float *val, int n)
+{
+    BG_NN_ADDCOLS_BODY
+}
+static int bg_nn_avx2 = 0;
+#endif
+
+/* Chooses the AVX2 kernels when the CPU has them; call once before any
+ * evaluation (the module does at import).  Returns 1 when AVX2 is used. */
+static inline int bg_nn_init_cpu(int allow)
+{
+#ifdef BG_NN_X86_DISPATCH
+    __builtin_cpu_init();
+    bg_nn_avx2 = allow && __builtin_cpu_supports("avx2");
+    return bg_nn_avx2;
+#else
+    (void)allow;
+    return 0;
+#endif
+}
+
+static inline void bg_nn_addcols(float *acc, const float *w1, int hpad, const int16_t *idx,
+                                 const float *val, int n)
+{
+#ifdef BG_NN_X86_DISPATCH
+    if (bg_nn_avx2) { bg_nn_addcols_avx2(acc, w1, hpad, idx, val, n); return; }
+#endif
+    bg_nn_addcols_base(acc, w1, hpad, idx, val, n);
 }
 
 /* acc = b1 + sum of value x column over the encoded inputs. */
 static inline void bg_nn_accumulate(const bg_mlp *m, const int16_t *idx, const float *val,
                                     int n, float *acc)
 {
-    int i;
     memcpy(acc, m->b1, sizeof(float) * (size_t)m->hpad);
-    for (i = 0; i < n; i++) bg_nn_addcol(acc, m->w1 + (size_t)idx[i] * m->hpad, val[i], m->hpad);
+    bg_nn_addcols(acc, m->w1, m->hpad, idx, val, n);
 }
 
 static inline void bg_nn_hidden(const float *acc, float *h, int hpad)
@@ -389,27 +433,27 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
                                     float *out)
 {
     float acc[BG_NN_MAXH], h[BG_NN_MAXH], f[BG_NN_NFEAT];
-    int16_t idx[8];
-    float val[8];
-    int i, k, n, own_off, opp_off, hp = m->hpad;
+    int16_t idx[BG_NN_NPTS_DELTA];
+    float val[BG_NN_NPTS_DELTA];
+    int i, k, n = 0, c, own_off, opp_off, hp = m->hpad;
     const int8_t *b0 = s->base;
     memcpy(acc, bg_nn_base_acc(s, m, cls), sizeof(float) * (size_t)hp);
     for (i = 0; i < BG_NPTS; i++) {
         if (e[i] == b0[i]) continue;
-        n = bg_nn_cell(i, b0[i], idx, val);
-        for (k = 0; k < n; k++) bg_nn_addcol(acc, m->w1 + (size_t)idx[k] * hp, -val[k], hp);
-        n = bg_nn_cell(i, e[i], idx, val);
-        for (k = 0; k < n; k++) bg_nn_addcol(acc, m->w1 + (size_t)idx[k] * hp, val[k], hp);
+        c = bg_nn_cell(i, b0[i], idx + n, val + n);
+        for (k = n; k < n + c; k++) val[k] = -val[k];
+        n += c;
+        n += bg_nn_cell(i, e[i], idx + n, val + n);
     }
     bg_nn_off(e, &own_off, &opp_off);
-    if (own_off != s->own_off)
-        bg_nn_addcol(acc, m->w1 + (size_t)97 * hp, (float)(own_off - s->own_off) * (1.0f / 15.0f), hp);
-    if (opp_off != s->opp_off)
-        bg_nn_addcol(acc, m->w1 + (size_t)(BG_NN_SIDE + 97) * hp,
-                     (float)(opp_off - s->opp_off) * (1.0f / 15.0f), hp);
+    if (own_off != s->own_off) { idx[n] = 97; val[n++] = (float)(own_off - s->own_off) * (1.0f / 15.0f); }
+    if (opp_off != s->opp_off) {
+        idx[n] = BG_NN_SIDE + 97; val[n++] = (float)(opp_off - s->opp_off) * (1.0f / 15.0f);
+    }
     bg_nn_features(e, f);
     for (i = 0; i < BG_NN_NFEAT; i++)
-        if (f[i] != s->f[i]) bg_nn_addcol(acc, m->w1 + (size_t)(BG_NN_RAW + i) * hp, f[i] - s->f[i], hp);
+        if (f[i] != s->f[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - s->f[i]; }
+    bg_nn_addcols(acc, m->w1, hp, idx, val, n);
     bg_nn_hidden(acc, h, hp);
     bg_nn_output(m, h, out);
 }

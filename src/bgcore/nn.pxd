@@ -28,6 +28,7 @@ cdef extern from "nn.h" nogil:
         bg_exact_fn exact
         const void *exact_ctx
 
+    int bg_nn_init_cpu(int allow)
     int bg_nn_is_race(const int8_t *b)
     int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
     void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
