@@ -131,6 +131,12 @@ def test_encoding_is_symmetric_under_swapping(positions):
             assert a[k] == pytest.approx(mirror[k], rel=1e-6)
 
 
+def test_vector_scan_equals_the_portable_one(positions):
+    rows = list(positions) + [board({25: 15}, {0: 15}).to_array(), board({1: 1}, {24: 1}).to_array(),
+                              board({}, {0: 2, 12: 13}).to_array(), board({25: 3, 7: 12}, {}).to_array()]
+    assert all(_bgcore.nn_scan_agrees(np.asarray(r, np.int8).tobytes()) for r in rows)
+
+
 def test_race_classification():
     assert not _bgcore.nn_is_race(bg.Position.initial()._b)
     assert _bgcore.nn_is_race(board({6: 3}, {19: 3})._b)        # passed each other

@@ -10,7 +10,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, uint8_t, int64_t
 from libc.stdlib cimport free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset, memcmp
 
 cimport numpy as cnp
 import numpy as np
@@ -742,6 +742,17 @@ def nn_encode(bytes board):
     cdef float val[BG_NN_MAXNZ]
     cdef int n = bg_nn_encode(b, idx, val), i
     return [idx[i] for i in range(n)], [val[i] for i in range(n)]
+
+
+def nn_scan_agrees(bytes board):
+    """Whether the vectorised board scan of nn.h equals the portable one."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_nn_scan_t x, y
+    memset(&x, 0, sizeof(x))
+    memset(&y, 0, sizeof(y))
+    bg_nn_scan(b, &x)
+    bg_nn_scan_plain(b, &y)
+    return memcmp(&x, &y, sizeof(x)) == 0
 
 
 def nn_is_race(bytes board):

@@ -29,6 +29,10 @@ cdef extern from "nn.h" nogil:
         const void *exact_ctx
 
     int bg_nn_init_cpu(int allow)
+    ctypedef struct bg_nn_scan_t:
+        pass
+    void bg_nn_scan(const int8_t *b, bg_nn_scan_t *s)
+    void bg_nn_scan_plain(const int8_t *b, bg_nn_scan_t *s)
     int bg_nn_is_race(const int8_t *b)
     int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
     void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)

@@ -82,6 +82,7 @@ static inline int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, c
             int d1, d2, points, cls;
             int64_t n, pick;
             float next[BG_NN_NOUT], target[BG_NN_NOUT], exact[BG_NN_NOUT];
+            bg_nn_scan_t sc;
             const int8_t *res;
             bg_game_roll(&r, k, ply, 0, &d1, &d2);
             g->out.n = 0;
@@ -99,8 +100,9 @@ static inline int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, c
                 bg_flip(next, target);
             }
             /* positions the evaluator knows exactly need no training */
-            if (!(ev->exact && ev->exact(ev->exact_ctx, board, exact))) {
-                cls = bg_nn_is_race(board);
+            bg_nn_scan(board, &sc);
+            if (!bg_nn_known(ev, board, &sc, exact)) {
+                cls = bg_nn_scan_race(&sc);
                 bg_td_update(&ev->nn->net[cls], &rw[cls], board, target, lr);
             }
             if (points) break;
