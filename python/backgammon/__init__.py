@@ -20,6 +20,8 @@ from backgammon.errors import (
     InvalidRecordError,
     InvalidRulesError,
     InvalidWeightsError,
+    InvalidSetupError,
+    MatchEquityError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
@@ -28,7 +30,7 @@ from backgammon.perft import perft
 from backgammon import pubeval
 from backgammon import bearoff
 from backgammon.rules import Rules
-from backgammon.game import Action, Game, GameResult, Phase
+from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
@@ -36,6 +38,7 @@ from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
 from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
 from backgammon.train import train
+from backgammon import cubeful, met
 
 __version__ = "0.1.0"
 
@@ -46,6 +49,7 @@ __all__ = [
     "BackgammonError",
     "Chouette",
     "DuelResult",
+    "DiceSource",
     "Estimate",
     "Evaluation",
     "Evaluator",
@@ -62,8 +66,10 @@ __all__ = [
     "InvalidRecordError",
     "InvalidRulesError",
     "InvalidWeightsError",
+    "InvalidSetupError",
     "LegalPlays",
     "Match",
+    "MatchEquityError",
     "Outcome",
     "Phase",
     "PipCountCubePolicy",
@@ -77,6 +83,8 @@ __all__ = [
     "duel",
     "evaluate",
     "bearoff",
+    "cubeful",
+    "met",
     "perft",
     "pubeval",
     "rollout",

@@ -25,7 +25,7 @@ from backgammon import _bgcore
 from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
 from backgammon.errors import RolloutError
 from backgammon.position import Position
-from backgammon.rollout import Estimate, _Z95, _positive_int, _seed
+from backgammon.rollout import Estimate, _Z95, _collect, _positive_int, _seed
 
 __all__ = ["DuelResult", "duel"]
 
@@ -130,12 +130,18 @@ def _duel_stats(board: bytes, seed: int, pairs: int, pa: tuple[int, Any], pb: tu
                 workers: int) -> np.ndarray:
     if workers == 1:
         return _bgcore.duel(board, seed, 0, pairs, pa[0], pa[1], pb[0], pb[1])
-    per = -(-pairs // workers)
-    chunks = [(f, min(per, pairs - f)) for f in range(0, pairs, per)]
+    # equal chunks, one per thread; a shared token stops them all on an
+    # error or Ctrl-C (the main thread waits in _collect, which wakes often)
+    chunks = [(pairs * i // workers, pairs * (i + 1) // workers - pairs * i // workers)
+              for i in range(workers)]
+    cancel = _bgcore.Cancel()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-duel") as pool:
-        futures = [pool.submit(_bgcore.duel, board, seed, f, n, pa[0], pa[1], pb[0], pb[1])
-                   for f, n in chunks]
-        return sum((f.result() for f in futures), np.zeros(11, np.int64))
+        futures = [pool.submit(_bgcore.duel, board, seed, f, n, pa[0], pa[1], pb[0], pb[1], cancel)
+                   for f, n in chunks if n]
+        total = np.zeros(11, np.int64)
+        for part in _collect(futures, cancel):
+            total += part
+        return total
 
 
 def _result(a: str, b: str, seed: int, st: np.ndarray) -> DuelResult:

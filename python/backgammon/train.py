@@ -36,6 +36,7 @@ from backgammon.duel import _duel_stats, _result as _duel_result
 from backgammon.errors import BackgammonError
 from backgammon.nn import Evaluator
 from backgammon.position import Position
+from backgammon.rollout import _collect
 
 __all__ = ["TrainSettings", "train"]
 
@@ -116,6 +117,7 @@ def train(games: int, *, out: str | os.PathLike[str] | None = None, seed: int = 
     t0 = time.perf_counter()
     last_eval = done
     say(f"# start games={done} settings={json.dumps(asdict(settings))}")
+    cancel = _bgcore.Cancel()
     try:
         with ThreadPoolExecutor(max_workers=settings.threads,
                                 thread_name_prefix="backgammon-train") as pool:
@@ -132,10 +134,11 @@ def train(games: int, *, out: str | os.PathLike[str] | None = None, seed: int = 
                     n = min(per, done + count - first)
                     if n <= 0:
                         break
-                    jobs.append(pool.submit(c._nets.td_games, board, settings.seed, first, n, rate))
+                    jobs.append(pool.submit(c._nets.td_games, board, settings.seed, first, n,
+                                            rate, cancel))
                     first += n
-                for j in jobs:
-                    j.result()
+                for _ in _collect(jobs, cancel):  # Ctrl-C or an error stops every thread
+                    pass
                 net = _average(copies[:len(jobs)], net.meta)
                 done += count
                 if bar is not None:

@@ -1,5 +1,6 @@
 # Cython declarations of the neural evaluator (nn.h) and TD training (train.h).
 from libc.stdint cimport int8_t, int16_t, uint64_t, int64_t
+from movegen cimport bg_cancel
 
 cdef extern from "nn.h" nogil:
     enum:
@@ -47,4 +48,5 @@ cdef extern from "train.h" nogil:
         float *b2
 
     int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, const int8_t *start,
-                        uint64_t seed, int64_t first_game, int64_t ngames, float lr)
+                        uint64_t seed, int64_t first_game, int64_t ngames, float lr,
+                        bg_cancel *cancel)

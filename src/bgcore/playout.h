@@ -238,11 +238,13 @@ static inline int64_t bg_choose_ev(bg_gen *g, int64_t n, const int8_t *before, i
  * Plays games first_game .. first_game + ngames - 1 of a rollout from
  * `start` (the player on roll about to roll), adding to stats[1296][9].
  * Points are from the starting player's side.  Returns 0, -1 when memory
- * ran out, or BG_E_TOO_LONG.
+ * ran out, BG_E_TOO_LONG, or BG_E_CANCELLED (checked once a game; stats
+ * then hold the games finished so far).
  */
 static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                                    int64_t ngames, int policy, const bg_pubeval *pe,
-                                   int stratify, int64_t *stats, const bg_evaluator *ev)
+                                   int stratify, int64_t *stats, const bg_evaluator *ev,
+                                   bg_cancel *cancel)
 {
     bg_gen *g = bg_gen_new();
     int64_t k;
@@ -253,6 +255,7 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
         bg_rng r;
         int64_t ply;
         int stratum = -1, points = 0;
+        if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
         memcpy(board, start, BG_NPTS);
         bg_rng_seed(&r, seed, (uint64_t)k);
         for (ply = 0; ply < BG_MAX_PLIES; ply++) {
@@ -307,11 +310,12 @@ typedef struct {
  * Pairs first_pair .. first_pair + npairs - 1 of a duel from `start`: pair
  * k plays the dice of stream (seed, k) twice, a moving first in one game
  * and b in the other, so both sides get the same rolls at the same turns.
- * Adds to stats[BG_DU_FIELDS].  Returns 0, -1 (memory) or BG_E_TOO_LONG.
+ * Adds to stats[BG_DU_FIELDS].  Returns 0, -1 (memory), BG_E_TOO_LONG or
+ * BG_E_CANCELLED (checked once a pair; stats then hold the pairs finished).
  */
 static inline int bg_duel_range(const int8_t *start, uint64_t seed, int64_t first_pair,
                                 int64_t npairs, const bg_player *a, const bg_player *b,
-                                const bg_pubeval *pe, int64_t *stats)
+                                const bg_pubeval *pe, int64_t *stats, bg_cancel *cancel)
 {
     bg_gen *g = bg_gen_new();
     int64_t k;
@@ -319,6 +323,7 @@ static inline int bg_duel_range(const int8_t *start, uint64_t seed, int64_t firs
     g->want_moves = 0;
     for (k = first_pair; k < first_pair + npairs; k++) {
         int seat, pair = 0;
+        if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
         for (seat = 0; seat < 2; seat++) {
             int8_t board[32];
             bg_rng r;

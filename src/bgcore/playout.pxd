@@ -1,6 +1,6 @@
 # Cython declarations of the plain-C playout loops (playout.h).
 from libc.stdint cimport int8_t, uint32_t, uint64_t, int64_t
-from movegen cimport bg_gen
+from movegen cimport bg_gen, bg_cancel
 from nn cimport bg_evaluator
 
 cdef extern from "playout.h" nogil:
@@ -45,7 +45,8 @@ cdef extern from "playout.h" nogil:
     void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, int policy, const bg_pubeval *pe,
-                         int stratify, int64_t *stats, const bg_evaluator *ev)
+                         int stratify, int64_t *stats, const bg_evaluator *ev,
+                         bg_cancel *cancel)
 
     ctypedef struct bg_player:
         int policy
@@ -53,4 +54,4 @@ cdef extern from "playout.h" nogil:
 
     int bg_duel_range(const int8_t *start, uint64_t seed, int64_t first_pair,
                       int64_t npairs, const bg_player *a, const bg_player *b,
-                      const bg_pubeval *pe, int64_t *stats)
+                      const bg_pubeval *pe, int64_t *stats, bg_cancel *cancel)

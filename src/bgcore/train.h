@@ -62,10 +62,12 @@ static inline void bg_td_update(const bg_mlp *m, const bg_mlp_rw *rw, const int8
  * Self-play games first_game .. first_game + ngames - 1 from `start` (the
  * player on roll about to roll), dice from stream (seed, k), updating the
  * nets of ev (writable through rw[2]) after every move.  Returns the plies
- * played, -1 when memory ran out, or BG_E_TOO_LONG.
+ * played, -1 when memory ran out, BG_E_TOO_LONG, or BG_E_CANCELLED (checked
+ * once a game; the nets keep the updates of the games played).
  */
 static inline int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, const int8_t *start,
-                                  uint64_t seed, int64_t first_game, int64_t ngames, float lr)
+                                  uint64_t seed, int64_t first_game, int64_t ngames, float lr,
+                                  bg_cancel *cancel)
 {
     bg_gen *g = bg_gen_new();
     int64_t k, plies = 0;
@@ -75,6 +77,7 @@ static inline int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, c
         int8_t board[32];
         bg_rng r;
         int64_t ply;
+        if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
         memcpy(board, start, BG_NPTS);
         memset(board + BG_NPTS, 0, 32 - BG_NPTS);
         bg_rng_seed(&r, seed, (uint64_t)k);
