@@ -92,3 +92,16 @@ def test_cli_duel(capsys, tmp_path):
     Evaluator.default().save(path)
     assert main(["duel", str(path), "random", "--games", "20", "--seed", "1"]) == 0
     assert main(["duel", str(tmp_path / "none.npz"), "random", "--games", "2"]) == 2
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_kill"), reason="POSIX signals")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_duel_stops_on_ctrl_c(workers):
+    import threading
+
+    from test_interrupts import STOPPED_WITHIN, _interrupted
+
+    latency = _interrupted(lambda: bg.duel("net", "pubeval", games=10_000_000, seed=1,
+                                           workers=workers))
+    assert latency < STOPPED_WITHIN
+    assert not [t for t in threading.enumerate() if t.name.startswith("backgammon-duel")]

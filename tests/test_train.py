@@ -86,3 +86,17 @@ def test_cli_train(tmp_path, capsys):
                  "--eval-pairs", "10", "--no-progress", "--save", str(tmp_path / "n.npz")]) == 0
     assert "trained" in capsys.readouterr().out
     assert Evaluator.load(tmp_path / "n.npz").hidden == (8, 8)
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_kill"), reason="POSIX signals")
+def test_training_stops_on_ctrl_c_and_keeps_its_checkpoint(tmp_path):
+    import threading
+
+    from test_interrupts import STOPPED_WITHIN, _interrupted
+
+    latency = _interrupted(lambda: bg.train(10_000_000, out=tmp_path, seed=1, threads=2,
+                                            hidden=(16, 8), round_games=100_000,
+                                            progress=False, eval_every=0))
+    assert latency < STOPPED_WITHIN
+    assert not [t for t in threading.enumerate() if t.name.startswith("backgammon-train")]
+    assert Evaluator.load(tmp_path / "checkpoint.npz").hidden == (16, 8)
