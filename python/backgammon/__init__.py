@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidWeightsError,
     InvalidSetupError,
     MatchEquityError,
 )
@@ -34,6 +35,9 @@ from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
+from backgammon.duel import DuelResult, duel
+from backgammon.train import train
 from backgammon import cubeful, met
 
 __version__ = "0.1.0"
@@ -46,7 +50,10 @@ __all__ = [
     "Chouette",
     "CubeDecision",
     "DiceSource",
+    "DuelResult",
     "Estimate",
+    "Evaluation",
+    "Evaluator",
     "EvaluatorCubePolicy",
     "FormatLossError",
     "FormatLossWarning",
@@ -60,6 +67,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidWeightsError",
     "InvalidSetupError",
     "LegalPlays",
     "Match",
@@ -69,10 +77,13 @@ __all__ = [
     "PipCountCubePolicy",
     "Play",
     "Position",
+    "RankedPlay",
     "RolloutError",
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "duel",
+    "evaluate",
     "bearoff",
     "cube_decision",
     "cubeful",
@@ -81,4 +92,5 @@ __all__ = [
     "pubeval",
     "rollout",
     "svg",
+    "train",
 ]
