@@ -2,6 +2,7 @@
 
     python benchmarks/compare_peers.py [--limit N] [--min-time S] [--json OUT]
                                        [--rollout-games N] [--skip movegen|rollout|gnubg|openspiel]
+                                       [--cube [--cube-positions N]]
 
 Peers (each skipped with a message when it cannot be imported):
 
@@ -61,6 +62,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+import peers_cube  # benchmarks/peers_cube.py: the --cube section
 
 REPO = Path(__file__).resolve().parent.parent
 MOVEGEN = REPO / "tests" / "data" / "movegen.jsonl.gz"
@@ -1133,6 +1136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="also count perft DEPTH with gnubg_nn and compare it with "
                          "backgammon.perft (3: about 20 s)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    ap.add_argument("--cube", action="store_true",
+                    help="also compare cube decisions with gnubg's (benchmarks/peers_cube.py)")
+    peers_cube.add_arguments(ap)
     args = ap.parse_args(argv)
     if args.rollout_games <= 0:
         ap.error("--rollout-games must be positive")
@@ -1171,6 +1177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             report["perft"] = check_perft(bg, gnubg_nn, args.perft)
     if "rollout" not in args.skip:
         report["rollout"] = run_rollouts(bg, args)
+    if args.cube:
+        report["cube"] = peers_cube.run(bg, args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nwrote {args.json}")
