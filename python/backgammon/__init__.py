@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidSetupError,
     MatchEquityError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
@@ -28,7 +29,7 @@ from backgammon.perft import perft
 from backgammon import pubeval
 from backgammon import bearoff
 from backgammon.rules import Rules
-from backgammon.game import Action, Game, GameResult, Phase
+from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
@@ -43,6 +44,7 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
+    "DiceSource",
     "Estimate",
     "FormatLossError",
     "FormatLossWarning",
@@ -56,6 +58,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidSetupError",
     "LegalPlays",
     "Match",
     "MatchEquityError",

@@ -17,10 +17,11 @@ applied to any position, contact or not.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 
@@ -35,6 +36,14 @@ class PipCountCubePolicy:
     redouble_lead: float = 0.09
     take_lead: float = 0.12
 
+    def __post_init__(self) -> None:
+        for name in ("double_lead", "redouble_lead", "take_lead"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{name} is a number, got {value!r}")
+            if not math.isfinite(value):
+                raise InvalidSetupError(f"{name} is a finite lead, got {value!r}")
+
     @staticmethod
     def lead(position: Position) -> float:
         """The relative lead of the player on roll (negative when behind)."""
@@ -43,6 +52,8 @@ class PipCountCubePolicy:
 
     def should_double(self, game: Game) -> bool:
         """Whether the player on roll should double now (False when doubling is not allowed)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {game!r}"[:300])
         if not game.can_double():
             return False
         need = self.redouble_lead if game.cube_owner == game.turn else self.double_lead
@@ -50,8 +61,11 @@ class PipCountCubePolicy:
 
     def should_take(self, game: Game) -> bool:
         """Whether the doubled player should take (the game must be waiting for the answer)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {game!r}"[:300])
         if game.phase is not Phase.DOUBLED:
-            raise ValueError(f"no double to answer: the game is in phase {game.phase.value!r}")
+            raise IllegalActionError(
+                f"no double to answer: the game is in phase {game.phase.value!r}")
         return self.lead(game.position) <= self.take_lead  # the doubler's lead
 
 
