@@ -78,7 +78,19 @@ class RolloutResult:
     first two rolls (from 2,592 games), or over the 36 first rolls (from 72
     games); ``unstratified_stderr`` is the equity error the same games give
     read as plain random games, so the ratio shows what stratifying gained.
-    ``strata`` holds the raw integer counts, one row per pair of first rolls.
+    ``strata`` holds the raw integer counts, one row per pair of first rolls
+    (with ``cube``, ``variance_reduction``, ``truncate`` or a ``rotation`` of
+    1 or 3: the fixed-point sums of the core's bg_rollout_range).
+
+    With ``cube``: ``cubeful`` is the cubeful equity per unit of the starting
+    stake (money) or, with ``match``, the match winning chance, played with
+    the evaluator's cube decisions; the cubeless figures beside it are those
+    of the same games.  With ``variance_reduction`` every figure has each
+    roll's luck subtracted; ``plain_equity`` and ``plain_cubeful`` are the
+    unadjusted estimates of the same games.  ``truncate``: the plies after
+    which games were scored by the evaluator; ``rotation``: how many of the
+    first rolls were scheduled (2 is the stratification above, 3 adds the
+    third roll).
     """
 
     position: Position
@@ -96,6 +108,14 @@ class RolloutResult:
     seconds: float
     mean_plies: float
     strata: np.ndarray = field(repr=False, compare=False)
+    cube: bool = False
+    match: bool = False
+    cubeful: Estimate | None = None
+    variance_reduction: bool = False
+    plain_equity: Estimate | None = None
+    plain_cubeful: Estimate | None = None
+    truncate: int | None = None
+    rotation: int = 0
 
     @property
     def probabilities(self) -> tuple[float, float, float, float, float]:
@@ -119,6 +139,14 @@ class RolloutResult:
             est = getattr(self, name)
             out[name] = {"value": est.value, "stderr": est.stderr,
                          "ci95": [est.low, est.high]}
+        for name in ("cubeful", "plain_equity", "plain_cubeful"):
+            est = getattr(self, name)
+            if est is not None:
+                out[name] = {"value": est.value, "stderr": est.stderr,
+                             "ci95": [est.low, est.high]}
+        out.update(cube=self.cube, match=self.match,
+                   variance_reduction=self.variance_reduction, truncate=self.truncate,
+                   rotation=self.rotation)
         out.update(unstratified_equity_stderr=self.unstratified_stderr,
                    seconds=self.seconds, games_per_second=self.games_per_second,
                    mean_plies=self.mean_plies)
@@ -143,6 +171,25 @@ class RolloutResult:
         eq = self.equity
         lines.append(f"  {'equity':<16}{eq.value:>+9.4f}{eq.stderr:>10.4f}   "
                      f"[{eq.low:+.4f}, {eq.high:+.4f}]  (cubeless)")
+        cf = self.cubeful
+        if cf is not None:
+            if self.match:
+                lines.append(f"  {'match winning':<16}{cf.value:>9.4f}{cf.stderr:>10.4f}   "
+                             f"[{cf.low:.4f}, {cf.high:.4f}]  (cubeful)")
+            else:
+                lines.append(f"  {'equity':<16}{cf.value:>+9.4f}{cf.stderr:>10.4f}   "
+                             f"[{cf.low:+.4f}, {cf.high:+.4f}]  (cubeful, per unit of "
+                             "the starting stake)")
+        if self.variance_reduction and self.plain_equity is not None and eq.stderr > 0:
+            plain = self.plain_equity.stderr
+            lines.append(f"  luck adjustment cut the cubeless equity error from {plain:.4f} to "
+                         f"{eq.stderr:.4f} ({plain / eq.stderr:.2f}x)")
+            pc = self.plain_cubeful
+            if cf is not None and pc is not None and cf.stderr > 0 and not self.match:
+                lines.append(f"  and the cubeful one from {pc.stderr:.4f} to {cf.stderr:.4f} "
+                             f"({pc.stderr / cf.stderr:.2f}x)")
+        if self.truncate is not None:
+            lines.append(f"  truncated after {self.truncate} plies (scored by the evaluator)")
         if self.stratified and eq.stderr > 0:
             gain = self.unstratified_stderr / eq.stderr
             if gain < _MEASURABLE_GAIN:
@@ -157,11 +204,13 @@ class RolloutResult:
         return "\n".join(lines)
 
 
-def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
+def rollout(position: Any, games: int = 36 * 36 * 10, *,
             policy: Policy = "net", seed: int | None = None,
             workers: int | None = None, executor: Executor | None = None,
             stratify: bool = True, progress: bool | Callable[[int, int], Any] = False,
             chunk_games: int | None = None, in_flight: int = _DEFAULT_IN_FLIGHT,
+            cube: bool = False, variance_reduction: bool = False,
+            truncate: int | None = None, rotation: int | None = None,
             ) -> RolloutResult:
     """Plays ``position`` out ``games`` times and returns the statistics.
 
@@ -181,8 +230,27 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     gives every 1,296 games each pair of first two rolls once.  ``progress``
     shows a bar on stderr (tqdm when installed), or is called as
     ``progress(done, total)``.
+
+    ``position`` may also be a :class:`~backgammon.Game` waiting for a roll:
+    its position, cube, owner, score, Crawford flag and rules are used.
+    ``cube``: both sides double, take and pass by the evaluator's 0-ply cube
+    decisions (money with Jacoby and beavers as the rules say; in a match at
+    its score, with the Crawford rule, a game ending the match where it is
+    won); :attr:`RolloutResult.cubeful` is reported beside the cubeless
+    figures of the same games.  ``variance_reduction`` subtracts each roll's
+    luck as the evaluator sees it (about 21 times the work a game).
+    ``truncate`` scores a game still going after that many plies by the
+    evaluator's 0-ply chances (exact from the bear-off database when both
+    sides are home).  ``rotation`` schedules the first 0 to 3 rolls (default
+    2 when ``stratify``, else 0; 3 adds the third roll: 46,656 strata).
+    These four options need the net policy.
+
+        >>> r = bg.rollout(bg.Position.initial(), games=72, seed=1, cube=True)
+        >>> -1.5 < r.cubeful.value < 1.5
+        True
     """
-    pos = _as_position(position)
+    setup = _cube_setup(position, cube)
+    pos = setup.pop("position")
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
     games = _positive_int(games, "games")
@@ -209,6 +277,25 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     in_flight = _positive_int(in_flight, "in_flight", _MAX_IN_FLIGHT)
     if chunk_games is not None:
         chunk_games = _positive_int(chunk_games, "chunk_games")
+    if rotation is None:
+        rotation = 2 if stratify else 0
+    elif isinstance(rotation, bool) or not isinstance(rotation, (int, np.integer)) \
+            or not 0 <= rotation <= 3:
+        raise RolloutError(f"rotation is 0, 1, 2 or 3 (rolls scheduled), got {rotation!r}")
+    elif not stratify and rotation:
+        raise RolloutError("stratify=False schedules no rolls: leave rotation out or give 0")
+    rotation = int(rotation)
+    if truncate is not None:
+        if isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) \
+                or not 0 <= truncate <= _MAX_GAMES:
+            raise RolloutError(f"truncate is a number of plies >= 0, got {truncate!r}")
+        truncate = int(truncate)
+    if not isinstance(variance_reduction, bool):
+        raise TypeError(f"variance_reduction is True or False, got {variance_reduction!r}")
+    extended = bool(cube or variance_reduction or truncate is not None or rotation in (1, 3))
+    if extended and (callable_policy or (net is None and policy != "net")):
+        raise RolloutError("cube, variance_reduction, truncate and rotation 1 or 3 need the "
+                           f"net policy ('net' or an Evaluator), got {policy!r}")
     stuck = _never_moves(pos)
     if stuck:
         raise RolloutError(f"the game can never end: {stuck} in {pos!r}")
@@ -223,7 +310,19 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     stats = np.zeros((_STRATA, len(_FIELDS)), dtype=np.int64)
     parts: Any = None
     try:
-        if callable_policy:
+        if extended:
+            if net is None:
+                net = Evaluator.default()
+            opts = dict(setup, vr=variance_reduction, rotation=rotation,
+                        truncate=-1 if truncate is None else truncate,
+                        rot_offset=_rotation_offset(seed))
+            args = [(pos._b, seed, first, count, net, opts) for first, count in chunks]
+            stats = np.zeros((_STRATA, _bgcore.ROLLOUT_FIELDS), dtype=np.int64)
+            parts = _run_chunks(args, workers, executor, run_chunk_ex)
+            for part, (_, count) in zip(parts, chunks):
+                stats += part
+                bar.update(count)
+        elif callable_policy:
             evaluate = _checked_evaluator(policy)
             for first, count in chunks:
                 stats += _bgcore.playout_batched(pos._b, seed, first, count, stratify,
@@ -243,7 +342,11 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
             parts.close()  # an interrupt between chunks: stop and join the workers now
         bar.close()
     seconds = time.perf_counter() - start
-    return _result(pos, games, name, seed, stratify, stats, seconds)
+    if not extended:
+        return _result(pos, games, name, seed, stratify, stats, seconds)
+    return _result_ex(pos, games, name, seed, rotation, stats, seconds, cube=bool(cube),
+                      match=setup["score"] is not None, vr=variance_reduction,
+                      truncate=truncate)
 
 
 def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
@@ -260,23 +363,37 @@ def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
                            net._nets if net is not None else None)
 
 
-def _run_chunks(args: list[tuple], workers: int | None,
-                executor: Executor | None) -> Iterator[np.ndarray]:
+def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
+                 opts: dict[str, Any], cancel: Any = None) -> np.ndarray:
+    """One seeded chunk of a rollout with the cube, luck adjustment,
+    truncation or rotation (``opts``: the keywords of
+    ``_bgcore.rollout_games``): its ``(1296, ROLLOUT_FIELDS)`` fixed-point
+    sums.  Top-level so that process and cluster executors can pickle it."""
+    opts = dict(opts)
+    table = opts.pop("met", None)
+    if table is not None:
+        opts["table"] = _bgcore.cube_table(table)
+    return _bgcore.rollout_games(board, seed, first, count, net._nets, cancel=cancel, **opts)
+
+
+def _run_chunks(args: list[tuple], workers: int | None, executor: Executor | None,
+                fn: Callable[..., np.ndarray] = run_chunk) -> Iterator[np.ndarray]:
     if executor is not None:
         # a token pickled to another process is a fresh one: remote chunks
         # already running finish there; in-process executors stop at once
         cancel = _bgcore.Cancel()
-        return _collect([executor.submit(run_chunk, *a, cancel) for a in args], cancel)
+        return _collect([executor.submit(fn, *a, cancel) for a in args], cancel)
     if (workers or 1) == 1:
-        return (run_chunk(*a) for a in args)
-    return _threaded(args, workers or 1)
+        return (fn(*a) for a in args)
+    return _threaded(args, workers or 1, fn)
 
 
-def _threaded(args: list[tuple], workers: int) -> Iterator[np.ndarray]:
+def _threaded(args: list[tuple], workers: int,
+              fn: Callable[..., np.ndarray] = run_chunk) -> Iterator[np.ndarray]:
     cancel = _bgcore.Cancel()
     # leaving the block joins the threads: none outlives the rollout
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
-        yield from _collect([pool.submit(run_chunk, *a, cancel) for a in args], cancel)
+        yield from _collect([pool.submit(fn, *a, cancel) for a in args], cancel)
 
 
 _WAIT = 0.1  # seconds: a wait for a chunk wakes this often (Ctrl-C on every platform)
@@ -436,7 +553,85 @@ def _result(pos: Position, games: int, policy: str, seed: int, stratify: bool,
     return RolloutResult(
         position=pos, games=games, policy=policy, seed=seed, stratified=stratified,
         unstratified_stderr=plain.stderr, seconds=seconds,
-        mean_plies=float(stats[:, _PLIES].sum()) / games, strata=stats, **est)
+        mean_plies=float(stats[:, _PLIES].sum()) / games, strata=stats,
+        rotation=2 if stratify else 0, **est)
+
+
+def _cube_setup(position: Any, cube: Any) -> dict[str, Any]:
+    """The start of a rollout: the position and, for the core, the cube, its
+    owner, the rules and the score (from a Game; money defaults else)."""
+    from backgammon.game import Game, Phase
+    from backgammon.rules import Rules
+
+    if not isinstance(cube, bool):
+        raise TypeError(f"cube is True or False, got {cube!r}")
+    rules, value, owner, score, post = Rules(), 1, "centred", None, False
+    if isinstance(position, Game):
+        game = position
+        if game.phase is not Phase.ROLL:
+            raise RolloutError(f"a rollout starts from a game waiting for a roll; this one is "
+                               f"in phase {game.phase.value!r}")
+        pos, rules, value = game.position, game.rules, game.cube
+        owner = ("centred" if game.cube_owner is None
+                 else "own" if game.cube_owner == game.turn else "opponent")
+        if game.match_length:
+            me, them = game.score[game.turn], game.score[1 - game.turn]
+            score = (game.match_length - me, game.match_length - them)
+            post = 1 in score and not game.crawford
+    else:
+        pos = _as_position(position)
+    met = None
+    if score is not None:
+        from backgammon import met as _met
+        met = _met.default_table()
+        if max(score) > len(met.post_crawford):
+            raise RolloutError(f"the match table covers {len(met.post_crawford)} points, "
+                               f"the score is {score[0]}-away, {score[1]}-away")
+    return dict(position=pos, cube=cube, cube_value=value, owner=owner,
+                max_cube=rules.max_cube, cube_disabled=not rules.cube,
+                jacoby=rules.jacoby and score is None, beaver=rules.beaver and score is None,
+                backgammon_value=rules.backgammon_value, score=score, post_crawford=post,
+                met=met)
+
+
+def _rotation_offset(seed: int) -> int:
+    """The third roll's offset (0..35) of a rotated rollout, from its seed."""
+    x = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64
+    return ((x ^ (x >> 29)) * 0xBF58476D1CE4E5B9 % 2**64 >> 32) % 36
+
+
+# The quantities of bg_rollout_range, in order (playout.h)
+_RX_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon",
+             "equity", "cubeful")
+
+
+def _result_ex(pos: Position, games: int, policy: str, seed: int, rotation: int,
+               stats: np.ndarray, seconds: float, *, cube: bool, match: bool, vr: bool,
+               truncate: int | None) -> RolloutResult:
+    """The result from bg_rollout_range's fixed-point sums."""
+    nq = _bgcore.ROLLOUT_QUANTITIES
+    rows = stats.astype(np.float64)
+    if rotation == 1 or (rotation >= 2 and not (rows[:, 0] >= 2).all()):
+        rows = rows.reshape(36, 36, -1).sum(axis=1)   # only the first roll is a stratum
+    stratified = rotation >= 1 and bool((rows[:, 0] >= 2).all())
+    n = rows[:, 0]
+    scale, scale2 = 2.0 ** -_bgcore.ROLLOUT_SHIFT, 2.0 ** -_bgcore.ROLLOUT_SHIFT2
+
+    def est(q: int, strat: bool = stratified) -> Estimate:
+        return _estimate(n, rows[:, 2 + 2 * q] * scale, rows[:, 3 + 2 * q] * scale2, strat)
+
+    off = nq // 2 if vr else 0
+    values = {name: est(q + off) for q, name in enumerate(_RX_NAMES)}
+    cubeful = values.pop("cubeful")
+    plain = est(5 + off, False)
+    return RolloutResult(
+        position=pos, games=games, policy=policy, seed=seed, stratified=stratified,
+        unstratified_stderr=plain.stderr, seconds=seconds,
+        mean_plies=float(stats[:, 1].sum()) / games, strata=stats,
+        cube=cube, match=match and cube, cubeful=cubeful if cube else None,
+        variance_reduction=vr, plain_equity=est(5) if vr else None,
+        plain_cubeful=est(6) if vr and cube else None, truncate=truncate,
+        rotation=rotation, **values)
 
 
 class _Progress:
