@@ -56,6 +56,7 @@ ROLLOUT_FIELDS: int
 ROLLOUT_QUANTITIES: int
 ROLLOUT_SHIFT: int
 ROLLOUT_SHIFT2: int
+def scheduled_roll(game: int, ply: int, rotation: int, rot_offset: int = 0) -> int: ...
 def rollout_games(
     board: bytes,
     seed: int,

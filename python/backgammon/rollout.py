@@ -180,10 +180,11 @@ class RolloutResult:
                 lines.append(f"  {'equity':<16}{cf.value:>+9.4f}{cf.stderr:>10.4f}   "
                              f"[{cf.low:+.4f}, {cf.high:+.4f}]  (cubeful, per unit of "
                              "the starting stake)")
-        if self.variance_reduction and self.plain_equity is not None and eq.stderr > 0:
+        if self.variance_reduction and self.plain_equity is not None:
             plain = self.plain_equity.stderr
+            factor = f"{plain / eq.stderr:.2f}x" if eq.stderr > 0 else "all of it"
             lines.append(f"  luck adjustment cut the cubeless equity error from {plain:.4f} to "
-                         f"{eq.stderr:.4f} ({plain / eq.stderr:.2f}x)")
+                         f"{eq.stderr:.4f} ({factor})")
             pc = self.plain_cubeful
             if cf is not None and pc is not None and cf.stderr > 0 and not self.match:
                 lines.append(f"  and the cubeful one from {pc.stderr:.4f} to {cf.stderr:.4f} "

@@ -1597,3 +1597,17 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
     if r == BG_E_CUBE:
         raise RolloutError("a cube decision refused the evaluator's chances")
     return out
+
+
+def scheduled_roll(int64_t game, int ply, int rotation, int rot_offset=0):
+    """The ordered roll (0..35, 6 (d1 - 1) + d2 - 1) that rotation schedules
+    for ply ``ply`` < ``rotation`` of game ``game`` (bg_roll_sched)."""
+    cdef bg_rollout_opts o
+    cdef int d1, d2
+    if not 0 <= ply < rotation <= 3 or game < 0 or not 0 <= rot_offset < 36:
+        raise ValueError("ply < rotation <= 3, game >= 0 and rot_offset 0..35")
+    memset(&o, 0, sizeof(o))
+    o.rotation = rotation
+    o.rot_offset = rot_offset
+    bg_roll_sched(NULL, game, ply, &o, &d1, &d2)
+    return 6 * (d1 - 1) + d2 - 1
