@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 
 def row(n, left="", right=""):
-    """A gnubg row: 'NNN) ' then the left cell in 28 columns, then the right cell."""
-    return (f"{n:3d}) " + left.ljust(28) + right).rstrip()
+    """A gnubg row: 'NNN) ' then the left cell as "%-27s ", then the right cell; a left
+    cell alone keeps its padding, as gnubg writes it."""
+    line = f"{n:3d}) {left:<27} {right}"
+    return line.rstrip() if right or not left else line
 
 
 def score_line(a, sa, b, sb):

@@ -29,8 +29,8 @@ action is replayed through :class:`Game`, so an illegal play is an
 
     >>> from backgammon.match import Match
     >>> m = Match(3, names=("Ann", "Bob"), rng=1)
-    >>> m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.resign("gammon", player=1)
-    >>> m.game.accept()
+    >>> m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.roll((6, 1)); m.game.play("13/7 8/7")
+    >>> m.game.double(); m.game.drop()
     >>> print(write_mat(m))
     ; [Player 1 "Ann"]
     ; [Player 2 "Bob"]
@@ -42,11 +42,12 @@ action is replayed through :class:`Game`, so an illegal play is an
     <BLANKLINE>
      Game 1
      Ann : 0                        Bob : 0
-      1) 31: 8/5 6/5
-          Wins 2 points
+      1) 31: 8/5 6/5                 61: 13/7 8/7
+      2)  Doubles => 2                Drops
+          Wins 1 point
     <BLANKLINE>
     >>> read_mat(write_mat(m)).match.score
-    (2, 0)
+    (1, 0)
 """
 
 from __future__ import annotations
@@ -127,7 +128,13 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
         elif kind == "accept":
             if pending_roll is not None:  # rolled, then resigned: gnubg writes "NN:" alone
                 d1, d2 = pending_roll[1]
-                cells.append((pending_roll[0], f"{d1}{d2}:"))
+                plays = scratch.position.legal_plays((d1, d2))
+                if len(plays) == 1 and plays[0].moves:
+                    # gnubg plays a forced play of "NN:" when it reads it
+                    lost.append(f"the roll {d1}{d2} made before a resignation (its play "
+                                "is forced: gnubg would read it as played)")
+                else:
+                    cells.append((pending_roll[0], f"{d1}{d2}:"))
                 pending_roll = None
         elif kind == "reject":
             if "rejected resignations" not in lost:
@@ -188,8 +195,10 @@ def _game_text(number: int, game: Game, names: Sequence[str], match_won: bool,
         else:
             last = (" " * (_LEFT + 1) if r.winner == 0 else " " * (_LEFT + _WIDTH + 1)) + text
     for i, (a, b) in enumerate(rows, start=1):
-        # gnubg's "%-27s ": a left cell longer than the column still ends with a space
-        lines.append(f"{i:3d}) {a:<{_WIDTH - 1}} {b}".rstrip())
+        # gnubg's "%-27s ": a left cell longer than the column still ends with a space,
+        # and one alone keeps its padding (gnubg misreads "Takes" then "Wins" without)
+        line = f"{i:3d}) {a:<{_WIDTH - 1}} {b}"
+        lines.append(line.rstrip() if b or not a else line)
     if last:
         lines.append(last)
     return "\n".join(lines) + "\n"
