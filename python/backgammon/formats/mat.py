@@ -495,7 +495,7 @@ def _replay_game(game: Game, number: int, body: list[tuple[int, str]], boundary:
     for line_no, line in body:
         cells = _split_cells(line, boundary)
         # Galaxy's "Losses N point" may stand left of the "Wins" it restates
-        cells.sort(key=lambda c: c[1][:4].lower() == "lose")
+        cells.sort(key=lambda c: c[1][:4].lower() in ("loss", "lose"))
         for player, cell in cells:
             try:
                 _apply_cell(game, player, cell.strip(), stated, line_no)
