@@ -246,6 +246,9 @@ def _game_nodes(game: Game, lost: list[str]) -> list[str]:
     if game.start is not None:
         nodes.extend(_setup_nodes(scratch, lost))
     pending: tuple[int, tuple[int, int]] | None = None
+    if scratch.phase is Phase.MOVE:  # set up with the dice rolled (a dice node written)
+        pending = (scratch.turn, scratch.dice)
+    from_setup = pending
     for action in game.actions:
         player, kind, value = action
         side = "WB"[player] if player in (0, 1) else None
@@ -272,14 +275,14 @@ def _game_nodes(game: Game, lost: list[str]) -> list[str]:
             pending = None
         elif kind in ("double", "take", "drop", "beaver"):
             nodes.append(f";{side}[{kind}]")
-        elif kind == "accept" and pending is not None:
+        elif kind == "accept" and pending is not None and pending is not from_setup:
             d1, d2 = pending[1]  # rolled, then resigned: gnubg writes the dice so
             nodes.append(f";PL[{'WB'[pending[0]]}]DI[{d1}{d2}]")
             pending = None
         elif kind == "reject" and "rejected resignations" not in lost:
             lost.append("rejected resignations")
         scratch.apply(action)
-    if pending is not None:
+    if pending is not None and pending is not from_setup:
         d1, d2 = pending[1]
         nodes.append(f";PL[{'WB'[pending[0]]}]DI[{d1}{d2}]")
         if game.steps:
@@ -303,7 +306,7 @@ def _setup_nodes(start: Game, lost: list[str]) -> list[str]:
         nodes.append(f";CV[{start.cube}]")
     if start.cube_owner is not None:
         nodes.append(f";CP[{'wb'[start.cube_owner]}]")
-    if start.dice is not None:
+    if start.dice is not None:  # gnubg writes the dice of a setup so, and again on the move
         nodes.append(f";PL[{'WB'[start.turn]}]DI[{start.dice[0]}{start.dice[1]}]")
     return nodes
 
@@ -603,6 +606,8 @@ def _roll(game: Game, player: int, dice: tuple[int, int]) -> None:
 
 
 def _action(game: Game, player: int, value: str) -> None:
+    from backgammon.game import Phase
+
     low = value.lower()
     if low == "double":
         game.double(player=player)
@@ -618,7 +623,10 @@ def _action(game: Game, player: int, value: str) -> None:
             raise ValueError("a move is the dice and up to 4 from/to letter pairs")
         steps = tuple((_point(player, letters[i]), _point(player, letters[i + 1]))
                       for i in range(0, len(letters), 2))
-        _roll(game, player, (int(value[0]), int(value[1])))
+        dice = (int(value[0]), int(value[1]))
+        if not (game.phase is Phase.MOVE and game.turn == player and game.dice is not None
+                and sorted(game.dice) == sorted(dice)):  # not rolled yet by a DI node
+            _roll(game, player, dice)
         game.play(_legal_spelling(game, steps), player=player)
     else:
         raise ValueError("not a move, double, take, drop or beaver")
