@@ -1,5 +1,6 @@
 """Build of the compiled core ``backgammon._bgcore`` (metadata is in pyproject.toml)."""
 
+import glob
 import os
 import sys
 
@@ -22,8 +23,7 @@ extensions = [
         include_dirs=["src/bgcore", numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
-        depends=["src/bgcore/movegen.h", "src/bgcore/movegen.pxd",
-                 "src/bgcore/playout.h", "src/bgcore/playout.pxd"],
+        depends=sorted(glob.glob("src/bgcore/*.h") + glob.glob("src/bgcore/*.pxd")),
     )
 ]
 

@@ -134,6 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BackgammonError as exc:
         print(f"backgammon: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C stops perft and rollouts at once
+        print("\nbackgammon: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # e.g. `backgammon moves 66 | head`
         sys.stderr.close()
         return 0

@@ -26,7 +26,8 @@ def perft(position: Position, depth: int, rolls: int = 21) -> int:
     distinct legal play, then the other side moves.  A finished game is a
     leaf.  From the opening position: 447, 202,782 (637, 419,783 with 36
     rolls).  Runs in the core without the GIL; depth 3 takes seconds, each
-    further ply several hundred times longer.
+    further ply several hundred times longer.  Ctrl-C stops it within
+    milliseconds (KeyboardInterrupt).
     """
     if not isinstance(position, Position):
         position = Position(position)

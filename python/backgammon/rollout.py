@@ -18,15 +18,16 @@ import os
 import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple, Union
+from typing import Any, Callable, Iterator, NamedTuple, Union
 
 import numpy as np
 
 from backgammon import _bgcore
 from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
 from backgammon.errors import RolloutError
-from backgammon.position import Position
+from backgammon.position import ALL_ROLLS, Position
 
 __all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "Policy"]
 
@@ -42,6 +43,12 @@ _FIELDS = ("games", "win", "win_gammon", "win_backgammon", "lose_gammon",
 _G, _W, _WG, _WB, _LG, _LB, _SV, _SV2, _PLIES = range(9)
 _Z95 = 1.959963984540054
 _DEFAULT_IN_FLIGHT = 1024
+_MAX_IN_FLIGHT = 1 << 20  # games in lockstep: their candidates must fit in memory
+_MAX_WORKERS = 1024
+# Below this ratio of standard errors the summary says stratifying gained
+# nothing: from one position a gain of a few percent is within what the
+# error estimates themselves vary from seed to seed.
+_MEASURABLE_GAIN = 1.05
 
 
 class Estimate(NamedTuple):
@@ -136,9 +143,14 @@ class RolloutResult:
         lines.append(f"  {'equity':<16}{eq.value:>+9.4f}{eq.stderr:>10.4f}   "
                      f"[{eq.low:+.4f}, {eq.high:+.4f}]  (cubeless)")
         if self.stratified and eq.stderr > 0:
-            lines.append(f"  stratifying the first rolls cut the equity error from "
-                         f"{self.unstratified_stderr:.4f} to {eq.stderr:.4f} "
-                         f"({self.unstratified_stderr / eq.stderr:.2f}x)")
+            gain = self.unstratified_stderr / eq.stderr
+            if gain < _MEASURABLE_GAIN:
+                lines.append(f"  stratifying the first rolls gained nothing measurable "
+                             f"(equity error {eq.stderr:.4f}, {self.unstratified_stderr:.4f} "
+                             f"without)")
+            else:
+                lines.append(f"  stratifying the first rolls cut the equity error from "
+                             f"{self.unstratified_stderr:.4f} to {eq.stderr:.4f} ({gain:.2f}x)")
         lines.append(f"  {self.games_per_second:,.0f} games/s, {self.seconds:.2f} s, "
                      f"{self.mean_plies:.1f} plies a game")
         return "\n".join(lines)
@@ -178,7 +190,7 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     if not callable_policy and policy not in _POLICIES:
         raise RolloutError(f"unknown policy {policy!r}: use 'random', 'pubeval' or a callable")
     if workers is not None:
-        workers = _positive_int(workers, "workers")
+        workers = _positive_int(workers, "workers", _MAX_WORKERS)
     if executor is not None and workers is not None:
         raise RolloutError("give workers or executor, not both")
     if executor is not None and not hasattr(executor, "submit"):
@@ -186,14 +198,19 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     if callable_policy and (executor is not None or (workers or 1) > 1):
         raise RolloutError("a callable policy runs in the calling thread, batching all games "
                            "in flight: workers and executor apply to built-in policies")
-    in_flight = _positive_int(in_flight, "in_flight")
-    chunk = _chunk_size(games, workers, executor, chunk_games)
-    chunks = [(first, min(chunk, games - first)) for first in range(0, games, chunk)]
+    in_flight = _positive_int(in_flight, "in_flight", _MAX_IN_FLIGHT)
+    if chunk_games is not None:
+        chunk_games = _positive_int(chunk_games, "chunk_games")
+    stuck = _never_moves(pos)
+    if stuck:
+        raise RolloutError(f"the game can never end: {stuck} in {pos!r}")
+    chunks = _chunks(games, workers, executor, chunk_games)
     name = getattr(policy, "__name__", type(policy).__name__) if callable_policy else str(policy)
 
     bar = _Progress(progress, games)
     start = time.perf_counter()
     stats = np.zeros((_STRATA, len(_FIELDS)), dtype=np.int64)
+    parts: Any = None
     try:
         if callable(policy):
             evaluate = _checked_evaluator(policy)
@@ -204,46 +221,67 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
         else:
             code = _POLICIES[str(policy)]
             args = [(pos._b, seed, first, count, code, stratify) for first, count in chunks]
-            for part, (_, count) in zip(_run_chunks(args, workers, executor), chunks):
+            parts = _run_chunks(args, workers, executor)
+            for part, (_, count) in zip(parts, chunks):
                 stats += part
                 bar.update(count)
     finally:
+        if parts is not None:
+            parts.close()  # an interrupt between chunks: stop and join the workers now
         bar.close()
     seconds = time.perf_counter() - start
     return _result(pos, games, name, seed, stratify, stats, seconds)
 
 
 def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
-              stratify: bool) -> np.ndarray:
+              stratify: bool, cancel: Any = None) -> np.ndarray:
     """One seeded chunk of a rollout with a built-in policy: the ``(1296, 9)``
     statistics of games ``first .. first + count - 1``.  Top-level so that
-    process and cluster executors can pickle it."""
+    process and cluster executors can pickle it.  ``cancel`` (a private
+    token) stops it early from another thread; Ctrl-C stops it in the main
+    thread."""
     from backgammon import pubeval  # noqa: F401  (a fresh worker process needs the weights)
 
-    return _bgcore.playout(board, seed, first, count, policy, stratify)
+    return _bgcore.playout(board, seed, first, count, policy, stratify, cancel)
 
 
 def _run_chunks(args: list[tuple], workers: int | None,
-                executor: Executor | None) -> Iterable[np.ndarray]:
+                executor: Executor | None) -> Iterator[np.ndarray]:
     if executor is not None:
-        return _collect([executor.submit(run_chunk, *a) for a in args])
+        # a token pickled to another process is a fresh one: remote chunks
+        # already running finish there; in-process executors stop at once
+        cancel = _bgcore.Cancel()
+        return _collect([executor.submit(run_chunk, *a, cancel) for a in args], cancel)
     if (workers or 1) == 1:
         return (run_chunk(*a) for a in args)
     return _threaded(args, workers or 1)
 
 
-def _threaded(args: list[tuple], workers: int) -> Iterable[np.ndarray]:
+def _threaded(args: list[tuple], workers: int) -> Iterator[np.ndarray]:
+    cancel = _bgcore.Cancel()
+    # leaving the block joins the threads: none outlives the rollout
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
-        yield from _collect([pool.submit(run_chunk, *a) for a in args])
+        yield from _collect([pool.submit(run_chunk, *a, cancel) for a in args], cancel)
 
 
-def _collect(futures: list) -> Iterable[np.ndarray]:
-    """Results in order; on any error or interrupt the chunks not started are
-    cancelled, so nothing keeps running behind the caller's back."""
+_WAIT = 0.1  # seconds: a wait for a chunk wakes this often (Ctrl-C on every platform)
+
+
+def _collect(futures: list, cancel: Any) -> Iterator[np.ndarray]:
+    """Results in order.  On an error, an interrupt or an early close, the
+    chunks not started are cancelled and the running ones told to stop, so
+    nothing keeps running behind the caller's back."""
     try:
         for f in futures:
-            yield f.result()
+            while True:
+                try:
+                    result = f.result(timeout=_WAIT)
+                    break
+                except FutureTimeout:
+                    continue
+            yield result
     except BaseException:
+        cancel.set()
         for f in futures:
             f.cancel()
         raise
@@ -270,22 +308,58 @@ def _checked_evaluator(policy: Callable[[np.ndarray], Any]) -> Callable[[np.ndar
     return evaluate
 
 
-def _chunk_size(games: int, workers: int | None, executor: Executor | None,
-                chunk_games: int | None) -> int:
+_MAX_CHUNK = 1296 * 64  # games: progress updates at least this often
+_MIN_CHUNK = 1296       # games: a chunk costs ~0.1 ms of overhead
+
+
+def _chunks(games: int, workers: int | None, executor: Executor | None,
+            chunk_games: int | None) -> list[tuple[int, int]]:
+    """``(first, count)`` of each chunk.  By default a multiple of the workers
+    of chunks of equal size (within one game), so that every thread gets the
+    same work.  The split never changes the result."""
     if chunk_games is not None:
-        return _positive_int(chunk_games, "chunk_games")
-    parallel = 16 if executor is not None else 4 * (workers or 1)
-    # whole multiples of 1,296 games keep every chunk's first two rolls balanced
-    per = math.ceil(games / parallel / 1296) * 1296
-    return max(1296, min(per, 1296 * 64))
+        return [(first, min(chunk_games, games - first))
+                for first in range(0, games, chunk_games)]
+    parallel = 16 if executor is not None else workers or 1
+    per_worker = 4  # a few each: a thread slowed by the machine is evened out
+    n = parallel * per_worker
+    n = max(min(n, games // _MIN_CHUNK), math.ceil(games / _MAX_CHUNK), 1)
+    n = math.ceil(n / parallel) * parallel if n >= parallel else n
+    n = min(n, games)
+    size, extra = divmod(games, n)
+    out, first = [], 0
+    for i in range(n):
+        count = size + (i < extra)
+        out.append((first, count))
+        first += count
+    return out
 
 
-def _positive_int(value: Any, name: str) -> int:
+_MAX_GAMES = 2**53  # far past any rollout, and game numbers stay exact everywhere
+
+
+def _positive_int(value: Any, name: str, limit: int = _MAX_GAMES) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise RolloutError(f"{name} must be a positive integer, got {value!r}")
-    if value < 1:
-        raise RolloutError(f"{name} must be a positive integer, got {value!r}")
+    if not 1 <= value <= limit:
+        raise RolloutError(f"{name} must be an integer from 1 to {limit:,}, got {value!r}")
     return int(value)
+
+
+def _never_moves(pos: Position) -> str | None:
+    """Why no game from ``pos`` can end, or None: when neither side can move
+    with any of the 21 rolls nothing ever changes (both on the bar against a
+    closed board, RULES 5.1 and 4.4).  No move leads into such a position
+    (the mover would have to stay on the bar against a board that let it
+    enter), so the start is the one place to look; the core's ply cap stays
+    as a guard."""
+    for side in (pos, pos.swapped()):
+        board = side._b
+        for roll in ALL_ROLLS:
+            results = _bgcore.successors(board, roll)
+            if len(results) > 1 or results[0].tobytes() != board:
+                return None
+    return "neither side can move with any roll (both on the bar against a closed board)"
 
 
 def _seed(seed: Any) -> int:

@@ -43,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cancel.h"
+
 #define BG_NPTS 26
 #define BG_BAR 25
 #define BG_MAXCHK 15
@@ -681,7 +683,10 @@ static inline int bg_step(const int8_t *board, int src, int d, int8_t *out)
 /* ------------------------------------------------------------------ */
 /* perft                                                               */
 
-static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls36)
+/* The leaves `depth` plies below `board`, -1 when memory ran out, or
+ * BG_E_CANCELLED (checked once a node: a node costs microseconds). */
+static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls36,
+                            bg_cancel *cancel)
 {
     int64_t total = 0;
     int d1, d2, loaded = 1;
@@ -690,6 +695,7 @@ static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls
     /* one scan for all 21 rolls: generating leaves g's board as it was */
     bg_load_scan(g, board, &r);
     if (bg_side_flags(&r) != BG_BOTH_PLAYING) return 1;
+    if (bg_cancelled(cancel)) return BG_E_CANCELLED;
     for (d1 = 1; d1 <= 6; d1++) {
         for (d2 = 1; d2 <= d1; d2++) {
             int64_t mult = (rolls36 && d1 != d2) ? 2 : 1;
@@ -705,9 +711,9 @@ static int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls
                     int8_t next[32];
                     int64_t sub;
                     bg_swap32(g->out.pos + (start + i) * BG_NPTS, next);
-                    sub = bg_perft_rec(g, next, depth - 1, rolls36);
+                    sub = bg_perft_rec(g, next, depth - 1, rolls36, cancel);
                     loaded = 0;
-                    if (sub < 0) return -1;
+                    if (sub < 0) return sub;
                     total += mult * sub;
                 }
             }

@@ -1,6 +1,17 @@
 # Cython declarations of the plain-C move generator (movegen.h).
 from libc.stdint cimport int8_t, uint8_t, uint32_t, int64_t
 
+cdef extern from "cancel.h" nogil:
+    # cancel.h: how long loops stop early (see the header)
+    enum:
+        BG_E_CANCELLED
+    ctypedef int (*bg_poll_fn)(void *ctx) noexcept nogil
+    ctypedef struct bg_cancel:
+        int *stop
+    void bg_cancel_init(bg_cancel *c, int *stop, bg_poll_fn poll, void *ctx, int64_t every)
+    void bg_cancel_set(int *stop)
+    int bg_cancelled(bg_cancel *c)
+
 cdef extern from "movegen.h" nogil:
     enum:
         BG_NPTS
@@ -38,4 +49,5 @@ cdef extern from "movegen.h" nogil:
     int64_t bg_generate_row(bg_gen *g, const int8_t *board, int d1, int d2)
     int64_t bg_reach(bg_gen *g, const int8_t *board, int d, int k)
     int bg_step(const int8_t *board, int src, int d, int8_t *out)
-    int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls36)
+    int64_t bg_perft_rec(bg_gen *g, const int8_t *board, int depth, int rolls36,
+                         bg_cancel *cancel)

@@ -227,11 +227,12 @@ static inline int64_t bg_choose(bg_gen *g, int64_t n, const int8_t *before, int 
  * Plays games first_game .. first_game + ngames - 1 of a rollout from
  * `start` (the player on roll about to roll), adding to stats[1296][9].
  * Points are from the starting player's side.  Returns 0, -1 when memory
- * ran out, or BG_E_TOO_LONG.
+ * ran out, BG_E_TOO_LONG, or BG_E_CANCELLED (checked once a game; stats
+ * then hold the games finished so far).
  */
 static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                                    int64_t ngames, int policy, const bg_pubeval *pe,
-                                   int stratify, int64_t *stats)
+                                   int stratify, int64_t *stats, bg_cancel *cancel)
 {
     bg_gen *g = bg_gen_new();
     int64_t k;
@@ -242,6 +243,7 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
         bg_rng r;
         int64_t ply;
         int stratum = -1, points = 0;
+        if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
         memcpy(board, start, BG_NPTS);
         bg_rng_seed(&r, seed, (uint64_t)k);
         for (ply = 0; ply < BG_MAX_PLIES; ply++) {

@@ -1,6 +1,6 @@
 # Cython declarations of the plain-C playout loops (playout.h).
 from libc.stdint cimport int8_t, uint32_t, uint64_t, int64_t
-from movegen cimport bg_gen
+from movegen cimport bg_gen, bg_cancel
 
 cdef extern from "playout.h" nogil:
     enum:
@@ -29,4 +29,4 @@ cdef extern from "playout.h" nogil:
     void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, int policy, const bg_pubeval *pe,
-                         int stratify, int64_t *stats)
+                         int stratify, int64_t *stats, bg_cancel *cancel)

@@ -29,6 +29,7 @@ bits       field
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 import binascii
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -189,7 +190,7 @@ def game_match_key(game: Game) -> tuple[MatchKey, list[str]]:
 def _read_id(game: Game) -> str | None:
     """The GNUbgID a game was set up from, if any."""
     start = game.start
-    return start.get("gnubg_id") if isinstance(start, dict) else None
+    return start.get("gnubg_id") if isinstance(start, Mapping) else None
 
 
 def game_gnubg_id(game: Game, *, strict: bool = False) -> str:
@@ -270,23 +271,22 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
                                           cube=key.cube, rules=rules, rng=rng,
                                           match_length=key.match_length, score=key.score,
                                           crawford=key.crawford)
-                game.automatic_doubles_used = key.cube.bit_length() - 1
-                game.start = dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}")
+                game._set(automatic_doubles_used=key.cube.bit_length() - 1,
+                          start=dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}"))
                 return game
             game = Game(rules, rng=rng, match_length=key.match_length, score=key.score,
                         crawford=key.crawford)
-            game.cube = key.cube  # automatic doubles on opening ties
-            game.automatic_doubles_used = key.cube.bit_length() - 1
+            game._set(cube=key.cube,  # automatic doubles on opening ties
+                      automatic_doubles_used=key.cube.bit_length() - 1)
             if key.doubled:
                 raise InvalidRecordError(f"GNUbgID {text!r}: no game, yet a double")
             if key.resigned:  # a resignation offered before the opening roll
-                game.resignation = (1 - key.turn, RESIGN_KINDS[key.resigned - 1])
-                game._resume = Phase.OPENING
-                game.phase = Phase.RESIGNED
+                game._set(resignation=(1 - key.turn, RESIGN_KINDS[key.resigned - 1]),
+                          resume=Phase.OPENING, phase=Phase.RESIGNED)
             if key.cube > 1 or key.resigned or (match_play and key.jacoby):
                 # not a plain new game (or gnubg's Jacoby bit clear in a match, kept as
                 # read): restart() and writing need the ID
-                game.start = {"gnubg_id": f"{pos_text}:{match_text}"}
+                game._set(start={"gnubg_id": f"{pos_text}:{match_text}"})
             return game
         dice = key.dice if key.dice != (0, 0) else None
         owner = None if key.cube_owner == -1 else key.cube_owner
@@ -304,22 +304,21 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
             if outcome is None:
                 raise InvalidRecordError(f"GNUbgID {text!r}: game over but nobody has won")
             game._check_cube(key.cube, owner)
-            game.position, game.turn, game.dice = position, key.move, dice
-            game.cube, game.cube_owner = key.cube, owner
+            game._set(position=position, turn=key.move, rolled=dice, cube=key.cube,
+                      cube_owner=owner)
             winner = key.move if outcome.winner == 0 else 1 - key.move
             game._end(winner, outcome.kind, "bearoff", key.cube)
-            game.start = {"gnubg_id": f"{pos_text}:{match_text}"}
+            game._set(start={"gnubg_id": f"{pos_text}:{match_text}"})
             return game
     except InvalidRecordError:
         raise
     except ValueError as e:  # BackgammonError, or a match score no game can have
         raise InvalidRecordError(f"GNUbgID {text!r}: {e}") from None
     # restart() and the records set a game up again from its ID, whatever its state
-    game.start = dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}")
+    game._set(start=dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}"))
     if key.game_state == GAME_DROP:
-        game.dice = None
-        game.result = GameResult(key.move, key.cube, "single", "drop", key.cube)
-        game.phase = Phase.OVER
+        game._set(rolled=None, result=GameResult(key.move, key.cube, "single", "drop", key.cube),
+                  phase=Phase.OVER)
         return game
     if key.game_state == GAME_RESIGNED:
         if not key.resigned:
@@ -334,12 +333,11 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         refusal = game._double_refusal(game.turn)
         if refusal is not None:
             raise InvalidRecordError(f"GNUbgID {text!r}: a double offered, but {refusal}")
-        game.phase = Phase.DOUBLED
+        game._set(phase=Phase.DOUBLED)
     elif not key.resigned and key.turn != key.move:
         raise InvalidRecordError(
             f"GNUbgID {text!r}: player {key.turn} to act but player {key.move} is on roll")
     if key.resigned:
-        game.resignation = (1 - key.turn, RESIGN_KINDS[key.resigned - 1])
-        game._resume = game.phase
-        game.phase = Phase.RESIGNED
+        game._set(resignation=(1 - key.turn, RESIGN_KINDS[key.resigned - 1]),
+                  resume=game.phase, phase=Phase.RESIGNED)
     return game

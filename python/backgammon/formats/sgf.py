@@ -249,6 +249,7 @@ def _game_nodes(game: Game, lost: list[str]) -> list[str]:
     if scratch.phase is Phase.MOVE:  # set up with the dice rolled (a dice node written)
         pending = (scratch.turn, scratch.dice)
     from_setup = pending
+    flagged: tuple[int, Any] = (len(nodes), None)
     for action in game.actions:
         player, kind, value = action
         side = "WB"[player] if player in (0, 1) else None
@@ -271,8 +272,18 @@ def _game_nodes(game: Game, lost: list[str]) -> list[str]:
             assert pending is not None
             d1, d2 = pending[1]
             steps = "".join(_letter(player, a) + _letter(player, b) for a, b in value)
+            flagged = (len(nodes), pending)  # RULES 12.4: a flag takes it back
             nodes.append(f";{side}[{d1}{d2}{steps}]")
             pending = None
+            try:
+                scratch.position.play(value, scratch.dice)
+            except BackgammonError:
+                _lose(lost, "an illegal play recorded unchecked (RULES 12.4; SGF readers "
+                            "check plays: read it with Rules(over_the_board=True))")
+        elif kind == "flag":  # the flagged play (and any cube action since) is left out
+            del nodes[flagged[0]:]
+            pending = flagged[1]
+            _lose(lost, "a flagged illegal play, taken back (RULES 12.4)")
         elif kind in ("double", "take", "drop", "beaver"):
             nodes.append(f";{side}[{kind}]")
         elif kind == "accept" and pending is not None and pending is not from_setup:
@@ -288,6 +299,11 @@ def _game_nodes(game: Game, lost: list[str]) -> list[str]:
         if game.steps:
             lost.append(f"the steps made this turn {list(game.steps)}")
     return nodes
+
+
+def _lose(lost: list[str], what: str) -> None:
+    if what not in lost:
+        lost.append(what)
 
 
 def _setup_nodes(start: Game, lost: list[str]) -> list[str]:

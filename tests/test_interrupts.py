@@ -1,0 +1,142 @@
+"""Ctrl-C stops the long C loops (perft, rollouts) promptly and leaves no thread behind.
+
+Each test sends SIGINT to the main thread from a timer thread while the loop
+runs with the GIL released, and checks that KeyboardInterrupt arrives, that
+it arrives within a generous bound (far below what the work would take), and
+that no worker thread is left.  The bounds are not speed assertions: the work
+asked for takes minutes (perft 4, millions of games), so an ignored signal
+fails the test by a wide margin.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import backgammon as bg
+from backgammon import _bgcore
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
+
+STOPPED_WITHIN = 5.0  # seconds; the loops check every few milliseconds
+DELAY = 0.3           # seconds before the signal: the loop is well under way
+
+
+def _interrupt_after(delay: float) -> threading.Timer:
+    main = threading.main_thread().ident
+    timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def _interrupted(work) -> float:
+    """Seconds from the signal to KeyboardInterrupt out of ``work()``."""
+    timer = _interrupt_after(DELAY)
+    start = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            work()
+    finally:
+        timer.cancel()
+        timer.join()
+    return time.perf_counter() - start - DELAY
+
+
+def _rollout_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("backgammon-rollout")]
+
+
+def test_perft_stops_on_ctrl_c():
+    latency = _interrupted(lambda: bg.perft(bg.Position.initial(), 4))
+    assert latency < STOPPED_WITHIN
+    # the core is usable afterwards, and counts as before
+    assert bg.perft(bg.Position.initial(), 2) == 202_782
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("policy", ["random", "pubeval"])
+def test_rollout_stops_on_ctrl_c(workers, policy):
+    latency = _interrupted(lambda: bg.rollout(
+        bg.Position.initial(), games=1296 * 10_000, policy=policy, seed=1, workers=workers))
+    assert latency < STOPPED_WITHIN
+    assert _rollout_threads() == []
+    assert bg.rollout(bg.Position.initial(), games=1296, seed=1, workers=workers).games == 1296
+
+
+def test_rollout_with_one_huge_chunk_stops_on_ctrl_c():
+    # a single chunk of all the games: the loop itself stops, not the chunking
+    latency = _interrupted(lambda: bg.rollout(
+        bg.Position.initial(), games=1296 * 10_000, seed=1, workers=2,
+        chunk_games=1296 * 10_000))
+    assert latency < STOPPED_WITHIN
+    assert _rollout_threads() == []
+
+
+def test_rollout_with_a_callable_policy_stops_on_ctrl_c():
+    import numpy as np
+
+    def policy(candidates):
+        return np.zeros(len(candidates))
+
+    latency = _interrupted(lambda: bg.rollout(
+        bg.Position.initial(), games=1296 * 10_000, policy=policy, seed=1))
+    assert latency < STOPPED_WITHIN
+
+
+def test_a_cancel_token_stops_loops_in_other_threads():
+    cancel = _bgcore.Cancel()
+    errors: list[BaseException] = []
+
+    def work():
+        try:
+            _bgcore.perft(bg.Position.initial()._b, 4, False, cancel)
+        except BaseException as exc:  # noqa: BLE001  (recorded for the assert)
+            errors.append(exc)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    time.sleep(DELAY)
+    assert thread.is_alive()
+    cancel.set()
+    thread.join(STOPPED_WITHIN)
+    assert not thread.is_alive()
+    assert len(errors) == 1 and isinstance(errors[0], _bgcore.Cancelled)
+    assert cancel.is_set()
+
+
+def test_a_signal_handler_that_does_not_raise_lets_the_loop_finish():
+    seen = []
+    old = signal.signal(signal.SIGINT, lambda *_: seen.append(1))
+    try:
+        timer = _interrupt_after(0.05)
+        leaves = bg.perft(bg.Position.initial(), 3)
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert seen == [1]
+    assert leaves == 116_154_993
+
+
+def test_the_cli_stops_on_ctrl_c_without_a_traceback():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "backgammon", "perft", "4"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        time.sleep(1.5)  # the interpreter starts and perft is under way
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=STOPPED_WITHIN + 5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
