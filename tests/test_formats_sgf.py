@@ -279,3 +279,26 @@ def test_money_sessions_round_trip(seed):
     assert back.match is None
     assert [g.result for g in back.games] == [g.result for g in games]
     assert write_sgf(back.games) == text
+
+
+@pytest.mark.parametrize("module", ["backgammon.formats.sgf", "backgammon.formats.mat",
+                                    "backgammon.formats.match_id"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_flagged_play_is_left_out_and_an_unchecked_one_reported():
+    # RULES 12.4 over the board: a flagged play is taken back and made again legally
+    rules = Rules(over_the_board=True)
+    m = Match(3, rules, rng=0)
+    g = m.game
+    g.roll((3, 1)); g.play("8/4 6/5")        # illegal (8/4 is 4 pips), unchecked
+    g.flag(); g.play("8/5 6/5")
+    with pytest.warns(FormatLossWarning, match="flagged"):
+        text = m.to_sgf()
+    assert ";W[31hefe]" in text and "hd" not in text
+    back = Match.from_sgf(text)
+    assert back.game.position == g.position
