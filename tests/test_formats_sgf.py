@@ -302,3 +302,27 @@ def test_a_flagged_play_is_left_out_and_an_unchecked_one_reported():
     assert ";W[31hefe]" in text and "hd" not in text
     back = Match.from_sgf(text)
     assert back.game.position == g.position
+
+
+def test_the_specification_s_spellings():
+    # The GM[6] specification (red-bean.com/sgf/backgammon.html), which other writers
+    # follow: games numbered from 1, a beaver as "double" answering a double (then taken
+    # by the doubler), CO for the cube's owner.  Ann opens 3-1; Bob doubles, Ann beavers
+    # (the cube goes to 4, Ann's), Bob accepts and plays 5-2 13/8 13/11 (l q, l n).
+    text = ("(;FF[4]GM[6]MI[length:0][game:1][ws:0][bs:0]PW[Ann]PB[Bob]\n"
+            ";W[31hefe];B[double];W[double];B[take];B[52lqln])")
+    g = read_sgf(text, rules=Rules(beaver=True)).games[0]
+    assert (g.cube, g.cube_owner, g.turn) == (4, 0, 0)
+    assert [a.kind for a in g.actions] == ["opening", "play", "double", "beaver", "roll",
+                                           "play"]
+    with pytest.warns(FormatLossWarning, match="the beaver rule"):
+        assert ";W[double]\n;B[take]" in write_sgf([g])
+    renumbered = MATCH_TEXT
+    for k in (2, 1, 0):
+        renumbered = renumbered.replace(f"[game:{k}]", f"[game:{k + 1}]")
+    assert read_sgf(renumbered).match.score == (5, 2)
+    with pytest.raises(InvalidRecordError, match="expected 2"):
+        read_sgf(renumbered.replace("[game:2]", "[game:1]"))
+    setup = SETUP.replace(";CP[w]", ";CO[w]")
+    assert read_sgf(setup).games[0].cube_owner == 0
+    assert read_sgf(SETUP.replace(";CP[w]", ";CO[c]")).games[0].cube_owner is None

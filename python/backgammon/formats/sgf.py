@@ -8,14 +8,16 @@ A file holds one game tree per game.  The root node carries the match::
     ;W[take]
     ;B[52lqqs])
 
-``MI`` gives the match length (0 = money), the game's number from 0 and the
+``MI`` gives the match length (0 = money), the game's number (gnubg counts from 0,
+the GM[6] specification from 1: both are read) and the
 scores of White (player 0) and Black (player 1) before it; ``RU`` the rules
 (``Crawford``, ``CrawfordGame``, ``Jacoby``, joined by ``:``); ``RE`` the
 result, ``W+3`` or ``B+2R`` (R: resigned).  A move ``W[31hefe]`` is the dice
 then one from/to letter pair per checker step: ``a`` to ``x`` are White's
 points 1 to 24 (so Black's 24 to 1), ``y`` the mover's bar, ``z`` off; dice
 alone (``B[22]``) are a roll that cannot be played.  ``B[double]``,
-``W[take]``, ``W[drop]``, ``B[beaver]`` are cube actions.  ``PL[W]DI[44]`` is a
+``W[take]``, ``W[drop]`` are cube actions (a ``double`` answering a double is a
+beaver, then taken by the doubler: the specification's spelling; ``beaver`` is read).  ``PL[W]DI[44]`` is a
 roll not played (before a resignation); ``AE``/``AW``/``AB`` (points, one
 letter per checker, ``a:y`` a range), ``PL``, ``CV`` (cube value) and ``CP``
 (cube owner) set a game up.  Comments and analysis (``C``, ``A``, ``GS``, ...)
@@ -284,8 +286,10 @@ def _game_nodes(game: Game, lost: list[str]) -> list[str]:
             del nodes[flagged[0]:]
             pending = flagged[1]
             _lose(lost, "a flagged illegal play, taken back (RULES 12.4)")
-        elif kind in ("double", "take", "drop", "beaver"):
+        elif kind in ("double", "take", "drop"):
             nodes.append(f";{side}[{kind}]")
+        elif kind == "beaver":  # the spec's spelling: a double answered by a double, taken
+            nodes.append(f";{side}[double]\n;{'WB'[1 - player]}[take]")
         elif kind == "accept" and pending is not None and pending is not from_setup:
             d1, d2 = pending[1]  # rolled, then resigned: gnubg writes the dice so
             nodes.append(f";PL[{'WB'[pending[0]]}]DI[{d1}{d2}]")
@@ -460,6 +464,8 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
                   names=names) if length else None
     games: list[Game] = []
     totals = [0, 0]
+    # gnubg numbers games from 0, the GM[6] specification (and so other writers) from 1
+    offset = 1 if info.get("game") == 1 else 0
     for k, tree in enumerate(trees):
         where = f"game {k + 1}"
         nodes = _main_line(tree)
@@ -470,8 +476,9 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
         gi = _match_info(root, where)
         if gi.get("length", length) != length:
             raise _fail(f"match length {gi['length']}, the first game says {length}", where)
-        if "game" in gi and gi["game"] != k:
-            raise _fail(f"MI game {gi['game']}, expected {k} (games count from 0)", where)
+        if "game" in gi and gi["game"] != k + offset:
+            raise _fail(f"MI game {gi['game']}, expected {k + offset} (games count from "
+                        f"{offset})", where)
         words = {w.strip().lower() for v in rp.get("RU", []) for w in v.split(":")}
         if match is not None:
             if k:
@@ -560,7 +567,7 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, length: int,
                     else:
                         _roll(current, turn_seen if turn_seen is not None else current.turn,
                               dice)
-                elif ident in ("AE", "AW", "AB", "CV", "CP"):
+                elif ident in ("AE", "AW", "AB", "CV", "CP", "CO"):
                     if current is not None:
                         raise ValueError(f"{ident} in the middle of a game")
                     _setup(setup, ident, values)
@@ -581,10 +588,10 @@ def _setup(setup: dict[str, Any], ident: str, values: list[str]) -> None:
             raise ValueError(f"CV[{value[:20]}] is not a cube value")
         setup["cube"] = int(value)
         return
-    if ident == "CP":
+    if ident in ("CP", "CO"):  # gnubg writes CP, the spec says CO
         side = values[0].strip().upper()
-        if side not in ("W", "B", "C", ""):
-            raise ValueError(f"CP[{values[0]}] is not w, b or c")
+        if side not in ("W", "B", "C", "N", ""):
+            raise ValueError(f"{ident}[{values[0]}] is not w, b, c or n")
         setup["owner"] = _SIDES.get(side)
         return
     board = setup.setdefault("board", Position.initial().tolist())
@@ -625,13 +632,19 @@ def _action(game: Game, player: int, value: str) -> None:
     from backgammon.game import Phase
 
     low = value.lower()
-    if low == "double":
+    last = game.actions[-1] if game.actions else None
+    if low == "double" and game.phase is Phase.DOUBLED and player != game.turn:
+        game.beaver(player=player)  # "double" answering a double is a beaver (the spec)
+    elif low == "double":
         game.double(player=player)
+    elif low == "take" and last is not None and last.kind == "beaver" and \
+            player == 1 - last.player:
+        pass  # the doubler accepts the beaver: the spec writes it, the game needs nothing
     elif low == "take":
         game.take(player=player)
     elif low in ("drop", "pass"):
         game.drop(player=player)
-    elif low == "beaver":
+    elif low == "beaver":  # what some writers spell out
         game.beaver(player=player)
     elif len(value) >= 2 and value[0] in "123456" and value[1] in "123456":
         letters = value[2:]
