@@ -326,3 +326,21 @@ def test_the_specification_s_spellings():
     setup = SETUP.replace(";CP[w]", ";CO[w]")
     assert read_sgf(setup).games[0].cube_owner == 0
     assert read_sgf(SETUP.replace(";CP[w]", ";CO[c]")).games[0].cube_owner is None
+
+
+def test_a_match_without_the_crawford_rule():
+    # 2-point match: Ann wins game 1 (1-0, Ann at N-1), so game 2 would be the Crawford
+    # game; without the rule Bob may double in it
+    m = Match(2, crawford=False, rng=0)
+    g = m.game
+    g.roll((3, 1)); g.play("8/5 6/5"); g.resign("single", player=1); g.accept()
+    m.next_game()
+    m.game.roll((6, 5)); m.game.play("24/13"); m.game.double()
+    text = m.to_sgf()
+    back = Match.from_sgf(text)
+    assert not back.crawford_rule and not back.game.crawford
+    assert back.game.phase.value == "doubled"
+    assert "RU[Crawford" not in text
+    # with no RU at all, gnubg's default: the Crawford rule, so that double is refused
+    with pytest.raises(InvalidRecordError, match="Crawford"):
+        Match.from_sgf(text.replace("RU[NoCrawford]", ""))

@@ -388,6 +388,8 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
             ru.append("Crawford")
             if game.crawford:
                 ru.append("CrawfordGame")
+        elif length:  # no RU reads as gnubg's default, the Crawford rule on
+            ru.append("NoCrawford")
         if not length and rules.jacoby:
             ru.append("Jacoby")
         root = (f"(;FF[4]GM[6]CA[UTF-8]AP[backgammon:{__version__}]"
