@@ -344,3 +344,15 @@ def test_a_match_without_the_crawford_rule():
     # with no RU at all, gnubg's default: the Crawford rule, so that double is refused
     with pytest.raises(InvalidRecordError, match="Crawford"):
         Match.from_sgf(text.replace("RU[NoCrawford]", ""))
+
+
+def test_a_match_game_set_up_at_the_opening_reads_as_the_match_s_game():
+    # the opening position spelled out in the root (White: x x, m x5, h x3, f x5; Black:
+    # a x2 = its 24-point, l x5, q x3, s x5): the game is the match's, unchanged
+    opening = ("AE[a:y]AW[x][x][m][m][m][m][m][h][h][h][f][f][f][f][f]"
+               "AB[a][a][l][l][l][l][l][q][q][q][s][s][s][s][s]")
+    text = MATCH_TEXT.replace("RU[Crawford]RE[B+2]", "RU[Crawford]RE[B+2]" + opening, 1)
+    assert opening in text
+    assert read_sgf(text).match.score == (5, 2)
+    with pytest.raises(InvalidRecordError, match="match game set up"):
+        read_sgf(text.replace("AW[x][x]", "AW[x][w]", 1))

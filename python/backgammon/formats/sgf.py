@@ -502,7 +502,7 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
                 raise _fail(f"starts at {score[0]}-{score[1]}, but the games before give "
                             f"{totals[0]}-{totals[1]}", where)
             game = None
-        game = _replay(game, nodes, base, length, where)
+        game = _replay(game, nodes, base, where)
         result = rp.get("RE")
         if result:
             _check_result(game, result[0].strip(), where)
@@ -512,8 +512,7 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
     return SgfRecord(names, length, games, match)
 
 
-def _replay(game: Game | None, nodes: list[Node], rules: Rules, length: int,
-            where: str) -> Game:
+def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str) -> Game:
     """Play a game's nodes on ``game`` (a match game) or on a new money game."""
     from backgammon.game import Game
     from backgammon.position import Position
@@ -523,11 +522,14 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, length: int,
     dice_seen: tuple[int, int] | None = None
 
     def start() -> Game:
-        if "board" in setup or "cube" in setup or "owner" in setup:
+        if game is not None and setup:
+            if setup.get("board", Position.initial().tolist()) != Position.initial().tolist() \
+                    or setup.get("cube", 1) != 1 or setup.get("owner") is not None:
+                raise _fail("a match game set up from a position or cube (AE/AB/AW/CV/CP) "
+                            "is not read: match games start at the opening", where)
+            setup.clear()  # the opening position set up: the match's game as it is
+        if setup:
             board = setup.get("board") or Position.initial().tolist()
-            if game is not None and board != Position.initial().tolist():
-                raise _fail("a match game set up from a position (AE/AB/AW) is not read: "
-                            "match games start at the opening", where)
             turn = 0 if turn_seen is None else turn_seen
             try:
                 pos = Position.from_array(board)
@@ -536,8 +538,6 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, length: int,
                                           cube_owner=setup.get("owner"), rules=rules, rng=0)
             except BackgammonError as e:
                 raise _fail(f"the setup: {e}", where) from None
-            if game is not None:
-                raise _fail("a match game set up with the cube is not read", where)
             return made
         made = game if game is not None else Game(rules, rng=0)
         if dice_seen is not None:
@@ -545,7 +545,7 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, length: int,
         return made
 
     current: Game | None = None
-    for number, node in enumerate(nodes[1:], start=2):
+    for number, node in enumerate(nodes, start=1):  # the root may set up too
         here = f"{where}, node {number}"
         for ident, values in node:
             value = values[0].strip()
