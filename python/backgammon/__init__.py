@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidWeightsError,
     InvalidSetupError,
     MatchEquityError,
 )
@@ -34,6 +35,9 @@ from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
+from backgammon.duel import DuelResult, duel
+from backgammon.train import train
 from backgammon import cubeful, met
 
 __version__ = "0.1.0"
@@ -44,8 +48,11 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
+    "DuelResult",
     "DiceSource",
     "Estimate",
+    "Evaluation",
+    "Evaluator",
     "FormatLossError",
     "FormatLossWarning",
     "Game",
@@ -58,6 +65,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidWeightsError",
     "InvalidSetupError",
     "LegalPlays",
     "Match",
@@ -67,10 +75,13 @@ __all__ = [
     "PipCountCubePolicy",
     "Play",
     "Position",
+    "RankedPlay",
     "RolloutError",
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "duel",
+    "evaluate",
     "bearoff",
     "cubeful",
     "met",
@@ -78,4 +89,5 @@ __all__ = [
     "pubeval",
     "rollout",
     "svg",
+    "train",
 ]
