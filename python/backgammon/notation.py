@@ -126,6 +126,7 @@ _POINT = re.compile(r"(bar|b|off|o|\d{1,3})(?![a-wyz0-9])")
 _JOIN = re.compile(r"\s*[/-]\s*")
 _MARK = re.compile(r"[*x]")
 _COUNT = re.compile(r"\s*\(\s*(\d+)\s*\)")
+_MAX_TEXT = 1000  # a play has at most 4 steps: real notation is a few dozen characters
 _NO_MOVE = frozenset({"", "no move", "(no move)", "no play", "cannot move", "can't move"})
 _EXPECTED = "play notation looks like '24/18 13/11', 'bar/22*', '6/off' or '8/5(2)'"
 
@@ -141,7 +142,10 @@ def _point_value(token: str) -> int:
 def _parse_segments(text: str) -> list[_Segment]:
     """The chains of ``text``, or :class:`InvalidPlayError` when it is not notation."""
     if not isinstance(text, str):
-        raise InvalidPlayError(f"a play in notation is a str, got {text!r}")
+        raise InvalidPlayError(f"a play in notation is a str, got {type(text).__name__}")
+    if len(text) > _MAX_TEXT:
+        raise InvalidPlayError(f"play notation is at most {_MAX_TEXT} characters, got "
+                               f"{len(text):,}: {text[:40]!r}...")
     shown = text.strip()
     low = shown.lower()
     if low in _NO_MOVE:
@@ -184,7 +188,8 @@ def _parse_segments(text: str) -> list[_Segment]:
         count = 1
         counted = _COUNT.match(low, i)
         if counted:
-            count = int(counted.group(1))
+            digits = counted.group(1)  # int() of 4,301 digits raises: look at the length first
+            count = int(digits) if len(digits) <= 4 else 0
             if not 1 <= count <= 4:
                 raise fail("a repeat count is 1 to 4", counted.start())
             i = counted.end()

@@ -26,6 +26,7 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
+from backgammon._show import shown
 from backgammon.errors import RolloutError
 from backgammon.position import ALL_ROLLS, Position
 
@@ -188,13 +189,13 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     seed = _seed(seed)
     callable_policy = callable(policy)
     if not callable_policy and policy not in _POLICIES:
-        raise RolloutError(f"unknown policy {policy!r}: use 'random', 'pubeval' or a callable")
+        raise RolloutError(f"unknown policy {shown(policy)}: use 'random', 'pubeval' or a callable")
     if workers is not None:
         workers = _positive_int(workers, "workers", _MAX_WORKERS)
     if executor is not None and workers is not None:
         raise RolloutError("give workers or executor, not both")
     if executor is not None and not hasattr(executor, "submit"):
-        raise RolloutError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
+        raise RolloutError(f"executor must be a concurrent.futures.Executor, got {shown(executor)}")
     if callable_policy and (executor is not None or (workers or 1) > 1):
         raise RolloutError("a callable policy runs in the calling thread, batching all games "
                            "in flight: workers and executor apply to built-in policies")
@@ -340,9 +341,9 @@ _MAX_GAMES = 2**53  # far past any rollout, and game numbers stay exact everywhe
 
 def _positive_int(value: Any, name: str, limit: int = _MAX_GAMES) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise RolloutError(f"{name} must be a positive integer, got {value!r}")
+        raise RolloutError(f"{name} must be a positive integer, got {shown(value)}")
     if not 1 <= value <= limit:
-        raise RolloutError(f"{name} must be an integer from 1 to {limit:,}, got {value!r}")
+        raise RolloutError(f"{name} must be an integer from 1 to {limit:,}, got {shown(value)}")
     return int(value)
 
 
@@ -364,7 +365,7 @@ def _never_moves(pos: Position) -> str | None:
 
 def _seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise RolloutError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+        raise RolloutError(f"seed must be an integer from 0 to 2**64 - 1, got {shown(seed)}")
     return int(seed)
 
 
