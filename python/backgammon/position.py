@@ -2,7 +2,8 @@
 
 A :class:`Position` is seen from the player on roll (the board convention of
 the README).  Its legal plays come from the compiled core; Python objects are
-made only when you ask for them.
+made only when you ask for them.  The rules are those of docs/rules.md, cited
+by section as ``RULES 4.2``.
 
     >>> import backgammon as bg
     >>> pos = bg.Position.initial()

@@ -1,9 +1,10 @@
 """pubeval, Tesauro's public linear evaluator (the benchmark opponent).
 
 The weights (``data/pubeval.json``, public domain) and the exact inputs follow
-the project's specification (shared/data/PUBEVAL.md).  pubeval scores a
-position for the side that has just moved: the positive side of a result of
-:meth:`Position.successors`.  Higher is better for that side.
+the project's specification, docs/pubeval.md (cited by section as
+``PUBEVAL.md 5``).  pubeval scores a position for the side that has just
+moved: the positive side of a result of :meth:`Position.successors`.  Higher
+is better for that side.
 
     >>> import backgammon as bg
     >>> from backgammon import pubeval
