@@ -4,6 +4,7 @@ From a checkout Cython translates ``_bgcore.pyx``; an sdist also carries the
 generated ``_bgcore.c``, so it builds without Cython too.
 """
 
+import glob
 import os
 import sys
 
@@ -36,8 +37,7 @@ extensions = [
         include_dirs=["src/bgcore", numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
-        depends=["src/bgcore/cancel.h", "src/bgcore/movegen.h", "src/bgcore/movegen.pxd",
-                 "src/bgcore/playout.h", "src/bgcore/playout.pxd"],
+        depends=sorted(glob.glob("src/bgcore/*.h") + glob.glob("src/bgcore/*.pxd")),
     )
 ]
 

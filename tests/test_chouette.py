@@ -11,6 +11,7 @@ from backgammon.chouette import BOX, TEAM, Chouette, roll_off
 from backgammon.errors import IllegalActionError
 from backgammon.game import Phase
 from backgammon.rules import Rules
+from test_game import full_state
 
 
 class Dice:
@@ -24,28 +25,32 @@ class Dice:
 
 
 def snapshot(ch: Chouette) -> dict:
+    """Everything the chouette holds; its game by identity and by state."""
     out = {}
     for key, value in ch.__dict__.items():
-        if key == "_rng":
-            continue
-        if key == "game":
-            out[key] = {k: (v.getstate() if isinstance(v, random.Random) else copy.deepcopy(v))
-                        for k, v in value.__dict__.items()}
+        if key == "_dice":
+            out[key] = (id(value), tuple(value._pending))
+        elif key == "_game":
+            out[key] = (id(value), {k: v for k, v in full_state(value).items() if k != "_dice"})
+        elif key == "_history":
+            out[key] = [(h.box, h.team, id(h.game), h.payments, dict(h.net)) for h in value]
         else:
             out[key] = copy.deepcopy(value)
     return out
 
 
-def refused(ch: Chouette, action: str, *args, **kwargs) -> None:
+def refused(ch: Chouette, action: str, *args, error=IllegalActionError, **kwargs) -> None:
     before = snapshot(ch)
-    with pytest.raises(IllegalActionError):
+    game = ch.game
+    with pytest.raises(error):
         getattr(ch, action)(*args, **kwargs)
     assert snapshot(ch) == before
+    assert ch.game is game  # a caller's reference stays the live game
 
 
 def test_rules_11_1_roll_off_fixes_box_captain_and_queue():
     ch = Chouette(["ann", "bob", "cy", "dee"], rng=Dice([3, 6, 5, 1]))
-    assert (ch.box, ch.captain, ch.team) == ("bob", "cy", ["cy", "ann", "dee"])
+    assert (ch.box, ch.captain, ch.team) == ("bob", "cy", ("cy", "ann", "dee"))
 
 
 def test_rules_11_1_ties_roll_again_among_themselves():
@@ -72,7 +77,7 @@ def opening_box_first(ch: Chouette) -> None:
 
 
 def test_rules_11_3_box_double_each_member_alone_droppers_pay_and_leave():
-    ch = Chouette.seated("bob", ["cy", "ann", "dee"])
+    ch = Chouette.seated("bob", ("cy", "ann", "dee"))
     opening_box_first(ch)
     ch.double()
     ch.answer("cy", True)
@@ -82,7 +87,7 @@ def test_rules_11_3_box_double_each_member_alone_droppers_pay_and_leave():
     ch.answer("dee", True)
     # ann paid the stake before the double (1) and left; cy and dee play on for 2
     assert ch.ledger == {"bob": 1, "cy": 0, "ann": -1, "dee": 0}
-    assert ch.active == ["cy", "dee"] and ch.game.cube == 2 and ch.game.cube_owner == TEAM
+    assert ch.active == ("cy", "dee") and ch.game.cube == 2 and ch.game.cube_owner == TEAM
     ch.roll((2, 1))
     ch.move(13, 11)
     ch.move(11, 10)
@@ -95,7 +100,7 @@ def test_rules_11_3_box_double_each_member_alone_droppers_pay_and_leave():
     assert ch.ledger == {"bob": 1 - 8, "cy": 4, "ann": -1, "dee": 4}
     assert sum(ch.ledger.values()) == 0
     # RULES 11.4: the team won: captain cy takes the box, ann captains, bob goes to the back
-    assert (ch.box, ch.team) == ("cy", ["ann", "dee", "bob"])
+    assert (ch.box, ch.team) == ("cy", ("ann", "dee", "bob"))
 
 
 def test_rules_11_3_everyone_drops():
@@ -108,11 +113,11 @@ def test_rules_11_3_everyone_drops():
     assert ch.finish_game() == {"cy": -1, "ann": -1}
     assert ch.ledger == {"bob": 2, "cy": -1, "ann": -1}
     # the box won: bob stays, captain cy goes to the back
-    assert (ch.box, ch.team) == ("bob", ["ann", "cy"])
+    assert (ch.box, ch.team) == ("bob", ("ann", "cy"))
 
 
 def test_rules_11_3_team_double_must_be_unanimous_and_box_answers():
-    ch = Chouette.seated("bob", ["cy", "ann", "dee"])
+    ch = Chouette.seated("bob", ("cy", "ann", "dee"))
     ch.roll((1, 3))  # the team wins the opening
     ch.move(8, 5)
     ch.move(6, 5)
@@ -123,12 +128,12 @@ def test_rules_11_3_team_double_must_be_unanimous_and_box_answers():
     ch.commit()  # the team is on roll
     refused(ch, "double", agree=["cy", "ann"])          # dee did not agree
     refused(ch, "double", agree=["cy", "ann", "dee", "zed"])
-    ch.double(agree=["cy", "ann", "dee"])
+    ch.double(agree=("cy", "ann", "dee"))
     refused(ch, "answer", "cy", True)  # the box answers a team double
     ch.answer("bob", False)
     assert ch.finish_game() == {"cy": 1, "ann": 1, "dee": 1}  # the box pays 1 to each
     assert ch.ledger == {"bob": -3, "cy": 1, "ann": 1, "dee": 1}
-    assert (ch.box, ch.team) == ("cy", ["ann", "dee", "bob"])
+    assert (ch.box, ch.team) == ("cy", ("ann", "dee", "bob"))
 
 
 def test_rules_11_2_captain_moves_and_box_doubles_alone():

@@ -36,11 +36,14 @@ def small_match() -> Match:
 
 def test_the_exact_record_of_a_known_game():
     data = record_to_dict(small_match())
+    source = data.pop("dice_source")  # the seeded random.Random's state (tested below)
+    assert source["kind"] == "random.Random" and source["pending"] == []
     assert data == {
         "format": "backgammon.record", "version": 1, "names": ["Ann", "Bob"],
         "match_length": 3, "crawford": True,
         "rules": {"cube": True, "max_cube": 64, "jacoby": False, "beaver": False,
-                  "automatic_doubles": 0, "backgammon_value": 3, "opening": "opening_dice"},
+                  "automatic_doubles": 0, "backgammon_value": 3, "opening": "opening_dice",
+                  "over_the_board": False},
         "games": [{
             "score": [0, 0], "crawford": False, "start": None, "steps": [],
             "actions": [

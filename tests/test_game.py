@@ -14,7 +14,7 @@ import random
 import backgammon as bg
 import pytest
 from backgammon.errors import IllegalActionError, InvalidRulesError
-from backgammon.game import Action, Game, GameResult, Phase
+from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.position import Position
 from backgammon.rules import ROLL_AGAIN, Rules
 
@@ -30,12 +30,21 @@ def board(own=None, opp=None, bar=0, opp_bar=0):
     return Position(a)
 
 
+def dice_future(source: DiceSource, n: int = 8) -> tuple:
+    """What a dice source will hand out next (drawn from a copy): a refused action
+    may have drawn dice, but it hands them back, so the future is what must not change."""
+    if type(source.source) is not random.Random:
+        # drawing from a copy would consume the original (a closure, a script)
+        return ("dice", id(source.source), tuple(source._pending))
+    return ("dice", id(source.source), tuple(copy.deepcopy(source).die() for _ in range(n)))
+
+
 def full_state(game: Game) -> dict:
-    """Everything the game holds, with its dice source reduced to its state."""
+    """Everything the game holds, with its dice source reduced to the dice to come."""
     state = {}
     for key, value in game.__dict__.items():
-        if isinstance(value, random.Random):
-            state[key] = ("rng", value.getstate())
+        if isinstance(value, DiceSource):
+            state[key] = dice_future(value)
         else:
             state[key] = copy.deepcopy(value)
     return state

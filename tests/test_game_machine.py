@@ -20,12 +20,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from test_game import full_state
 
 ACTIONS = ["roll", "move", "undo", "commit", "play", "double", "take", "drop", "beaver",
-           "resign", "accept", "reject"]
+           "resign", "accept", "reject", "flag"]
 dice = st.tuples(st.integers(0, 7), st.integers(0, 7))
 money_rules = st.builds(
     Rules, cube=st.booleans(), max_cube=st.sampled_from([1, 2, 4, 8, 64]),
     jacoby=st.booleans(), beaver=st.booleans(), backgammon_value=st.sampled_from([2, 3]),
     opening=st.sampled_from(["opening_dice", ROLL_AGAIN]),
+    over_the_board=st.booleans(),  # RULES 12.4: random illegal plays recorded, then flagged
 ).map(lambda r: r.replace(automatic_doubles=2) if r.cube and r.jacoby else r)
 SETTINGS = settings(max_examples=100, stateful_step_count=100, deadline=None,
                     suppress_health_check=list(HealthCheck))
@@ -113,6 +114,7 @@ def check_record(game: Game) -> None:
         assert again.gnubg_id() == game.gnubg_id() and again.phase is game.phase
     assert again.steps == game.steps
     assert again.result == game.result and again.actions == game.actions
+    assert again.flaggable == game.flaggable
 
 
 RECORD_CHECKS = 4  # replays are slow: a few interesting states a run, and the last

@@ -30,7 +30,7 @@ def double_drop(match: Match, doubler: int) -> None:
 
 
 def refuse_next_game(match: Match) -> None:
-    before_games = list(match.games)
+    before_games = match.games
     before = full_state(match.game)
     with pytest.raises(IllegalActionError):
         match.next_game()

@@ -19,18 +19,22 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidSetupError,
+    MatchEquityError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
 from backgammon import pubeval
+from backgammon import bearoff
 from backgammon.rules import Rules
-from backgammon.game import Action, Game, GameResult, Phase
+from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon import cubeful, met
 
 __version__ = "0.1.0"
 
@@ -40,6 +44,7 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
+    "DiceSource",
     "Estimate",
     "FormatLossError",
     "FormatLossWarning",
@@ -53,8 +58,10 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidSetupError",
     "LegalPlays",
     "Match",
+    "MatchEquityError",
     "Outcome",
     "Phase",
     "PipCountCubePolicy",
@@ -64,6 +71,9 @@ __all__ = [
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "bearoff",
+    "cubeful",
+    "met",
     "perft",
     "pubeval",
     "rollout",

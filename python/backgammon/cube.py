@@ -17,12 +17,15 @@ applied to any position, contact or not.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
+from typing import Any
 
+from backgammon.errors import BackgammonError, IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 
-__all__ = ["PipCountCubePolicy"]
+__all__ = ["CubeDecision", "PipCountCubePolicy"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,14 @@ class PipCountCubePolicy:
     redouble_lead: float = 0.09
     take_lead: float = 0.12
 
+    def __post_init__(self) -> None:
+        for name in ("double_lead", "redouble_lead", "take_lead"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{name} is a number, got {value!r}")
+            if not math.isfinite(value):
+                raise InvalidSetupError(f"{name} is a finite lead, got {value!r}")
+
     @staticmethod
     def lead(position: Position) -> float:
         """The relative lead of the player on roll (negative when behind)."""
@@ -41,6 +52,8 @@ class PipCountCubePolicy:
 
     def should_double(self, game: Game) -> bool:
         """Whether the player on roll should double now (False when doubling is not allowed)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {game!r}"[:300])
         if not game.can_double():
             return False
         need = self.redouble_lead if game.cube_owner == game.turn else self.double_lead
@@ -48,6 +61,154 @@ class PipCountCubePolicy:
 
     def should_take(self, game: Game) -> bool:
         """Whether the doubled player should take (the game must be waiting for the answer)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {game!r}"[:300])
         if game.phase is not Phase.DOUBLED:
-            raise ValueError(f"no double to answer: the game is in phase {game.phase.value!r}")
+            raise IllegalActionError(
+                f"no double to answer: the game is in phase {game.phase.value!r}")
         return self.lead(game.position) <= self.take_lead  # the doubler's lead
+
+
+# ---------------------------------------------------------------- cube decisions
+
+_TIE = 1e-9  # equities closer than this are equal
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """Double or not, take or pass: the equities of the three cube actions.
+
+    Values are for the player on roll (the would-be doubler): in money play,
+    cubeful equities per unit of the current stake; in match play, match
+    winning chances.  ``no_double``, ``double_take`` and ``double_pass`` are
+    the three outcomes (``double_take`` is what the taker's best answer gives
+    when it is a beaver, see ``beaver``); ``action`` spells the proper action
+    as analysts do; ``take`` says whether the opponent should take (a beaver
+    is a take); ``errors`` is what each action costs against the best one, in
+    the same units (0 for the right ones).
+
+        >>> d = CubeDecision.from_chances((0.5, 0.0, 0.0, 0.0, 0.0))
+        >>> d.action, d.take
+        ('No double, take', True)
+        >>> CubeDecision.from_chances((1.0, 0.0, 0.0, 0.0, 0.0)).action
+        'Double, pass'
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    action: str
+    take: bool
+    beaver: bool
+    probabilities: tuple[float, float, float, float, float]
+    errors: dict = field(compare=False)
+    cube: int = 1
+    owner: str = "centred"
+    score: tuple[int, int] | None = None
+    post_crawford: bool = False
+    x: float = 0.68
+    available: bool = True
+
+    @classmethod
+    def from_chances(cls, chances: Any, *, cube: int = 1, owner: str = "centred",
+                     score: tuple[int, int] | None = None, post_crawford: bool = False,
+                     rules: Any = None, x: float = 0.68) -> CubeDecision:
+        """The decision for given cubeless chances of the player on roll.
+
+        ``score``: ``(away, opponent_away)`` for match play, ``None`` for money.
+        ``rules``: a :class:`~backgammon.Rules` (cube limit; Jacoby and beavers
+        in money play).  ``x``: the cube efficiency
+        (:func:`backgammon.cubeful.cube_efficiency` gives gnubg's for a position).
+        """
+        from backgammon import _bgcore, met
+        from backgammon import cubeful as cf
+        from backgammon.rules import Rules
+
+        rules = rules or Rules()
+        chances = cf.chances_tuple(chances)
+        cf.check_cube(cube)
+        if owner not in (cf.CENTRED, cf.OWN, cf.OPPONENT):
+            raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {owner!r}")
+        if owner == cf.OPPONENT:
+            available, why = False, "the opponent owns the cube"
+        elif not rules.can_double_to(2 * cube):
+            available, why = False, "the cube is at its limit"
+        elif score is not None and 1 in score and not post_crawford and score != (1, 1):
+            available, why = False, "the Crawford game"
+        else:
+            available, why = True, ""
+        # The numbers come from the core (cube.h), the same model as
+        # backgammon.cubeful, which stays the reference (tests/test_cube_core.py).
+        table = None if score is None else _bgcore.cube_table(met.default_table())
+        nd, dt, dp, _, beaver, _, _ = _bgcore.cube_decide(
+            chances, cube=cube, owner=owner, x=x, max_cube=rules.max_cube,
+            cube_disabled=not rules.cube, jacoby=rules.jacoby, beaver=rules.beaver,
+            score=score, post_crawford=post_crawford, table=table)
+        take = dt <= dp
+        answer = "beaver" if beaver else ("take" if take else "pass")
+        doubled = min(dt, dp)
+        verb = "redouble" if owner == cf.OWN else "double"
+        if not available:
+            action = f"No {verb} ({why})"
+        elif doubled > nd + _TIE or (not take and doubled >= nd - _TIE):  # cash on a tie
+            action = f"{verb.capitalize()}, {answer}"
+        elif not take:
+            action = f"Too good to {verb}, pass"
+        elif nd > dp:
+            action = f"Too good to {verb}, {answer}"
+        else:
+            action = f"No {verb}, {answer}"
+        best = max(nd, doubled) if available else nd
+        errors = {"no double": best - nd}
+        if available:
+            # The taker's cost of each answer: taking gives the doubler dt, passing dp.
+            errors.update({"double": best - doubled,
+                           "take": max(0.0, dt - dp), "pass": max(0.0, dp - dt)})
+        return cls(no_double=nd, double_take=dt, double_pass=dp, action=action, take=take,
+                   beaver=beaver, probabilities=chances, errors=errors, cube=cube,
+                   owner=owner, score=score, post_crawford=post_crawford, x=x,
+                   available=available)
+
+    @property
+    def match_play(self) -> bool:
+        return self.score is not None
+
+    def _rows(self) -> list[tuple[str, float, float]]:
+        best = max(self.no_double, min(self.double_take, self.double_pass)) \
+            if self.available else self.no_double
+        take = "beaver" if self.beaver else "take"
+        return [(name, v, v - best) for name, v in (
+            ("No double", self.no_double), (f"Double, {take}", self.double_take),
+            ("Double, pass", self.double_pass))]
+
+    def _heading(self) -> str:
+        cube = f"cube {self.cube} " + ("centred" if self.owner == "centred" else f"owned by {self.owner}")
+        if self.match_play:
+            away, opp = self.score
+            crawford = ", post-Crawford" if self.post_crawford else ""
+            return f"Cube decision, match: {away}-away vs {opp}-away{crawford}, {cube}, x = {self.x:.2f}"
+        return f"Cube decision, money: {cube}, x = {self.x:.2f}"
+
+    def __str__(self) -> str:
+        w, wg, wb, lg, lb = self.probabilities
+        fmt = "{:7.2%}" if self.match_play else "{:+.4f}"
+        lines = [self._heading(),
+                 f"  Chances: win {w:.1%} (gammon {wg:.1%}, backgammon {wb:.1%}), "
+                 f"lose {1 - w:.1%} (gammon {lg:.1%}, backgammon {lb:.1%})"]
+        rows = self._rows() if self.available else self._rows()[:1]
+        for i, (name, v, diff) in enumerate(rows, 1):
+            delta = "" if abs(diff) < 5e-10 else f"  ({diff:+.4f})"
+            lines.append(f"  {i}. {name:<16} {fmt.format(v)}{delta}")
+        lines.append(f"  Proper cube action: {self.action}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        import html
+        fmt = "{:.2%}" if self.match_play else "{:+.4f}"
+        rows = "".join(
+            f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{fmt.format(v)}</td>"
+            f"<td style='text-align:right'>{'' if abs(d) < 5e-10 else f'{d:+.4f}'}</td></tr>"
+            for name, v, d in (self._rows() if self.available else self._rows()[:1]))
+        return (f"<table><caption>{html.escape(self._heading())}</caption>{rows}"
+                f"<tr><th colspan='3'>{html.escape(self.action)}</th></tr></table>")
+

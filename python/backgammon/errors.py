@@ -12,6 +12,7 @@ Catch :class:`BackgammonError` for any of them, or a precise subclass::
 
 __all__ = [
     "RolloutError",
+    "MatchEquityError",
     "BackgammonError",
     "InvalidPositionError",
     "InvalidDiceError",
@@ -22,8 +23,14 @@ __all__ = [
     "IllegalActionError",
     "InvalidRulesError",
     "InvalidRecordError",
+    "InvalidSetupError",
     "FormatLossError",
     "FormatLossWarning",
+    "IllegalDiceActionError",
+    "IllegalPlayActionError",
+    "InvalidPlayActionError",
+    "AmbiguousPlayActionError",
+    "action_error",
 ]
 
 
@@ -77,12 +84,21 @@ class InvalidRulesError(BackgammonError):
     """Rule options that do not fit together (for example Jacoby in a match, RULES 9.4)."""
 
 
+class InvalidSetupError(BackgammonError):
+    """Arguments that set up no game, match or chouette: a match to 0 points, a score
+    past the match length, one name for two players, fewer than three chouette players."""
+
+
 class InvalidRecordError(BackgammonError):
     """A Match ID, GNUbgID, XGID, .mat or JSON record that does not describe a game."""
 
 
 class RolloutError(BackgammonError):
     """Bad rollout arguments, or a policy callable that misbehaves."""
+
+
+class MatchEquityError(BackgammonError):
+    """A match equity table that cannot be read, or a score it does not cover."""
 
 
 class FormatLossWarning(UserWarning):
@@ -95,3 +111,50 @@ class FormatLossWarning(UserWarning):
 
 class FormatLossError(BackgammonError):
     """A strict writer was asked for a format that cannot carry all of the game's state."""
+
+
+# A game action refused for its dice or its play raises the precise class of the
+# problem AND IllegalActionError, so ``except InvalidDiceError`` and ``except
+# IllegalActionError`` both catch it.
+
+class IllegalDiceActionError(InvalidDiceError, IllegalActionError):
+    """Dice given to (or drawn by) a game action that are not two integers from 1 to 6."""
+
+
+class IllegalPlayActionError(IllegalPlayError, IllegalActionError):
+    """A step or play that a game action refuses: not legal now, or not integers."""
+
+
+class InvalidPlayActionError(InvalidPlayError, IllegalActionError):
+    """Notation given to a game action that is not play notation at all."""
+
+
+class AmbiguousPlayActionError(AmbiguousPlayError, IllegalActionError):
+    """Notation given to a game action that fits more than one legal play."""
+
+
+_ACTION_CLASSES = (
+    (AmbiguousPlayError, AmbiguousPlayActionError),
+    (InvalidPlayError, InvalidPlayActionError),
+    (InvalidDiceError, IllegalDiceActionError),
+    (IllegalPlayError, IllegalPlayActionError),
+)
+
+
+def action_error(error: BackgammonError, message: str | None = None) -> IllegalActionError:
+    """The :class:`IllegalActionError` for ``error`` raised inside a game action: the
+    same precise class (InvalidDiceError, IllegalPlayError, ...) and message.
+
+        >>> e = action_error(InvalidDiceError("dice must be two integers from 1 to 6"))
+        >>> isinstance(e, InvalidDiceError), isinstance(e, IllegalActionError)
+        (True, True)
+    """
+    text = str(error) if message is None else message
+    if isinstance(error, IllegalActionError):
+        return error if message is None else type(error)(text)
+    for base, cls in _ACTION_CLASSES:
+        if isinstance(error, base):
+            if cls is AmbiguousPlayActionError:
+                return cls(text, getattr(error, "candidates", ()))
+            return cls(text)
+    return IllegalActionError(text)

@@ -22,16 +22,31 @@ roll (:attr:`Game.turn`), like every :class:`Position`.
 
 from __future__ import annotations
 
+import copy
+import functools
+import itertools
+import operator
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
-from typing import Any, NamedTuple, TypeVar
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple, TypeVar
 
-from backgammon.errors import BackgammonError, IllegalActionError, IllegalPlayError
+import numpy as np
+
+from backgammon.errors import (
+    BackgammonError,
+    IllegalActionError,
+    IllegalDiceActionError,
+    IllegalPlayActionError,
+    IllegalPlayError,
+    InvalidSetupError,
+    action_error,
+)
 from backgammon.position import Play, Position, Step
 from backgammon.rules import OPENING_DICE, Rules
 
-__all__ = ["RESIGN_KINDS", "Action", "Game", "GameResult", "Phase"]
+__all__ = ["MAX_STEPS", "RESIGN_KINDS", "Action", "DiceSource", "Game", "GameResult", "Phase"]
 
 RESIGN_KINDS = ("single", "gammon", "backgammon")
 """What a player may resign, in increasing order (RULES 7.2-7.4)."""
@@ -87,61 +102,277 @@ class Action(NamedTuple):
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
+MAX_STEPS = 8
+"""The most steps a play may list (four dice; an unchecked play, RULES 12.4, up to eight)."""
+
+
+def _die_value(value: Any, source: Any) -> int:
+    """Check one die a dice source gave."""
+    try:
+        die = None if isinstance(value, bool) else operator.index(value)
+    except TypeError:
+        die = None
+    if die is None or not 1 <= die <= 6:
+        raise IllegalDiceActionError(
+            f"the dice source {source!r} gave {value!r}: a die is an integer from 1 to 6")
+    return die
+
+
+class DiceSource:
+    """Where a game's dice come from, checked die by die, with undo.
+
+    ``rng`` is an integer seed or ``None`` (a new ``random.Random``), a
+    ``random.Random``-like object (``randint(1, 6)``, inclusive, as
+    ``random.Random``, ``random.SystemRandom`` and the tests' scripted dice),
+    a ``numpy.random.Generator`` (``integers(1, 7)``), a
+    ``numpy.random.RandomState`` (``randint(1, 7)``: its upper bound is
+    exclusive), or a callable returning one die.  Every die is checked: a
+    value that is not an integer from 1 to 6 raises
+    :class:`~backgammon.errors.IllegalDiceActionError`.
+
+    A refused action that drew dice hands them back: the next dice drawn are
+    those, in order, so the game goes on as if the refused action never
+    happened, with no ``getstate`` needed (a server's ``SystemRandom`` has none).
+
+        >>> import random
+        >>> dice = DiceSource(random.SystemRandom())
+        >>> 1 <= dice.die() <= 6
+        True
+        >>> DiceSource(lambda: 7).die()
+        Traceback (most recent call last):
+        ...
+        backgammon.errors.IllegalDiceActionError: the dice source <function <lambda> at ...> gave 7: a die is an integer from 1 to 6
+    """
+
+    __slots__ = ("source", "_kind", "_pending", "_log")
+
+    def __init__(self, rng: Any = None) -> None:
+        if isinstance(rng, DiceSource):
+            rng = rng.source
+        if isinstance(rng, bool):
+            raise TypeError(f"rng is a seed, a random number generator or a callable, got {rng!r}")
+        if rng is None or isinstance(rng, int):
+            rng = random.Random(rng)
+        if isinstance(rng, np.random.Generator):
+            kind = "integers"
+        elif isinstance(rng, np.random.RandomState):
+            kind = "exclusive"
+        elif callable(getattr(rng, "randint", None)):
+            kind = "randint"
+        elif callable(rng):
+            kind = "call"
+        else:
+            raise TypeError(
+                "rng is an integer seed, a random.Random-like object (randint), a numpy "
+                f"Generator or RandomState, or a callable returning a die, got {rng!r}")
+        self.source = rng
+        self._kind = kind
+        self._pending: list[int] = []   # dice handed back by refused actions, next last
+        self._log: list[int] | None = None  # dice drawn in the running transaction
+
+    def die(self) -> int:
+        """One die from 1 to 6."""
+        if self._pending:
+            value = self._pending.pop()
+        else:
+            src = self.source
+            if self._kind == "randint":
+                raw = src.randint(1, 6)
+            elif self._kind == "integers":
+                raw = src.integers(1, 7)
+            elif self._kind == "exclusive":
+                raw = src.randint(1, 7)
+            else:
+                raw = src()
+            value = _die_value(raw, src)
+        if self._log is not None:
+            self._log.append(value)
+        return value
+
+    def begin(self) -> list[int] | None:
+        """Start a transaction; returns what :meth:`end` needs."""
+        outer, self._log = self._log, []
+        return outer
+
+    def end(self, outer: list[int] | None, ok: bool) -> None:
+        """End a transaction: keep its dice (``ok``) or hand them back."""
+        drawn, self._log = self._log or [], outer
+        if ok:
+            if outer is not None:
+                outer.extend(drawn)
+        else:
+            self._pending.extend(reversed(drawn))
+
+    def state(self) -> dict[str, Any] | None:
+        """A JSON-ready state when the source is a plain ``random.Random``, else ``None``."""
+        if type(self.source) is not random.Random:
+            return None
+        version, internal, gauss = self.source.getstate()
+        return {"kind": "random.Random", "state": [version, list(internal), gauss],
+                "pending": list(reversed(self._pending))}
+
+    @classmethod
+    def from_state(cls, data: Any) -> DiceSource:
+        """The source :meth:`state` described (``ValueError`` or ``TypeError`` if malformed)."""
+        if not isinstance(data, dict) or data.get("kind") != "random.Random":
+            raise ValueError(f"a dice source state is a random.Random state, got {data!r}"[:200])
+        version, internal, gauss = data["state"]
+        if not (isinstance(internal, list) and len(internal) == 625
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in internal)):
+            raise ValueError("a random.Random state holds 625 integers")
+        if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, float)):
+            raise ValueError(f"a random.Random state ends with a float or null, got {gauss!r}"[:200])
+        rng = random.Random()
+        rng.setstate((version, tuple(internal), gauss))
+        source = cls(rng)
+        pending = data.get("pending", [])
+        if not isinstance(pending, list) or len(pending) > 64:
+            raise ValueError("pending dice are a short list")
+        source._pending = [_die_value(d, "the record") for d in reversed(pending)]
+        return source
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DiceSource:
+        new = DiceSource.__new__(DiceSource)
+        try:
+            new.source = copy.deepcopy(self.source, memo)
+        except Exception:  # noqa: BLE001 - no state to copy (SystemRandom): share it
+            new.source = self.source
+        new._kind = self._kind
+        new._pending = list(self._pending)
+        new._log = None
+        return new
+
+    def __repr__(self) -> str:
+        return f"DiceSource({self.source!r})"
+
 
 def _action(method: _F) -> _F:
-    """Run an action as a transaction: on any error the game is restored as it was."""
+    """Run an action as a transaction: on any error the game is restored as it was.
 
+    The saved state is the game's own attributes (immutable values, so a
+    shallow copy is a snapshot) and the dice drawn, handed back on failure.
+    A refused game action raises an :class:`IllegalActionError`; one refused
+    for its dice or its play is also the precise class (errors.action_error).
+    """
+
+    @functools.wraps(method)
     def wrapper(self: Game, *args: Any, **kwargs: Any) -> Any:
         saved = dict(self.__dict__)
-        rng_state = self._rng.getstate() if hasattr(self._rng, "getstate") else None
+        outer = self._dice.begin()
         try:
-            return method(self, *args, **kwargs)
-        except BaseException:
+            result = method(self, *args, **kwargs)
+        except BaseException as e:
             self.__dict__.clear()
             self.__dict__.update(saved)
-            if rng_state is not None:
-                self._rng.setstate(rng_state)
+            self._dice.end(outer, ok=False)
+            if isinstance(e, BackgammonError) and not isinstance(e, IllegalActionError):
+                raise action_error(e) from None
             raise
+        self._dice.end(outer, ok=True)
+        return result
 
-    wrapper.__name__ = method.__name__
-    wrapper.__qualname__ = method.__qualname__
-    wrapper.__doc__ = method.__doc__
     return wrapper  # type: ignore[return-value]
+
+
+def _integer(value: Any) -> int | None:
+    """``value`` as an int if it is an integer (numpy ones too), not a bool; else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def _dice(dice: Any) -> tuple[int, int]:
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
-        raise IllegalActionError(f"dice are two integers from 1 to 6, got {dice!r}") from None
-    if not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2)):
-        raise IllegalActionError(f"dice are two integers from 1 to 6, got {dice!r}")
-    return d1, d2
+        raise IllegalDiceActionError(
+            f"dice are two integers from 1 to 6, got {dice!r}"[:300]) from None
+    a, b = _integer(d1), _integer(d2)
+    if a is None or b is None or not (1 <= a <= 6 and 1 <= b <= 6):
+        raise IllegalDiceActionError(f"dice are two integers from 1 to 6, got {dice!r}"[:300])
+    return a, b
+
+
+def _point(value: Any, step: Any) -> int:
+    point = _integer(value)
+    if point is None:
+        raise IllegalPlayActionError(
+            f"a step is two integers (from, to), got {step!r}"[:300])
+    return point
+
+
+def _steps(play: Any) -> tuple[Step, ...]:
+    """The steps of ``play`` (any iterable of pairs, read once), checked to be integers."""
+    if isinstance(play, (str, bytes)):
+        raise IllegalPlayActionError(f"steps are (from, to) pairs, got {play!r}"[:300])
+    try:
+        items = list(itertools.islice(iter(play), MAX_STEPS + 1))
+    except TypeError:
+        raise IllegalPlayActionError(
+            f"a play is a Play, notation text or (from, to) steps, got {play!r}"[:300]) from None
+    if len(items) > MAX_STEPS:
+        raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps")
+    out = []
+    for step in items:
+        try:
+            src, dst = step
+        except (TypeError, ValueError):
+            raise IllegalPlayActionError(
+                f"a step is a pair (from, to), got {step!r}"[:300]) from None
+        out.append((_point(src, step), _point(dst, step)))
+    return tuple(out)
+
+
+def _notation_steps(text: str) -> tuple[Step, ...]:
+    """The steps that notation text writes, as written (``"24/14"`` is one step 24 to
+    14): for a play recorded unchecked (RULES 12.4), which no legal play matches."""
+    from backgammon.notation import _parse_segments
+
+    steps: list[Step] = []
+    for segment in _parse_segments(text):
+        chain = list(zip(segment.points, segment.points[1:]))
+        steps.extend(chain * segment.repeat)
+    if len(steps) > MAX_STEPS:
+        raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps, {text!r} has "
+                                     f"{len(steps)}"[:300])
+    return tuple(steps)
 
 
 def _resign_kind(kind: Any) -> str:
     if isinstance(kind, int) and not isinstance(kind, bool) and 1 <= kind <= 3:
         return RESIGN_KINDS[kind - 1]
-    if kind in RESIGN_KINDS:
+    if isinstance(kind, str) and kind in RESIGN_KINDS:
         return str(kind)
     raise IllegalActionError(
-        f"a resignation is 'single', 'gammon' or 'backgammon' (or 1, 2, 3), got {kind!r}")
+        f"a resignation is 'single', 'gammon' or 'backgammon' (or 1, 2, 3), got {kind!r}"[:300])
 
 
 class Game:
     """One game between players 0 and 1 (RULES 2, 7, 8, 9, 12).
 
     ``rules``: a :class:`Rules` (default ``Rules()``).  ``rng``: where dice
-    come from when :meth:`roll` is called without dice: a
-    ``random.Random``-compatible object (``randint``), or an integer seed;
-    ``None`` seeds from the system.  ``match_length``, ``score`` (before this
-    game) and ``crawford`` place the game in a match (:class:`Match` sets
-    them): in match play Jacoby and automatic doubles are refused (RULES 9.4),
-    and the Crawford game has no cube (RULES 10.2).
+    come from when :meth:`roll` is called without dice: an integer seed,
+    ``None`` (seeded from the system), a ``random.Random``-like object, a
+    ``numpy.random.Generator`` or ``RandomState``, or a callable returning a
+    die (see :class:`DiceSource`; every die is checked).  ``match_length``,
+    ``score`` (before this game) and ``crawford`` place the game in a match
+    (:class:`Match` sets them): in match play Jacoby and automatic doubles
+    are refused (RULES 9.4), and the Crawford game has no cube (RULES 10.2).
+
+    The state is read-only (properties holding values: tuples, a
+    :class:`Position`, a read-only mapping for :attr:`start`); only actions
+    change it, each a transaction.
 
         >>> game = Game(Rules(jacoby=True), rng=7)
         >>> game.phase
         <Phase.OPENING: 'opening'>
+        >>> game.turn = 1
+        Traceback (most recent call last):
+        ...
+        AttributeError: property 'turn' of 'Game' object has no setter
     """
 
     def __init__(self, rules: Rules | None = None, *, rng: Any = None,
@@ -150,44 +381,165 @@ class Game:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {rules!r}")
-        if not isinstance(match_length, int) or match_length < 0:
-            raise ValueError(f"match_length is 0 (money) or a positive integer, got {match_length!r}")
+        if _integer(match_length) is None:
+            raise TypeError(f"match_length is an integer, got {match_length!r}")
+        match_length = operator.index(match_length)
+        if match_length < 0:
+            raise InvalidSetupError(
+                f"match_length is 0 (money) or a positive integer, got {match_length}")
         if match_length:
             rules.check_match_play()  # RULES 9.4
+        if isinstance(score, (str, bytes)):
+            raise TypeError(f"score is two integers, got {score!r}")
         try:
             s0, s1 = score
         except (TypeError, ValueError):
-            raise ValueError(f"score is two integers, got {score!r}") from None
-        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (s0, s1)):
-            raise ValueError(f"score is two integers >= 0, got {score!r}")
+            raise TypeError(f"score is two integers, got {score!r}"[:300]) from None
+        s0, s1 = _integer(s0), _integer(s1)  # type: ignore[assignment]
+        if s0 is None or s1 is None:
+            raise TypeError(f"score is two integers, got {score!r}"[:300])
+        if min(s0, s1) < 0:
+            raise InvalidSetupError(f"score is two integers >= 0, got {score!r}")
+        if crawford not in (True, False):
+            raise TypeError(f"crawford is True or False, got {crawford!r}")
         if crawford and not match_length:
-            raise ValueError("only a match game can be the Crawford game (RULES 10.2)")
+            raise InvalidSetupError("only a match game can be the Crawford game (RULES 10.2)")
         if match_length and max(s0, s1) >= match_length:
-            raise ValueError(f"at {s0}-{s1} the match to {match_length} is already won "
-                             "(RULES 10.1)")
+            raise InvalidSetupError(f"at {s0}-{s1} the match to {match_length} is already won "
+                                    "(RULES 10.1)")
         if crawford and (s0 == match_length - 1) == (s1 == match_length - 1):
-            raise ValueError(f"at {s0}-{s1} this is not the Crawford game: it follows the game "
-                             f"in which one player reached exactly {match_length - 1} "
-                             "(RULES 10.2)")
-        self.rules = rules
-        self.match_length = match_length
-        self.score = (int(s0), int(s1))
-        self.crawford = bool(crawford)
-        self._rng = rng if rng is not None and not isinstance(rng, int) else random.Random(rng)
-        self.phase = Phase.OPENING
-        self.turn = 0
-        self.position = Position.initial()
-        self.dice: tuple[int, int] | None = None
-        self.steps: tuple[Step, ...] = ()
-        self.cube = 1
-        self.cube_owner: int | None = None
-        self.automatic_doubles_used = 0
-        self.resignation: tuple[int, str] | None = None
+            raise InvalidSetupError(
+                f"at {s0}-{s1} this is not the Crawford game: it follows the game "
+                f"in which one player reached exactly {match_length - 1} (RULES 10.2)")
+        self._rules = rules
+        self._match_length = match_length
+        self._score = (s0, s1)
+        self._crawford = bool(crawford)
+        # a DiceSource is shared as it is (a match's games share one)
+        self._dice = rng if isinstance(rng, DiceSource) else DiceSource(rng)
+        self._phase = Phase.OPENING
+        self._turn = 0
+        self._position = Position.initial()
+        self._rolled: tuple[int, int] | None = None
+        self._steps: tuple[Step, ...] = ()
+        self._cube = 1
+        self._cube_owner: int | None = None
+        self._automatic_doubles_used = 0
+        self._resignation: tuple[int, str] | None = None
         self._resume: Phase | None = None
-        self.result: GameResult | None = None
-        self.actions: tuple[Action, ...] = ()
-        self.start: dict[str, Any] | None = None
-        """``None`` for a game from the opening; else the state it was set up in."""
+        self._result: GameResult | None = None
+        self._actions: tuple[Action, ...] = ()
+        self._start: dict[str, Any] | None = None
+        # RULES 12.4 (Rules.over_the_board): the state before an unchecked
+        # illegal play, until the next roll; and whether the mover must now
+        # play legally (the play was flagged)
+        self._unchecked: dict[str, Any] | None = None
+        self._checked_turn = False
+
+    # ------------------------------------------------------------------
+    # Read-only state
+
+    @property
+    def rules(self) -> Rules:
+        """The :class:`Rules` of this game."""
+        return self._rules
+
+    @property
+    def match_length(self) -> int:
+        """The match length, 0 for a money game."""
+        return self._match_length
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The match score of players 0 and 1 before this game."""
+        return self._score
+
+    @property
+    def crawford(self) -> bool:
+        """Whether this is the Crawford game (RULES 10.2)."""
+        return self._crawford
+
+    @property
+    def phase(self) -> Phase:
+        """The :class:`Phase`: which actions are allowed."""
+        return self._phase
+
+    @property
+    def turn(self) -> int:
+        """The player on roll, 0 or 1 (the winner once over)."""
+        return self._turn
+
+    @property
+    def position(self) -> Position:
+        """The position seen from the player on roll, before this turn's steps."""
+        return self._position
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """The dice to play, ``None`` until rolled."""
+        return self._rolled
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The single steps made so far this turn (not yet committed)."""
+        return self._steps
+
+    @property
+    def cube(self) -> int:
+        """The cube value."""
+        return self._cube
+
+    @property
+    def cube_owner(self) -> int | None:
+        """Who owns the cube; ``None`` while it is in the middle."""
+        return self._cube_owner
+
+    @property
+    def automatic_doubles_used(self) -> int:
+        """How many opening ties doubled the cube (RULES 9.3)."""
+        return self._automatic_doubles_used
+
+    @property
+    def resignation(self) -> tuple[int, str] | None:
+        """``(resigner, kind)`` of the resignation on offer, else ``None``."""
+        return self._resignation
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the game ended, ``None`` until it has."""
+        return self._result
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action so far, in order (:meth:`replay` rebuilds the game from them)."""
+        return self._actions
+
+    @property
+    def start(self) -> Mapping[str, Any] | None:
+        """``None`` for a game from the opening; else the setup it started in (read-only)."""
+        return None if self._start is None else MappingProxyType(self._start)
+
+    @property
+    def dice_source(self) -> DiceSource:
+        """Where :meth:`roll` draws dice (shared by the games of a match or chouette)."""
+        return self._dice
+
+    @property
+    def flaggable(self) -> bool:
+        """Whether the last play was recorded unchecked and is illegal, so either player
+        may still :meth:`flag` it (RULES 12.4, ``Rules(over_the_board=True)``)."""
+        return self._unchecked is not None
+
+    _SETTABLE = frozenset({"position", "turn", "rolled", "cube", "cube_owner",
+                           "automatic_doubles_used", "resignation", "resume", "phase",
+                           "start", "result"})
+
+    def _set(self, **fields: Any) -> None:
+        """Set up state directly (the ID readers in backgammon.formats only)."""
+        for name, value in fields.items():
+            if name not in self._SETTABLE:
+                raise AttributeError(f"{name} is not settable")
+            setattr(self, "_" + name, value)
 
     @classmethod
     def from_position(cls, position: Position, *, turn: int = 0,
@@ -209,24 +561,26 @@ class Game:
             raise TypeError(f"position must be a Position, got {position!r}")
         if position.outcome() is not None:
             raise IllegalActionError(f"the game in {position!r} is already over")
-        if turn not in (0, 1):
+        if isinstance(turn, bool) or turn not in (0, 1):
             raise IllegalActionError(f"turn is player 0 or 1, got {turn!r}")
         game._check_cube(cube, cube_owner)
-        game.position = position
-        game.turn = turn
-        game.cube = cube
-        game.cube_owner = cube_owner
+        game._position = position
+        game._turn = turn
+        game._cube = cube
+        game._cube_owner = cube_owner
         if dice is None:
-            game.phase = Phase.ROLL
+            game._phase = Phase.ROLL
         else:
-            game.dice = _dice(dice)
-            game.phase = Phase.MOVE
-        game.start = {"position_id": position.position_id(), "turn": turn,
-                      "dice": game.dice, "cube": cube, "cube_owner": cube_owner}
+            game._rolled = _dice(dice)
+            game._phase = Phase.MOVE
+        game._start = {"position_id": position.position_id(), "turn": turn,
+                       "dice": game._rolled, "cube": cube, "cube_owner": cube_owner}
         return game
 
     def _check_cube(self, cube: Any, cube_owner: Any) -> None:
         """Refuse a cube this game cannot show (a game set up mid-way)."""
+        if isinstance(cube, bool) or isinstance(cube_owner, bool):
+            raise TypeError(f"cube and cube_owner are integers, got {cube!r}, {cube_owner!r}")
         if cube not in (1, 2, 4, 8, 16, 32, 64) or (cube > 1 and not self.rules.cube):
             raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {cube!r}")
         if cube > self.rules.max_cube:
@@ -273,6 +627,8 @@ class Game:
 
     def board(self, player: int = 0) -> Position:
         """The position seen from ``player`` (0 or 1), whoever is on roll."""
+        if isinstance(player, bool) or player not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
         return self.position if player == self.turn else self.position.swapped()
 
     def current_position(self) -> Position:
@@ -293,6 +649,8 @@ class Game:
     def can_double(self, player: int | None = None) -> bool:
         """Whether ``player`` (default: the player on roll) may double now (RULES 8)."""
         who = self.turn if player is None else player
+        if isinstance(who, bool) or who not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
         return (self.phase is Phase.ROLL and who == self.turn
                 and self._double_refusal(who) is None)
 
@@ -316,12 +674,14 @@ class Game:
         return self.position.legal_moves(self.dice, self.steps)
 
     def legal_actions(self) -> list[str]:
-        """The names of the actions allowed now, e.g. ``['double', 'roll', 'resign']``."""
+        """The names of the actions allowed now, e.g. ``['double', 'roll', 'resign']``
+        (and ``'flag'`` while an unchecked illegal play may be flagged, RULES 12.4)."""
+        flag = ["flag"] if self._unchecked is not None else []
         phase = self.phase
         if phase is Phase.OPENING:
             return ["roll", "resign"]
         if phase is Phase.ROLL:
-            return (["double"] if self.can_double() else []) + ["roll", "resign"]
+            return (["double"] if self.can_double() else []) + ["roll", "resign"] + flag
         if phase is Phase.MOVE:
             acts = []
             if self.legal_moves():
@@ -334,9 +694,10 @@ class Game:
                 acts.append("play")
             return acts + ["resign"]
         if phase is Phase.DOUBLED:
-            return ["take", "drop"] + (["beaver"] if self._beaver_refusal() is None else []) + ["resign"]
+            beaver = ["beaver"] if self._beaver_refusal() is None else []
+            return ["take", "drop"] + beaver + ["resign"] + flag
         if phase is Phase.RESIGNED:
-            return ["accept", "reject"]
+            return ["accept", "reject"] + flag
         return []
 
     # ------------------------------------------------------------------
@@ -352,28 +713,29 @@ class Game:
     def _check_player(self, action: str, player: int | None) -> None:
         if player is None:
             return
-        if player not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {player!r}")
+        if isinstance(player, bool) or player not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
         if player != self.player_to_act:
             raise IllegalActionError(
                 f"player {player} cannot {action}: it is player {self.player_to_act}'s decision")
 
     def _record(self, player: int | None, kind: str, value: Any = None) -> None:
-        self.actions = self.actions + (Action(player, kind, value),)
+        self._actions = self.actions + (Action(player, kind, value),)
 
     def _roll_dice(self, dice: Any) -> tuple[int, int]:
         if dice is not None:
             return _dice(dice)
-        return self._rng.randint(1, 6), self._rng.randint(1, 6)
+        return self._dice.die(), self._dice.die()
 
     def _end(self, winner: int, kind: str, reason: str, cube: int) -> None:
         points = self.rules.points(kind, cube=cube, cube_turned=self.cube_turned,
                                    match_play=self.match_play)
-        self.result = GameResult(winner, points, kind, reason, cube)
-        self.phase = Phase.OVER
-        self.steps = ()  # steps never committed (a resignation mid-turn) are no play
-        self.resignation = None
+        self._result = GameResult(winner, points, kind, reason, cube)
+        self._phase = Phase.OVER
+        self._steps = ()  # steps never committed (a resignation mid-turn) are no play
+        self._resignation = None
         self._resume = None
+        self._unchecked = None  # RULES 12.4: no roll follows the end, the play stands
 
     # ------------------------------------------------------------------
     # Actions
@@ -390,42 +752,45 @@ class Game:
         Later the player on roll rolls both dice (RULES 2.3).
         """
         if self.phase is Phase.OPENING:
-            if player is not None and player not in (0, 1):  # either player throws
+            if player is not None and (isinstance(player, bool) or player not in (0, 1)):
                 raise IllegalActionError(f"players are 0 and 1, got {player!r}")
             d0, d1 = self._roll_dice(dice)
             self._record(None, "opening", (d0, d1))
             if d0 == d1:  # RULES 2.1: equal dice are rolled again
                 if (self.automatic_doubles_used < self.rules.automatic_doubles
                         and self.rules.can_double_to(self.cube * 2)):  # RULES 9.3
-                    self.cube *= 2
-                    self.automatic_doubles_used += 1
+                    self._cube *= 2
+                    self._automatic_doubles_used += 1
                 return
-            self.turn = 0 if d0 > d1 else 1
+            self._turn = 0 if d0 > d1 else 1
             if self.rules.opening == OPENING_DICE:
-                self.dice = (d0, d1) if self.turn == 0 else (d1, d0)
-                self.phase = Phase.MOVE
+                self._rolled = (d0, d1) if self.turn == 0 else (d1, d0)
+                self._phase = Phase.MOVE
             else:  # RULES 2.2
-                self.phase = Phase.ROLL
+                self._phase = Phase.ROLL
             return
         self._need(Phase.ROLL, "roll", player)
-        self.dice = self._roll_dice(dice)
+        self._rolled = self._roll_dice(dice)
         self._record(self.turn, "roll", self.dice)
-        self.phase = Phase.MOVE
+        self._phase = Phase.MOVE
+        self._unchecked = None  # RULES 12.4: an illegal play not flagged by now stands
 
     @_action
     def move(self, src: int, dst: int, *, player: int | None = None) -> None:
-        """Move one checker from ``src`` to ``dst`` (25 = bar, 0 = off).
+        """Move one checker from ``src`` to ``dst`` (25 = bar, 0 = off; integers).
 
         Only the steps :meth:`legal_moves` offers are accepted (RULES 4.3);
         the turn ends with :meth:`commit`.
         """
+        step = (src, dst)
+        src, dst = _point(src, step), _point(dst, step)
         self._need(Phase.MOVE, "move", player)
         allowed = self.legal_moves()
         if (src, dst) not in allowed:
             shown = ", ".join(f"{s}/{d}" for s, d in allowed) or "none (commit the turn)"
-            raise IllegalActionError(
+            raise IllegalPlayActionError(
                 f"{src}/{dst} is not a legal step now with {self.dice}; legal steps: {shown}")
-        self.steps = self.steps + ((src, dst),)
+        self._steps = self.steps + ((src, dst),)
 
     @_action
     def undo(self, *, player: int | None = None) -> None:
@@ -433,7 +798,7 @@ class Game:
         self._need(Phase.MOVE, "undo", player)
         if not self.steps:
             raise IllegalActionError("cannot undo: no step has been made this turn")
-        self.steps = self.steps[:-1]
+        self._steps = self.steps[:-1]
 
     @_action
     def commit(self, *, player: int | None = None) -> None:
@@ -443,36 +808,106 @@ class Game:
         """
         self._need(Phase.MOVE, "commit", player)
         if self.legal_moves():
-            raise IllegalActionError(
+            raise IllegalPlayActionError(
                 f"cannot commit: the play is not complete, more dice must be played "
                 f"(RULES 4.1); legal next steps: {self.legal_moves()}")
         self._finish_turn(self.steps)
 
     @_action
-    def play(self, play: Play | str | tuple[Step, ...] | list[Step], *,
-             player: int | None = None) -> None:
-        """Make and commit a whole play: a :class:`Play`, its steps, or notation text."""
+    def play(self, play: Play | str | Iterable[Step], *, player: int | None = None) -> None:
+        """Make and commit a whole play: a :class:`Play`, notation text, or its steps
+        (any iterable of ``(from, to)`` integer pairs, read once).
+
+        With ``Rules(over_the_board=True)`` (RULES 12.4) steps that are not a
+        legal play are recorded unchecked as long as they can be made on the
+        board: each moves one of the mover's checkers forward, onto a point
+        the opponent does not hold with two or more checkers, without ending
+        the game.  Either player may then :meth:`flag` the play until the next
+        roll; after it the play stands.
+
+            >>> game = Game(Rules(over_the_board=True), rng=1)
+            >>> game.roll((3, 1)); game.play([(8, 4)])      # a 4 with 3-1: illegal
+            >>> game.flaggable, game.actions[-1]
+            (True, Action(player=0, kind='play', value=((8, 4),)))
+            >>> game.flag(); game.phase, game.turn, game.dice
+            (<Phase.MOVE: 'move'>, 0, (3, 1))
+        """
         self._need(Phase.MOVE, "play", player)
         if self.steps:
             raise IllegalActionError(
                 f"cannot play a whole play after {len(self.steps)} single steps: undo them first")
         assert self.dice is not None
-        steps: Any
         if isinstance(play, str):
-            steps = self._parse(play)
+            try:
+                steps = self._parse(play)
+            except IllegalPlayError:  # well-formed notation that no legal play matches
+                if not self.rules.over_the_board or self._checked_turn:
+                    raise
+                steps = _notation_steps(play)  # RULES 12.4: as written, checked below
         elif isinstance(play, Play):
             if play.position != self.position:
-                raise IllegalActionError(f"{play!r} is a play of another position")
-            steps = play.moves
+                raise IllegalPlayActionError(f"{play!r} is a play of another position")
+            steps = tuple(play.moves)
         else:
-            steps = play
+            steps = _steps(play)
         try:
-            result = self.position.play(steps, self.dice)
+            self.position.play(steps, self.dice)
         except BackgammonError as e:
-            raise IllegalActionError(f"illegal play: {e}") from None
-        if isinstance(play, Play) and play.result != result:  # pragma: no cover - defensive
-            raise IllegalActionError(f"{play!r} does not give its own result")
-        self._finish_turn(tuple((int(a), int(b)) for a, b in steps))
+            if not self.rules.over_the_board or self._checked_turn:
+                raise action_error(e, f"illegal play: {e}") from None
+            self._play_unchecked(steps, e)
+            return
+        self._finish_turn(steps)
+
+    def _play_unchecked(self, steps: tuple[Step, ...], error: BackgammonError) -> None:
+        """Record an illegal play as made on the board (RULES 12.4)."""
+        board = self.position.tolist()
+        for src, dst in steps:
+            if not (1 <= src <= 25 and 0 <= dst < src and board[src] > 0):
+                raise IllegalPlayActionError(
+                    f"{src}/{dst} cannot be made on the board even unchecked: a step moves one "
+                    f"of the mover's checkers forward (illegal play: {error})")
+            if dst and board[dst] < -1:
+                raise IllegalPlayActionError(
+                    f"{src}/{dst} cannot be made on the board even unchecked: the opponent "
+                    f"holds point {dst} (illegal play: {error})")
+            board[src] -= 1
+            if dst:
+                if board[dst] == -1:  # a blot is hit and goes to the bar
+                    board[dst] = 0
+                    board[0] -= 1
+                board[dst] += 1
+        result = Position(board)
+        if result.outcome() is not None:
+            raise IllegalPlayActionError(
+                f"an unchecked play may not end the game: {error}")
+        before = {k: v for k, v in self.__dict__.items() if k != "_dice"}
+        self._record(self.turn, "play", steps)
+        self._position = result.swapped()
+        self._turn = 1 - self.turn
+        self._rolled = None
+        self._steps = ()
+        self._phase = Phase.ROLL
+        self._unchecked = before
+
+    @_action
+    def flag(self, *, player: int | None = None) -> None:
+        """Point out that the last play was illegal (RULES 12.4): it is taken back and
+        its mover must play the same dice legally.  Allowed until the next roll (what
+        happened since, a double or a resignation, is taken back too)."""
+        if self._unchecked is None:
+            raise IllegalActionError(
+                "nothing to flag: the last play was legal, or the next roll has been "
+                "made and it stands (RULES 12.4)")
+        if player is not None and (isinstance(player, bool) or player not in (0, 1)):
+            raise IllegalActionError(f"players are 0 and 1, got {player!r}")
+        actions, dice = self.actions, self._dice
+        before = self._unchecked
+        self.__dict__.clear()
+        self.__dict__.update(before)
+        self._actions, self._dice = actions, dice
+        self._record(player, "flag")
+        self._checked_turn = True
 
     def _parse(self, text: str) -> tuple[Step, ...]:
         parse = getattr(Position, "parse_play", None)
@@ -481,27 +916,25 @@ class Game:
         try:
             parsed = parse(self.position, text, self.dice)
         except BackgammonError as e:
-            raise IllegalActionError(f"cannot read {text!r}: {e}") from None
-        return parsed.moves if isinstance(parsed, Play) else tuple(parsed)
+            raise action_error(e, f"cannot read {text!r}: {e}"[:500]) from None
+        return tuple(parsed.moves) if isinstance(parsed, Play) else tuple(parsed)
 
     def _finish_turn(self, steps: tuple[Step, ...]) -> None:
         assert self.dice is not None
-        try:
-            result = self.position.play(steps, self.dice)
-        except IllegalPlayError as e:  # pragma: no cover - steps were checked one by one
-            raise IllegalActionError(str(e)) from None
+        result = self.position.play(steps, self.dice)
         self._record(self.turn, "play", tuple(steps))
+        self._checked_turn = False
         outcome = result.outcome()
         if outcome is not None:  # RULES 7.1: the mover bore off the last checker
-            self.position = result
-            self.steps = ()
+            self._position = result
+            self._steps = ()
             self._end(self.turn, outcome.kind, "bearoff", self.cube)
             return
-        self.position = result.swapped()
-        self.turn = 1 - self.turn
-        self.dice = None
-        self.steps = ()
-        self.phase = Phase.ROLL
+        self._position = result.swapped()
+        self._turn = 1 - self.turn
+        self._rolled = None
+        self._steps = ()
+        self._phase = Phase.ROLL
 
     @_action
     def double(self, *, player: int | None = None) -> None:
@@ -511,16 +944,16 @@ class Game:
         if reason is not None:
             raise IllegalActionError(f"cannot double: {reason}")
         self._record(self.turn, "double", self.cube * 2)
-        self.phase = Phase.DOUBLED
+        self._phase = Phase.DOUBLED
 
     @_action
     def take(self, *, player: int | None = None) -> None:
         """Accept the double: the stake doubles and the taker owns the cube (RULES 8.2)."""
         self._need(Phase.DOUBLED, "take", player)
         self._record(1 - self.turn, "take")
-        self.cube *= 2
-        self.cube_owner = 1 - self.turn
-        self.phase = Phase.ROLL
+        self._cube *= 2
+        self._cube_owner = 1 - self.turn
+        self._phase = Phase.ROLL
 
     @_action
     def drop(self, *, player: int | None = None) -> None:
@@ -529,8 +962,9 @@ class Game:
         self._record(1 - self.turn, "drop")
         # RULES 8.2: the cube value before the double; a drop scores a single game
         points = self.cube
-        self.result = GameResult(self.turn, points, "single", "drop", self.cube)
-        self.phase = Phase.OVER
+        self._result = GameResult(self.turn, points, "single", "drop", self.cube)
+        self._phase = Phase.OVER
+        self._unchecked = None
 
     def _beaver_refusal(self) -> str | None:
         if not self.rules.beaver:
@@ -548,9 +982,9 @@ class Game:
         if reason is not None:
             raise IllegalActionError(f"cannot beaver: {reason}")
         self._record(1 - self.turn, "beaver")
-        self.cube *= 4
-        self.cube_owner = 1 - self.turn
-        self.phase = Phase.ROLL
+        self._cube *= 4
+        self._cube_owner = 1 - self.turn
+        self._phase = Phase.ROLL
 
     @_action
     def resign(self, kind: str | int = "single", *, player: int | None = None) -> None:
@@ -568,13 +1002,13 @@ class Game:
         if self.phase is Phase.OPENING and player is None:
             raise IllegalActionError("before the opening roll say who resigns (player=0 or 1)")
         who = self.player_to_act if player is None else player
-        if who not in (0, 1):
+        if isinstance(who, bool) or who not in (0, 1):
             raise IllegalActionError(f"players are 0 and 1, got {player!r}")
         kind = _resign_kind(kind)
         self._record(who, "resign", kind)
-        self.resignation = (who, kind)
+        self._resignation = (who, kind)
         self._resume = self.phase
-        self.phase = Phase.RESIGNED
+        self._phase = Phase.RESIGNED
 
     @_action
     def accept(self, *, player: int | None = None) -> None:
@@ -591,8 +1025,8 @@ class Game:
         self._need(Phase.RESIGNED, "reject", player)
         assert self.resignation is not None and self._resume is not None
         self._record(1 - self.resignation[0], "reject")
-        self.phase = self._resume
-        self.resignation = None
+        self._phase = self._resume
+        self._resignation = None
         self._resume = None
 
     # ------------------------------------------------------------------
@@ -644,27 +1078,59 @@ class Game:
         from backgammon.formats.xgid import game_from_xgid
         return game_from_xgid(text, rules=rules, rng=rng)
 
+    def to_json(self, *, names: tuple[str, str] | None = None) -> str:
+        """The JSON record of this game (schema: docs/records.md), every action kept.
+
+        A plain ``random.Random`` dice source (an integer seed gives one) is saved
+        with its state, so :meth:`from_json` rolls on with the same dice.
+
+            >>> game = Game(rng=3); game.roll((3, 1)); game.play("8/5 6/5")
+            >>> again = Game.from_json(game.to_json())
+            >>> again.actions == game.actions, again.roll() == game.roll(), again.dice == game.dice
+            (True, True, True)
+        """
+        from backgammon.formats.record import write_json
+        return write_json([self], names=names)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, rng: Any = None) -> Game:
+        """The game of a JSON record of one game, every action replayed and checked
+        (:class:`InvalidRecordError` if not).  It rolls with ``rng`` if given, else
+        with the saved ``random.Random`` state, else with a new ``random.Random()``."""
+        from backgammon.errors import InvalidRecordError
+        from backgammon.formats.record import read_json
+        record = read_json(text, rng=rng)
+        if len(record.games) != 1:
+            raise InvalidRecordError(f"record: {len(record.games)} games, not one")
+        return record.games[0]
+
     # ------------------------------------------------------------------
     # Records
 
     @_action
     def apply(self, action: Action | tuple[Any, ...]) -> None:
         """Replay one recorded :class:`Action` (dice come from the record)."""
-        player, kind, value = Action(*action)
+        try:
+            player, kind, value = Action(*action)
+        except TypeError:
+            raise IllegalActionError(
+                f"an action is (player, kind, value), got {action!r}"[:300]) from None
+        if kind in ("opening", "roll") and value is None:
+            raise IllegalActionError(f"a recorded {kind} gives its dice, got {action!r}"[:300])
         if kind == "opening":
             if self.phase is not Phase.OPENING:
                 raise IllegalActionError("an opening roll is recorded after the opening")
-            self.roll(tuple(value))
+            self.roll(value)
         elif kind == "roll":
-            self.roll(tuple(value), player=player)
+            self.roll(value, player=player)
         elif kind == "play":
-            self.play(tuple(tuple(s) for s in value), player=player)
+            self.play(_steps(value), player=player)
         elif kind == "resign":
             self.resign(value, player=player)
-        elif kind in ("double", "take", "drop", "beaver", "accept", "reject"):
+        elif kind in ("double", "take", "drop", "beaver", "accept", "reject", "flag"):
             getattr(self, kind)(player=player)
         else:
-            raise IllegalActionError(f"unknown action {kind!r}")
+            raise IllegalActionError(f"unknown action {kind!r}"[:300])
 
     def restart(self) -> Game:
         """A new game set up as this one started (same rules, match context and
@@ -689,9 +1155,9 @@ class Game:
             self.apply(action)
 
     def copy(self) -> Game:
-        """An independent copy (its dice source is copied too)."""
-        import copy as _copy
-        return _copy.deepcopy(self)
+        """An independent copy (its dice source is copied too; a source without state,
+        such as ``random.SystemRandom``, is shared)."""
+        return copy.deepcopy(self)
 
     def __repr__(self) -> str:
         extra = f" dice={self.dice}" if self.dice else ""

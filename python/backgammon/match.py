@@ -16,14 +16,38 @@ with the score and, for the Crawford game, no cube.  Every game stays in
 
 from __future__ import annotations
 
-import random
+import itertools
+
 from typing import Any
 
-from backgammon.errors import IllegalActionError
-from backgammon.game import Game
+from backgammon.errors import IllegalActionError, InvalidSetupError
+from backgammon.game import DiceSource, Game
 from backgammon.rules import Rules
 
-__all__ = ["Match"]
+__all__ = ["ORIENTATIONS", "Match"]
+
+MAX_NAME = 256
+"""The longest player name (characters)."""
+
+
+def _names(names: Any) -> tuple[str, str]:
+    if isinstance(names, (str, bytes)):
+        raise TypeError(f"names are two strings, got {names!r}"[:300])
+    try:
+        items = list(itertools.islice(iter(names), 3))
+    except TypeError:
+        raise TypeError(f"names are two strings, got {names!r}"[:300]) from None
+    if len(items) != 2:
+        raise InvalidSetupError(f"names are two strings, one per player, got {names!r}"[:300])
+    if not all(isinstance(n, str) for n in items):
+        raise TypeError(f"names are two strings, got {names!r}"[:300])
+    if any(len(n) > MAX_NAME for n in items):
+        raise InvalidSetupError(f"a name has at most {MAX_NAME} characters")
+    return items[0], items[1]
+
+
+ORIENTATIONS = ("right", "left")
+"""Where a board shows the home board of the player it is drawn for (RULES 1.5)."""
 
 
 class Match:
@@ -31,33 +55,118 @@ class Match:
 
     ``rules`` apply to every game and must allow match play (no Jacoby, no
     automatic doubles: RULES 9.4).  ``crawford`` turns the Crawford rule on
-    (the default) or off.  ``rng`` is shared by all games (an integer seeds
-    a new ``random.Random``).
+    (the default) or off.  ``rng`` is shared by all games (an integer seed,
+    ``None``, a ``random.Random``-like object, a numpy Generator or
+    RandomState, or a callable returning a die: see :class:`DiceSource`).
+    ``names`` are the two players' names, for records.
+
+    ``orientation`` and ``swap_sides`` are the display setting of RULES 1.5:
+    the first game is shown with the home board at the bottom ``"right"``
+    (or ``"left"``) and, with ``swap_sides``, each later game the other way,
+    so a player practises both directions; :meth:`orientation` gives each
+    game's, for :func:`backgammon.svg.board` and
+    :func:`backgammon.diagram.board_text`.
+
+    The state is read-only: :attr:`games` is a tuple, and only the games'
+    actions and :meth:`next_game` change it.
 
         >>> Match(7).game.match_length
         7
+        >>> m = Match(3, swap_sides=True)
+        >>> m.orientation(), m.orientation(1)
+        ('right', 'left')
     """
 
     def __init__(self, length: int, rules: Rules | None = None, *, rng: Any = None,
-                 crawford: bool = True, names: tuple[str, str] = ("Player 0", "Player 1")
-                 ) -> None:
-        if not isinstance(length, int) or isinstance(length, bool) or length < 1:
-            raise ValueError(f"a match is played to a positive number of points, got {length!r}")
+                 crawford: bool = True, names: tuple[str, str] = ("Player 0", "Player 1"),
+                 orientation: str = "right", swap_sides: bool = False) -> None:
+        if isinstance(length, bool) or not isinstance(length, int):
+            raise TypeError(f"a match length is an integer, got {length!r}")
+        if length < 1:
+            raise InvalidSetupError(
+                f"a match is played to a positive number of points, got {length!r}")
         rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {rules!r}")
         rules.check_match_play()  # RULES 9.4
-        self.length = length
-        self.rules = rules
-        self.crawford_rule = bool(crawford)
-        self.names = (str(names[0]), str(names[1]))
-        """Names of players 0 and 1, for records."""
-        self._rng = rng if rng is not None and not isinstance(rng, int) else random.Random(rng)
-        self.games: list[Game] = []
-        self.games.append(self._new_game((0, 0)))
+        if crawford not in (True, False):
+            raise TypeError(f"crawford is True or False, got {crawford!r}")
+        if orientation not in ORIENTATIONS:
+            raise InvalidSetupError(
+                f"orientation is 'right' or 'left' (RULES 1.5), got {orientation!r}"[:300])
+        if swap_sides not in (True, False):
+            raise TypeError(f"swap_sides is True or False, got {swap_sides!r}")
+        self._length = length
+        self._rules = rules
+        self._crawford_rule = bool(crawford)
+        self._names = _names(names)
+        self._orientation = str(orientation)
+        self._swap_sides = bool(swap_sides)
+        self._dice = rng if isinstance(rng, DiceSource) else DiceSource(rng)
+        self._games: list[Game] = []
+        self._games.append(self._new_game((0, 0)))
 
     # ------------------------------------------------------------------
 
+    @property
+    def length(self) -> int:
+        """The points needed to win (RULES 10.1)."""
+        return self._length
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of every game."""
+        return self._rules
+
+    @property
+    def crawford_rule(self) -> bool:
+        """Whether the Crawford rule is played (RULES 10.2)."""
+        return self._crawford_rule
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """Names of players 0 and 1, for records (may be set: two strings)."""
+        return self._names
+
+    @names.setter
+    def names(self, names: tuple[str, str]) -> None:
+        self._names = _names(names)
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game so far, the current one last."""
+        return tuple(self._games)
+
+    @property
+    def dice_source(self) -> DiceSource:
+        """Where the games' dice come from."""
+        return self._dice
+
+    @property
+    def swap_sides(self) -> bool:
+        """Whether the display swaps sides after every game (RULES 1.5)."""
+        return self._swap_sides
+
+    def orientation(self, game: int | None = None) -> str:
+        """Where boards of game ``game`` (0-based, played or to come; default the current
+        one) show the home board of the player they are drawn for: ``"right"`` or
+        ``"left"`` (RULES 1.5).
+
+            >>> from backgammon import svg
+            >>> m = Match(5, swap_sides=True)
+            >>> picture = svg.board(m.game.position, orientation=m.orientation())
+        """
+        index = len(self._games) - 1 if game is None else game
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"game is an index, got {game!r}")
+        if index < 0:
+            raise IllegalActionError(f"games are numbered from 0, got {index}")
+        if self._swap_sides and index % 2:
+            return "left" if self._orientation == "right" else "right"
+        return self._orientation
+
     def _new_game(self, score: tuple[int, int]) -> Game:
-        return Game(self.rules, rng=self._rng, match_length=self.length, score=score,
+        return Game(self.rules, rng=self._dice, match_length=self.length, score=score,
                     crawford=self._is_crawford(score))
 
     def _is_crawford(self, score: tuple[int, int]) -> bool:
@@ -66,12 +175,12 @@ class Match:
             return False  # in a 1-point match nobody "reaches" N-1 = 0
         if self.length - 1 not in score:
             return False
-        return not any(g.crawford for g in self.games)
+        return not any(g.crawford for g in self._games)
 
     @property
     def game(self) -> Game:
         """The current (last) game."""
-        return self.games[-1]
+        return self._games[-1]
 
     @property
     def score(self) -> tuple[int, int]:
@@ -107,7 +216,7 @@ class Match:
     @property
     def post_crawford(self) -> bool:
         """Whether the Crawford game has been played before the current game."""
-        return any(g.crawford for g in self.games[:-1])
+        return any(g.crawford for g in self._games[:-1])
 
     def next_game(self) -> None:
         """Start the next game; refused while the current one is going on or the match is won."""
@@ -119,7 +228,7 @@ class Match:
             raise IllegalActionError(
                 f"cannot start another game: player {self.winner} has won the match "
                 f"{self.score[0]}-{self.score[1]} (RULES 10.1)")
-        self.games.append(self._new_game(self.score))
+        self._games.append(self._new_game(self.score))
 
     def replay(self, games: Any) -> None:
         """Replay recorded games (each an iterable of :class:`Action`) from the current one on."""
@@ -152,11 +261,12 @@ class Match:
         return write_json(self)
 
     @classmethod
-    def from_json(cls, text: str) -> Match:
-        """The match of a JSON record, every action replayed and checked."""
+    def from_json(cls, text: str | bytes, *, rng: Any = None) -> Match:
+        """The match of a JSON record, every action replayed and checked; it rolls with
+        ``rng`` if given, else the saved ``random.Random`` state, else a new one."""
         from backgammon.errors import InvalidRecordError
         from backgammon.formats.record import read_json
-        record = read_json(text)
+        record = read_json(text, rng=rng)
         if record.match is None:
             raise InvalidRecordError("record: money games, not a match")
         return record.match

@@ -46,7 +46,10 @@ class Rules:
     (RULES 9.2).  ``automatic_doubles``: how many opening ties double the cube
     per game, 0 = off (RULES 9.3).  ``backgammon_value``: 3, or 2 in the
     variant of RULES 7.4.  ``opening``: :data:`OPENING_DICE` (RULES 2.1) or
-    :data:`ROLL_AGAIN` (RULES 2.2).
+    :data:`ROLL_AGAIN` (RULES 2.2).  ``over_the_board``: the recording mode of
+    RULES 12.4: :meth:`Game.play` records an illegal play unchecked, either
+    player may :meth:`Game.flag` it until the next roll, and after that roll
+    it stands (off: every play is checked, the default).
 
         >>> Rules(cube=False).can_double_to(2)
         False
@@ -59,9 +62,10 @@ class Rules:
     automatic_doubles: int = 0
     backgammon_value: int = 3
     opening: Literal["opening_dice", "roll_again"] = "opening_dice"
+    over_the_board: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("cube", "jacoby", "beaver"):
+        for name in ("cube", "jacoby", "beaver", "over_the_board"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRulesError(f"{name} is True or False, got {getattr(self, name)!r}")
         for name in ("max_cube", "automatic_doubles", "backgammon_value"):
@@ -110,9 +114,19 @@ class Rules:
         return self.cube and value <= self.max_cube
 
     def multiplier(self, kind: str, *, cube_turned: bool, match_play: bool = False) -> int:
-        """How many times the cube a win of ``kind`` scores (RULES 7.2-7.4, 9.1)."""
-        if kind not in KIND_MULTIPLIERS:
-            raise ValueError(f"kind is 'single', 'gammon' or 'backgammon', got {kind!r}")
+        """How many times the cube a win of ``kind`` scores (RULES 7.2-7.4, 9.1).
+
+            >>> Rules().multiplier("bogus", cube_turned=False)
+            Traceback (most recent call last):
+            ...
+            backgammon.errors.InvalidRulesError: kind is 'single', 'gammon' or 'backgammon' (RULES 7.2-7.4), got 'bogus'
+        """
+        if not isinstance(kind, str) or kind not in KIND_MULTIPLIERS:
+            raise InvalidRulesError(
+                f"kind is 'single', 'gammon' or 'backgammon' (RULES 7.2-7.4), got {kind!r}"[:300])
+        for name, flag in (("cube_turned", cube_turned), ("match_play", match_play)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} is True or False, got {flag!r}")
         mult = self.backgammon_value if kind == "backgammon" else KIND_MULTIPLIERS[kind]
         if self.jacoby and not match_play and not cube_turned:  # RULES 9.1, 9.4
             mult = 1
@@ -120,4 +134,9 @@ class Rules:
 
     def points(self, kind: str, *, cube: int, cube_turned: bool, match_play: bool = False) -> int:
         """The points of a win of ``kind`` with the cube on ``cube`` (RULES 8.5)."""
+        if isinstance(cube, bool) or not isinstance(cube, int):
+            raise TypeError(f"cube is an integer, got {cube!r}")
+        if cube not in (1, 2, 4, 8, 16, 32, 64):
+            raise InvalidRulesError(
+                f"the cube shows a power of two up to 64 (RULES 8.4), got {cube}")
         return cube * self.multiplier(kind, cube_turned=cube_turned, match_play=match_play)

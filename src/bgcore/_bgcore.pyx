@@ -629,3 +629,453 @@ def pubeval_choice(bytes board, dice):
         return pick
     finally:
         _release(g)
+
+
+# ----------------------------------------------------------------------
+# The one-sided bear-off database (bearoff.h, issue 10)
+#
+# Built once, at first use, under a lock and with the GIL released (about
+# 0.2 s); afterwards only read, so C code may use it from any thread without
+# the GIL.  It lives as long as the module.  Other core code in this module
+# gets the tables with `_bearoff_db()` and hands the pointer to C:
+#
+#     cdef const bg_bearoff *db = _bearoff_db()     # builds on first use; MemoryError
+#     with nogil:
+#         if bg_bearoff_applies(b):
+#             bg_bearoff_probs(db, b, out)            # out: float[5], gnubg's outputs
+
+from bearoff cimport *
+import threading
+
+cdef bg_bearoff _BO
+cdef bint _BO_READY = False
+_BO_LOCK = threading.Lock()
+
+
+cdef const bg_bearoff *_bearoff_db() except NULL:
+    """The built database (built here on first use, once, thread-safe)."""
+    global _BO_READY
+    cdef int r
+    if not _BO_READY:
+        with _BO_LOCK:
+            if not _BO_READY:
+                with nogil:
+                    r = bg_bearoff_build(&_BO)
+                if r != 0:
+                    raise MemoryError("no memory for the bear-off database (14 MB)")
+                _BO_READY = True
+    return &_BO
+
+
+BEAROFF_NPOS = BG_BO_NPOS
+BEAROFF_TURNS = BG_BO_TURNS
+
+
+cdef int _bearoff_home(bytes home, int8_t *h) except -1:
+    """home: 6 bytes, checkers on points 1..6, each >= 0 and 15 at most in all."""
+    cdef int i, total = 0
+    if len(home) != 6:
+        raise InvalidPositionError(f"a home board is 6 counts (points 1 to 6), got {len(home)}")
+    for i in range(6):
+        h[i] = <int8_t>(<unsigned char>home[i])
+        if h[i] < 0:
+            raise InvalidPositionError(f"a point holds 0 or more checkers: {list(home)}")
+        total += h[i]
+    if total > 15:
+        raise InvalidPositionError(f"a side has at most 15 checkers, got {total}: {list(home)}")
+    return 0
+
+
+def bearoff_index(bytes home):
+    """The database index (0..54263) of a one-sided home board (6 int8 bytes)."""
+    cdef int8_t h[6]
+    _bearoff_home(home, h)
+    return bg_bearoff_index(h)
+
+
+def bearoff_home(int index):
+    """The home board (6 counts, points 1..6) of a database index."""
+    cdef int8_t h[6]
+    if index < 0 or index >= BG_BO_NPOS:
+        raise InvalidPositionError(f"a bear-off index is 0 to {BG_BO_NPOS - 1}, got {index}")
+    bg_bearoff_home(index, h)
+    return tuple(h[i] for i in range(6))
+
+
+def bearoff_turns(bytes home, bint first):
+    """float32 (BEAROFF_TURNS,): P(all off, or with `first` the first checker
+    off, in exactly t turns); a copy."""
+    cdef int8_t h[6]
+    cdef const bg_bearoff *db = _bearoff_db()
+    _bearoff_home(home, h)
+    cdef int i = bg_bearoff_index(h)
+    cdef const float *row = (db.first if first else db.off) + <size_t>i * BG_BO_TURNS
+    out = np.empty(BG_BO_TURNS, dtype=np.float32)
+    cdef float[::1] o = out
+    memcpy(&o[0], row, BG_BO_TURNS * sizeof(float))
+    return out
+
+
+def bearoff_mean(bytes home, bint first):
+    """The expected turns to bear off all (or with `first` the first checker)."""
+    cdef int8_t h[6]
+    cdef const bg_bearoff *db = _bearoff_db()
+    _bearoff_home(home, h)
+    cdef int i = bg_bearoff_index(h)
+    return float(db.mean_first[i] if first else db.mean[i])
+
+
+def bearoff_applies(bytes board):
+    """Whether the database answers this (validated) board: both sides have
+    checkers, none on a bar, own on 1..6, opposing on 19..24."""
+    return bool(bg_bearoff_applies(_board_ptr(board)))
+
+
+def bearoff_probs(const int8_t[:, ::1] boards):
+    """float32 (m, 5): gnubg's five outputs for the side on roll of each
+    board, before rolling.  Every row is validated and must be a bear-off
+    (raises InvalidPositionError naming the first that is not)."""
+    cdef int64_t m = boards.shape[0], i
+    cdef int code
+    cdef const bg_bearoff *db = _bearoff_db()
+    cdef cnp.npy_intp dims[2]
+    if boards.shape[1] != BG_NPTS:
+        raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
+    for i in range(m):
+        code = bg_validate(&boards[i, 0])
+        if code != BG_OK:
+            raise InvalidPositionError(
+                f"row {i}: {_VALIDATION_MESSAGES[code]}: {np.asarray(boards[i]).tolist()}")
+        if not bg_bearoff_applies(&boards[i, 0]):
+            raise InvalidPositionError(
+                f"row {i}: not a bear-off (both sides need checkers, none on a bar, all "
+                f"home): {np.asarray(boards[i]).tolist()}")
+    dims[0] = m
+    dims[1] = 5
+    out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
+    cdef float *o = <float *>cnp.PyArray_DATA(out)
+    with nogil:
+        for i in range(m):
+            bg_bearoff_probs(db, &boards[i, 0], o + 5 * i)
+    return out
+
+
+def bearoff_tables():
+    """Read-only views of the whole database: off and first float32
+    (54264, 32), mean and mean_first float32 (54264,)."""
+    cdef const bg_bearoff *db = _bearoff_db()
+    cdef cnp.npy_intp d2[2]
+    cdef cnp.npy_intp d1[1]
+    d2[0] = BG_BO_NPOS
+    d2[1] = BG_BO_TURNS
+    d1[0] = BG_BO_NPOS
+    views = (cnp.PyArray_SimpleNewFromData(2, d2, cnp.NPY_FLOAT32, <void *>db.off),
+             cnp.PyArray_SimpleNewFromData(2, d2, cnp.NPY_FLOAT32, <void *>db.first),
+             cnp.PyArray_SimpleNewFromData(1, d1, cnp.NPY_FLOAT32, <void *>db.mean),
+             cnp.PyArray_SimpleNewFromData(1, d1, cnp.NPY_FLOAT32, <void *>db.mean_first))
+    for v in views:
+        v.flags.writeable = False   # the module's own memory, never freed
+    return views
+
+
+def bearoff_build_fresh():
+    """Builds a private database and frees it (GIL released), for
+    benchmarks; returns its expected turns of 15 checkers on the 6-point
+    (a check of the work)."""
+    cdef bg_bearoff tmp
+    cdef int r
+    cdef float m
+    with nogil:
+        r = bg_bearoff_build(&tmp)
+    if r != 0:
+        raise MemoryError("no memory for the bear-off database (14 MB)")
+    m = tmp.mean[BG_BO_NPOS - 1]
+    bg_bearoff_free(&tmp)
+    return float(m)
+
+
+# ----------------------------------------------------------------------
+# Cube decisions (cube.h, issue 11)
+#
+# Janowski's cubeful money equity, the match model and double/take/pass in
+# C: the model of backgammon.cubeful (the reference implementation) and of
+# CubeDecision.from_chances, which uses cube_decide for its numbers.  A match
+# equity table crosses into C once, as a CubeTable (cube_table() keeps one
+# per Python table).  Other core code in this module may decide in C without
+# the GIL from a table's `met`:
+#
+#     cdef bg_cube_ctx ctx     # filled as _cube_ctx does
+#     with nogil:
+#         code = bg_cube_decide(probs, &ctx, &result)   # probs: float[5]
+#
+# Owners are ints in C (CUBE_OWNERS maps cubeful's names); the wrappers take
+# either.  Errors are BackgammonError (MatchEquityError for scores), with
+# cubeful's messages.
+
+from cube cimport *
+from backgammon.errors import BackgammonError, MatchEquityError
+
+CUBE_OWNERS = {"centred": BG_CUBE_CENTRED, "own": BG_CUBE_OWN, "opponent": BG_CUBE_OPPONENT}
+# Indexed by bg_cube_action and bg_cube_reason (cube.h); the texts of cube.py.
+CUBE_ACTIONS = ("No {verb}, take", "No {verb}, beaver", "{Verb}, take", "{Verb}, beaver",
+                "{Verb}, pass", "Too good to {verb}, pass", "Too good to {verb}, take",
+                "Too good to {verb}, beaver", "No {verb} ({why})")
+CUBE_REASONS = ("", "the opponent owns the cube", "the cube is at its limit", "the Crawford game")
+CUBE_MAX_VALUE = BG_CUBE_MAX_VALUE
+assert len(CUBE_ACTIONS) == BG_CUBE_NACTIONS and len(CUBE_REASONS) == BG_CUBE_NREASONS
+
+
+def cube_action_text(int action, int reason, bint redouble):
+    """The analysts' spelling of an action code ("Redouble, take" when the
+    player on roll owns the cube)."""
+    if not 0 <= action < BG_CUBE_NACTIONS or not 0 <= reason < BG_CUBE_NREASONS:
+        raise BackgammonError(f"no cube action {action} (reason {reason})")
+    verb = "redouble" if redouble else "double"
+    return CUBE_ACTIONS[action].format(verb=verb, Verb=verb.capitalize(), why=CUBE_REASONS[reason])
+
+
+cdef class CubeTable:
+    """A match equity table copied into C (pre-Crawford n x n, post-Crawford n)."""
+    cdef bg_met met
+    cdef readonly str name
+
+    def __init__(self, pre_crawford, post_crawford, str name=""):
+        cdef int n = len(pre_crawford), i, j
+        if not 2 <= n <= BG_MET_MAX:
+            raise MatchEquityError(f"a table covers 2 to {BG_MET_MAX} points, got {n}")
+        if len(post_crawford) != n or any(len(row) != n for row in pre_crawford):
+            raise MatchEquityError(f"a table is {n} x {n} pre-Crawford and {n} post-Crawford")
+        self.met.n = n
+        for i in range(n):
+            for j in range(n):
+                self.met.pre[i][j] = _met_entry(pre_crawford[i][j])
+            self.met.post[i] = _met_entry(post_crawford[i])
+        self.name = name
+
+    @property
+    def length(self):
+        return self.met.n
+
+    def __repr__(self):
+        return f"CubeTable({self.name!r}, {self.met.n} points)"
+
+
+cdef double _met_entry(object v) except -1.0:
+    cdef double d
+    try:
+        d = v
+    except TypeError:
+        raise MatchEquityError(f"a match winning chance is a number, got {v!r}") from None
+    if not 0.0 <= d <= 1.0:
+        raise MatchEquityError(f"match winning chances are from 0 to 1, got {v!r}")
+    return d
+
+
+_CUBE_TABLES = {}   # id(table) -> (table, CubeTable); the table is kept, so ids stay unique
+
+
+def cube_table(table):
+    """The CubeTable of a MatchEquityTable, built once per table (8 kept)."""
+    hit = _CUBE_TABLES.get(id(table))
+    if hit is not None:
+        return hit[1]
+    core = CubeTable(table.pre_crawford, table.post_crawford, table.name)
+    if len(_CUBE_TABLES) >= 8:
+        del _CUBE_TABLES[next(iter(_CUBE_TABLES))]
+    _CUBE_TABLES[id(table)] = (table, core)
+    return core
+
+
+cdef _cube_error(int code, what, CubeTable table=None, int away=0, int opp=0):
+    """The exception for an error code of cube.h; `what` is the bad value."""
+    if code == BG_CUBE_E_RANGE:
+        return BackgammonError(f"chances are probabilities from 0 to 1, got {what!r}")
+    if code == BG_CUBE_E_ORDER:
+        return BackgammonError(
+            "chances are cumulative: win >= win gammon >= win backgammon and "
+            f"1 - win >= lose gammon >= lose backgammon, got {what!r}")
+    if code == BG_CUBE_E_X:
+        return BackgammonError(f"the cube efficiency x is a number from 0 to 1, got {what!r}")
+    if code == BG_CUBE_E_OWNER:
+        return BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {what!r}")
+    if code == BG_CUBE_E_CUBE:
+        return BackgammonError(f"the cube is a power of two up to 2**30, got {what!r}")
+    if code == BG_CUBE_E_TABLE:
+        return BackgammonError("match play needs a match equity table (a CubeTable)")
+    if code == BG_CUBE_E_BEYOND:
+        which, v = ("away", away) if away > table.met.n else ("opponent_away", opp)
+        return MatchEquityError(
+            f"{which} = {v} is beyond the table's {table.met.n} points ({table.name})")
+    if code == BG_CUBE_E_BOTH_WON:
+        return MatchEquityError("both players cannot have won")
+    if code == BG_CUBE_E_POST:
+        return MatchEquityError(
+            f"post-Crawford scores have a player 1-away, got {away}-away vs {opp}-away")
+    return BackgammonError(f"cube error {code}")
+
+
+cdef int _cube_chances(object chances, double *c) except -1:
+    cdef Py_ssize_t n
+    cdef int i, code
+    try:
+        n = len(chances)
+    except TypeError:
+        raise TypeError(f"chances are five numbers, got {type(chances).__name__}") from None
+    if n != 5:
+        raise BackgammonError(f"chances are five numbers, got {n}")
+    try:
+        for i in range(5):
+            c[i] = chances[i]
+    except (TypeError, ValueError):
+        raise TypeError(f"chances are five numbers, got {chances!r}") from None
+    code = bg_cube_check_chances(c)
+    if code != BG_CUBE_OK:
+        raise _cube_error(code, tuple(chances))
+    return 0
+
+
+cdef int _cube_owner(object owner) except -1:
+    if isinstance(owner, str):
+        if owner in CUBE_OWNERS:
+            return CUBE_OWNERS[owner]
+    elif isinstance(owner, int) and not isinstance(owner, bool) and 0 <= owner <= 2:
+        return owner
+    raise _cube_error(BG_CUBE_E_OWNER, owner)
+
+
+cdef int _cube_int(object v, str what) except? -2:
+    """An int argument (a score or a cube), clamped into C int range where
+    the model reads it the same: a score <= 0 is a won match, a cube or score
+    beyond the limits is refused by the C checks."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        if what == "cube":
+            raise BackgammonError(f"the cube is a power of two, got {v!r}")
+        raise TypeError(f"{what} is an int, got {type(v).__name__}")
+    return <int>max(-1, min(v, 2 ** 31 - 1))
+
+
+cdef int _cube_ctx(bg_cube_ctx *ctx, object cube, object owner, object x, object max_cube,
+                   bint cube_disabled, bint jacoby, bint beaver, object score,
+                   bint post_crawford, CubeTable table) except -1:
+    """Fills and checks a context (everything but the chances)."""
+    cdef int code
+    ctx.cube = _cube_int(cube, "cube")
+    ctx.owner = _cube_owner(owner)
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise _cube_error(BG_CUBE_E_X, x)
+    ctx.x = x
+    if isinstance(max_cube, bool) or not isinstance(max_cube, int):
+        raise TypeError(f"max_cube is an int, got {type(max_cube).__name__}")
+    ctx.max_cube = max(-1, min(max_cube, 2 ** 62))
+    ctx.cube_disabled = cube_disabled
+    ctx.jacoby = jacoby
+    ctx.beaver = beaver
+    ctx.post_crawford = post_crawford
+    ctx.met = NULL if table is None else &table.met
+    if score is None:
+        ctx.match = 0
+        ctx.away = ctx.opponent_away = 0
+    else:
+        try:
+            away, opp = score
+        except (TypeError, ValueError):
+            raise BackgammonError(f"a score is (away, opponent_away), got {score!r}") from None
+        ctx.match = 1
+        ctx.away = _cube_int(away, "away")
+        ctx.opponent_away = _cube_int(opp, "opponent_away")
+    code = bg_cube_check_ctx(ctx)
+    if code != BG_CUBE_OK:
+        raise _cube_error(code, cube if code == BG_CUBE_E_CUBE else x, table,
+                          ctx.away, ctx.opponent_away)
+    return 0
+
+
+def cube_money_equity(chances, owner="centred", x=0.68, bint jacoby=False):
+    """cubeful.money_equity in C (chances: five numbers)."""
+    cdef double c[5]
+    cdef bg_cube_ctx ctx
+    _cube_chances(chances, c)
+    _cube_ctx(&ctx, 1, owner, x, 64, False, jacoby, False, None, False, None)
+    return bg_money_equity_d(c, ctx.owner, ctx.x, ctx.jacoby)
+
+
+def cube_match_equity(chances, away, opponent_away, cube=1, owner="centred", x=0.68,
+                      bint post_crawford=False, max_cube=64, CubeTable table=None):
+    """cubeful.match_equity in C; `table` a CubeTable (see cube_table)."""
+    cdef double c[5]
+    cdef bg_cube_ctx ctx
+    _cube_chances(chances, c)
+    _cube_ctx(&ctx, cube, owner, x, max_cube, False, False, False, (away, opponent_away),
+              post_crawford, table)
+    return bg_match_equity_d(c, ctx.away, ctx.opponent_away, ctx.cube, ctx.owner, ctx.x,
+                             ctx.post_crawford, ctx.max_cube, ctx.met)
+
+
+def cube_decide(chances, *, cube=1, owner="centred", x=0.68, max_cube=64,
+                bint cube_disabled=False, bint jacoby=False, bint beaver=False, score=None,
+                bint post_crawford=False, CubeTable table=None):
+    """One decision: (no_double, double_take, double_pass, take, beaver,
+    action, reason), as CubeDecision.from_chances.  score: None for money,
+    else (away, opponent_away) with a CubeTable."""
+    cdef double c[5]
+    cdef bg_cube_ctx ctx
+    cdef bg_cube_result r
+    _cube_chances(chances, c)
+    _cube_ctx(&ctx, cube, owner, x, max_cube, cube_disabled, jacoby, beaver, score,
+              post_crawford, table)
+    if bg_cube_decide_d(c, &ctx, &r) != BG_CUBE_OK:   # checked above: cannot happen
+        raise BackgammonError("cube decision refused its checked inputs")
+    return (r.no_double, r.double_take, r.double_pass, bool(r.take), bool(r.beaver),
+            r.action, r.reason)
+
+
+def cube_decide_batch(probs, *, cube=1, owner="centred", x=0.68, max_cube=64,
+                      bint cube_disabled=False, bint jacoby=False, bint beaver=False, score=None,
+                      bint post_crawford=False, CubeTable table=None):
+    """Decisions for an (n, 5) array of chances (float32; other numeric
+    dtypes are converted), all with the same cube and score, GIL released.
+    Returns (values float64 (n, 3): no double, double/take, double/pass;
+    action int8 (n,); take bool (n,); beaver bool (n,); reason int, the same
+    for every row).  A bad row raises BackgammonError naming it."""
+    cdef bg_cube_ctx ctx
+    cdef bg_cube_result r
+    cdef Py_ssize_t n, i, bad = -1
+    cdef int code = BG_CUBE_OK
+    arr = np.asarray(probs)
+    if arr.dtype.kind not in "fiu":
+        raise TypeError(f"chances are numbers, got an array of {arr.dtype}")
+    if arr.ndim != 2 or arr.shape[1] != 5:
+        raise BackgammonError(f"chances are an (n, 5) array, got shape {arr.shape}")
+    _cube_ctx(&ctx, cube, owner, x, max_cube, cube_disabled, jacoby, beaver, score,
+              post_crawford, table)
+    cdef const float[:, ::1] p = np.ascontiguousarray(arr, dtype=np.float32)
+    n = p.shape[0]
+    values = np.empty((n, 3), dtype=np.float64)
+    action = np.empty(n, dtype=np.int8)
+    take = np.empty(n, dtype=np.bool_)
+    beavers = np.empty(n, dtype=np.bool_)
+    cdef double[:, ::1] v = values
+    cdef int8_t[::1] a = action
+    cdef uint8_t[::1] t = take.view(np.uint8)
+    cdef uint8_t[::1] bv = beavers.view(np.uint8)
+    with nogil:
+        for i in range(n):
+            code = bg_cube_decide(&p[i, 0], &ctx, &r)
+            if code != BG_CUBE_OK:
+                bad = i
+                break
+            v[i, 0] = r.no_double
+            v[i, 1] = r.double_take
+            v[i, 2] = r.double_pass
+            a[i] = <int8_t>r.action
+            t[i] = r.take
+            bv[i] = r.beaver
+    if bad >= 0:
+        e = _cube_error(code, arr[bad].tolist())
+        raise type(e)(f"row {bad}: {e}")
+    return values, action, take, beavers, bg_cube_reason_of(&ctx)
+
+
+def cube_efficiency(bytes board):
+    """cubeful.cube_efficiency of a (validated) board, in C."""
+    return bg_cube_efficiency(_board_ptr(board))

@@ -84,6 +84,11 @@ class MatRecord(NamedTuple):
 # Writing
 
 
+def _lose(lost: list[str], what: str) -> None:
+    if what not in lost:
+        lost.append(what)
+
+
 def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
     """(player, text) for every turn and cube action of a game, in order."""
     from backgammon.game import Phase
@@ -91,6 +96,7 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
     scratch = game.restart()
     cells: list[tuple[Any, str]] = []
     pending_roll: tuple[Any, Any] | None = None
+    flagged: tuple[int, Any] = (0, None)
     for action in game.actions:
         player, kind, value = action
         if kind == "opening":
@@ -112,8 +118,18 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
             assert pending_roll is not None
             text = format_play(scratch.position.tolist(), [tuple(s) for s in value])
             d1, d2 = pending_roll[1]
+            flagged = (len(cells), pending_roll)  # RULES 12.4: a flag takes it back
             cells.append((player, f"{d1}{d2}: {text}".rstrip()))
             pending_roll = None
+            try:
+                scratch.position.play(value, scratch.dice)
+            except BackgammonError:
+                _lose(lost, "an illegal play recorded unchecked (RULES 12.4; .mat readers "
+                            "check plays: read it with Rules(over_the_board=True))")
+        elif kind == "flag":  # the flagged play (and any cube action since) is left out
+            del cells[flagged[0]:]
+            pending_roll = flagged[1]
+            _lose(lost, "a flagged illegal play, taken back (RULES 12.4)")
         elif kind == "double":
             cells.append((player, f" Doubles => {scratch.cube * 2}"))
         elif kind == "take":

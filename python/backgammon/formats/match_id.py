@@ -241,16 +241,15 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
                 raise InvalidRecordError(
                     f"GNUbgID {text!r}: before the opening roll the cube is in the middle "
                     "(only automatic doubles, RULES 9.3, can have raised it)")
-            game.cube = key.cube  # automatic doubles on opening ties
-            game.automatic_doubles_used = key.cube.bit_length() - 1
+            game._set(cube=key.cube,  # automatic doubles on opening ties
+                      automatic_doubles_used=key.cube.bit_length() - 1)
             if key.doubled or key.dice != (0, 0):
                 raise InvalidRecordError(f"GNUbgID {text!r}: no game, yet dice or a double")
             if key.resigned:  # a resignation offered before the opening roll
-                game.resignation = (1 - key.turn, RESIGN_KINDS[key.resigned - 1])
-                game._resume = Phase.OPENING
-                game.phase = Phase.RESIGNED
+                game._set(resignation=(1 - key.turn, RESIGN_KINDS[key.resigned - 1]),
+                          resume=Phase.OPENING, phase=Phase.RESIGNED)
             if key.cube > 1 or key.resigned:  # not a plain new game: restart() needs the ID
-                game.start = {"gnubg_id": f"{pos_text}:{match_text}"}
+                game._set(start={"gnubg_id": f"{pos_text}:{match_text}"})
             return game
         dice = key.dice if key.dice != (0, 0) else None
         owner = None if key.cube_owner == -1 else key.cube_owner
@@ -268,22 +267,21 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
             if outcome is None:
                 raise InvalidRecordError(f"GNUbgID {text!r}: game over but nobody has won")
             game._check_cube(key.cube, owner)
-            game.position, game.turn, game.dice = position, key.move, dice
-            game.cube, game.cube_owner = key.cube, owner
+            game._set(position=position, turn=key.move, rolled=dice, cube=key.cube,
+                      cube_owner=owner)
             winner = key.move if outcome.winner == 0 else 1 - key.move
             game._end(winner, outcome.kind, "bearoff", key.cube)
-            game.start = {"gnubg_id": f"{pos_text}:{match_text}"}
+            game._set(start={"gnubg_id": f"{pos_text}:{match_text}"})
             return game
     except InvalidRecordError:
         raise
     except ValueError as e:  # BackgammonError, or a match score no game can have
         raise InvalidRecordError(f"GNUbgID {text!r}: {e}") from None
     # restart() and the records set a game up again from its ID, whatever its state
-    game.start = dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}")
+    game._set(start=dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}"))
     if key.game_state == GAME_DROP:
-        game.dice = None
-        game.result = GameResult(key.move, key.cube, "single", "drop", key.cube)
-        game.phase = Phase.OVER
+        game._set(rolled=None, result=GameResult(key.move, key.cube, "single", "drop", key.cube),
+                  phase=Phase.OVER)
         return game
     if key.game_state == GAME_RESIGNED:
         if not key.resigned:
@@ -298,12 +296,11 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         refusal = game._double_refusal(game.turn)
         if refusal is not None:
             raise InvalidRecordError(f"GNUbgID {text!r}: a double offered, but {refusal}")
-        game.phase = Phase.DOUBLED
+        game._set(phase=Phase.DOUBLED)
     elif not key.resigned and key.turn != key.move:
         raise InvalidRecordError(
             f"GNUbgID {text!r}: player {key.turn} to act but player {key.move} is on roll")
     if key.resigned:
-        game.resignation = (1 - key.turn, RESIGN_KINDS[key.resigned - 1])
-        game._resume = game.phase
-        game.phase = Phase.RESIGNED
+        game._set(resignation=(1 - key.turn, RESIGN_KINDS[key.resigned - 1]),
+                  resume=game.phase, phase=Phase.RESIGNED)
     return game

@@ -14,11 +14,21 @@ results and scores, so a record that was edited into an illegal one is an
     {'player': 0, 'action': 'play', 'moves': [[8, 5], [6, 5]], 'notation': '8/5 6/5'}
     >>> read_json(write_json(m)).match.game.position == m.game.position
     True
+
+The dice source: when the match or games roll with a plain ``random.Random``
+(an integer seed gives one), its state is saved (``"dice_source"``) and the
+reader restores it, so the restored game rolls the same dice as the saved one
+would have.  Any other source (``SystemRandom``, numpy, a callable) is not
+saved: pass ``rng=`` to the reader, which also overrides a saved state.
+
+Reading is bounded: at most :data:`MAX_CHARS` characters nested at most
+:data:`MAX_DEPTH` deep, anything else an :class:`InvalidRecordError`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -31,6 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "FORMAT",
+    "MAX_CHARS",
+    "MAX_DEPTH",
     "VERSION",
     "Record",
     "read_json",
@@ -42,7 +54,11 @@ __all__ = [
 FORMAT = "backgammon.record"
 VERSION = 1
 _RULE_FIELDS = ("cube", "max_cube", "jacoby", "beaver", "automatic_doubles",
-                "backgammon_value", "opening")
+                "backgammon_value", "opening", "over_the_board")
+MAX_CHARS = 64 * 2**20
+"""The longest JSON text read (a money session of thousands of games fits)."""
+MAX_DEPTH = 16
+"""The deepest nesting of ``[]`` and ``{}`` read (a record nests 6 deep)."""
 
 
 class Record(NamedTuple):
@@ -67,6 +83,10 @@ def _action_dict(action: Any, scratch: Game) -> dict[str, Any]:
     elif kind == "play":
         out["moves"] = [list(s) for s in value]
         out["notation"] = format_play(scratch.position.tolist(), [tuple(s) for s in value])
+        try:
+            scratch.position.play(value, scratch.dice)
+        except BackgammonError:  # RULES 12.4: an illegal play recorded unchecked
+            out["unchecked"] = True
     elif kind == "resign":
         out["kind"] = value
     return out
@@ -118,7 +138,8 @@ def record_to_dict(source: Match | Sequence[Game], *,
     if not games:
         raise InvalidRecordError("a record needs at least one game")
     rules = games[0].rules
-    return {
+    source = (source.dice_source if isinstance(source, Match) else games[-1].dice_source).state()
+    out = {
         "format": FORMAT,
         "version": VERSION,
         "names": [str(names[0]), str(names[1])],
@@ -129,6 +150,9 @@ def record_to_dict(source: Match | Sequence[Game], *,
         "score": list(score),
         "winner": winner,
     }
+    if source is not None:
+        out["dice_source"] = source
+    return out
 
 
 def write_json(source: Match | Sequence[Game], *, names: Sequence[str] | None = None,
@@ -185,9 +209,9 @@ def _replay(game: Game, data: dict[str, Any], where: str) -> None:
             game.apply(action)
         except InvalidRecordError:
             raise
-        except BackgammonError as e:
+        except (BackgammonError, TypeError) as e:
             raise InvalidRecordError(
-                f"record: {where}.actions[{k}] {data['actions'][k]!r}: {e}") from None
+                f"record: {where}.actions[{k}] {data['actions'][k]!r}: {e}"[:500]) from None
     _replay_steps(game, steps, where)
     recorded = data.get("result")
     r = game.result
@@ -210,8 +234,26 @@ def _replay_steps(game: Game, steps: list[Any], where: str) -> None:
             raise InvalidRecordError(f"record: {where}.steps[{k}] {step!r}: {e}") from None
 
 
-def record_from_dict(data: Any) -> Record:
-    """Replay a record dict; :class:`InvalidRecordError` if it is malformed or illegal."""
+def _dice_source(data: dict[str, Any], rng: Any) -> Any:
+    """The dice source of the read games: ``rng``, else the saved one, else a new one."""
+    from backgammon.game import DiceSource
+
+    if rng is not None:
+        return DiceSource(rng)
+    if data.get("dice_source") is None:
+        return DiceSource(None)
+    try:
+        return DiceSource.from_state(data["dice_source"])
+    except (BackgammonError, TypeError, ValueError, KeyError, OverflowError) as e:
+        raise InvalidRecordError(f"record: dice_source: {e}"[:300]) from None
+
+
+def record_from_dict(data: Any, *, rng: Any = None) -> Record:
+    """Replay a record dict; :class:`InvalidRecordError` if it is malformed or illegal.
+
+    The games roll with ``rng`` (any source :class:`~backgammon.game.DiceSource`
+    takes), else with the saved ``random.Random`` state, else a new one.
+    """
     from backgammon.game import Game
     from backgammon.match import Match
     from backgammon.position import Position
@@ -227,9 +269,10 @@ def record_from_dict(data: Any) -> Record:
     games_data = _need(data, "games", list, "the record")
     if len(names) != 2 or not games_data:
         raise InvalidRecordError("record: two names and at least one game are needed")
+    dice = _dice_source(data, rng)
     try:
         rules = Rules(**{f: rules_data[f] for f in _RULE_FIELDS if f in rules_data})
-        match = Match(length, rules, rng=0, crawford=bool(data.get("crawford", True)),
+        match = Match(length, rules, rng=dice, crawford=bool(data.get("crawford", True)),
                       names=(names[0], names[1])) if length else None
     except (BackgammonError, TypeError) as e:
         raise InvalidRecordError(f"record: {e}") from None
@@ -264,16 +307,16 @@ def record_from_dict(data: Any) -> Record:
                 context = {"match_length": gd.get("match_length", 0),
                            "score": score, "crawford": bool(gd.get("crawford", False))}
                 if start is None:
-                    game = Game(game_rules, rng=0, **context)
+                    game = Game(game_rules, rng=dice, **context)
                 elif "gnubg_id" in start:
-                    game = Game.from_gnubg_id(start["gnubg_id"], rules=game_rules, rng=0)
+                    game = Game.from_gnubg_id(start["gnubg_id"], rules=game_rules, rng=dice)
                 elif "xgid" in start:
-                    game = Game.from_xgid(start["xgid"], rules=game_rules, rng=0)
+                    game = Game.from_xgid(start["xgid"], rules=game_rules, rng=dice)
                 else:
                     game = Game.from_position(
                         Position.from_position_id(start["position_id"]), turn=start["turn"],
                         dice=start.get("dice"), cube=start.get("cube", 1),
-                        cube_owner=start.get("cube_owner"), rules=game_rules, rng=0,
+                        cube_owner=start.get("cube_owner"), rules=game_rules, rng=dice,
                         **context)
             except (BackgammonError, KeyError, TypeError, ValueError) as e:
                 raise InvalidRecordError(f"record: {where}.start {start!r}: {e}") from None
@@ -287,10 +330,38 @@ def record_from_dict(data: Any) -> Record:
     return Record((str(names[0]), str(names[1])), length, games, match)
 
 
-def read_json(text: str) -> Record:
-    """Replay the JSON text of a record (see :func:`record_from_dict`)."""
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_INNERMOST = re.compile(r"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
+
+
+def _check_bounds(text: Any) -> None:
+    """Refuse text too long or nested too deeply before parsing it (no RecursionError)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InvalidRecordError(f"record: not UTF-8 text: {e}") from None
+    if not isinstance(text, str):
+        raise TypeError(f"a JSON record is text, got {type(text).__name__}")
+    if len(text) > MAX_CHARS:
+        raise InvalidRecordError(f"record: {len(text)} characters, more than {MAX_CHARS}")
+    rest = _STRING.sub("", text)
+    for _ in range(MAX_DEPTH):  # each pass removes the innermost brackets, in linear time
+        if not any(c in rest for c in "[]{}"):
+            return
+        rest = _INNERMOST.sub("", rest)
+    if any(c in rest for c in "[]{}"):
+        raise InvalidRecordError(
+            f"record: nested more than {MAX_DEPTH} deep (or unbalanced brackets)")
+
+
+def read_json(text: str | bytes, *, rng: Any = None) -> Record:
+    """Replay the JSON text of a record (see :func:`record_from_dict`; ``rng`` as there)."""
+    _check_bounds(text)
     try:
         data = json.loads(text)
+    except RecursionError:  # pragma: no cover - the bounds check comes first
+        raise InvalidRecordError("record: nested too deeply") from None
     except (TypeError, ValueError) as e:
-        raise InvalidRecordError(f"record: not JSON: {e}") from None
-    return record_from_dict(data)
+        raise InvalidRecordError(f"record: not JSON: {e}"[:300]) from None
+    return record_from_dict(data, rng=rng)

@@ -212,6 +212,6 @@ def game_from_xgid(text: str, *, rules: Rules | None = None, rng: Any = None) ->
         refusal = game._double_refusal(game.turn)
         if refusal is not None:
             raise InvalidRecordError(f"XGID {text!r}: a double offered, but {refusal}")
-        game.phase = Phase.DOUBLED
-    game.start = dict(game.start or {}, xgid=text.strip())
+        game._set(phase=Phase.DOUBLED)
+    game._set(start=dict(game.start or {}, xgid=text.strip()))
     return game
