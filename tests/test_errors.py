@@ -972,6 +972,9 @@ def test_integers_past_the_digit_limit_raise_our_errors(name, call, exc):
     ("Play", lambda: bg.Play(Position.initial(), itertools.repeat((8, 5))), IllegalPlayError),
     ("dice", lambda: Position.initial().legal_plays(itertools.repeat(3)), InvalidDiceError),
     ("rollout position", lambda: bg.rollout(itertools.repeat(1)), InvalidPositionError),
+    ("format_play", lambda: bg.notation.format_play(INITIAL, itertools.repeat((8, 5))),
+     IllegalPlayError),
+    ("play_chains", lambda: bg.notation.play_chains(itertools.repeat((8, 5))), IllegalPlayError),
 ])
 def test_endless_iterables_fail_at_once(name, call, exc):
     with pytest.raises(exc):

@@ -21,6 +21,7 @@ eXtreme Gammon, FIBS, books) back into the legal play they denote:
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
 
 from backgammon import _bgcore
@@ -54,10 +55,11 @@ def format_play(board: Sequence[int], moves: Sequence[Step]) -> str:
         >>> format_play(start, [(13, 10), (13, 10), (10, 7), (10, 7)])
         '13/7(2)'
     """
-    if not moves:
+    chains = play_chains(moves)  # checks the number of steps
+    if not chains:
         return ""
     units: list[tuple[list[int], int]] = []
-    for chain in play_chains(moves):
+    for chain in chains:
         if units and units[-1][0] == chain:
             units[-1] = (chain, units[-1][1] + 1)
         else:
@@ -79,8 +81,11 @@ def play_chains(moves: Sequence[Step]) -> list[list[int]]:
         >>> play_chains([(8, 5), (6, 5)]), play_chains([(24, 18), (18, 13)])
         ([[8, 5], [6, 5]], [[24, 18, 13]])
     """
+    steps = list(islice(moves, 5))  # one past a turn: an endless iterable stops here
+    if len(steps) > 4:
+        raise IllegalPlayError(f"a turn has at most 4 steps, got more: {steps}")
     chains: list[list[int]] = []
-    for src, dst in sorted(moves, key=lambda m: (-m[0], -m[1])):
+    for src, dst in sorted(steps, key=lambda m: (-m[0], -m[1])):
         for chain in chains:  # RULES 13.1: one checker's steps are written as one move
             if chain[-1] == src:
                 chain.append(dst)
