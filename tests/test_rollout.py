@@ -275,7 +275,7 @@ def test_cli_prints_a_clean_error_for_a_position_that_never_ends(capsys):
 def test_default_chunks_are_equal_and_a_multiple_of_the_workers(games, workers):
     from backgammon.rollout import _chunks
 
-    chunks = _chunks(games, workers, None, None)
+    chunks = list(_chunks(games, workers, None, None))
     firsts = [first for first, _ in chunks]
     counts = [count for _, count in chunks]
     assert firsts == [sum(counts[:i]) for i in range(len(counts))]  # contiguous from 0
@@ -284,6 +284,14 @@ def test_default_chunks_are_equal_and_a_multiple_of_the_workers(games, workers):
     if len(chunks) >= (workers or 1):
         assert len(chunks) % (workers or 1) == 0          # every thread the same number
     assert max(counts) <= 1296 * 64                       # progress and memory stay bounded
+
+
+def test_chunks_of_a_huge_rollout_come_lazily():
+    from backgammon.rollout import _chunks
+
+    chunks = _chunks(2**53, 2, None, None)   # 10**11 chunks: none is listed up front
+    first, second = next(chunks), next(chunks)
+    assert first == (0, 1296 * 64) and second == (1296 * 64, 1296 * 64)
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -13,6 +13,7 @@ same result whether they run in one thread, many threads, or a cluster.
 
 from __future__ import annotations
 
+import collections
 import math
 import os
 import sys
@@ -221,11 +222,11 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
                 bar.update(count)
         else:
             code = _POLICIES[str(policy)]
-            args = [(pos._b, seed, first, count, code, stratify) for first, count in chunks]
+            args = ((pos._b, seed, first, count, code, stratify) for first, count in chunks)
             parts = _run_chunks(args, workers, executor)
-            for part, (_, count) in zip(parts, chunks):
+            for part in parts:
                 stats += part
-                bar.update(count)
+                bar.update(int(part[:, _G].sum()))  # every game of a chunk is counted
     finally:
         if parts is not None:
             parts.close()  # an interrupt between chunks: stop and join the workers now
@@ -246,46 +247,54 @@ def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
     return _bgcore.playout(board, seed, first, count, policy, stratify, cancel)
 
 
-def _run_chunks(args: list[tuple], workers: int | None,
+def _run_chunks(args: Iterator[tuple], workers: int | None,
                 executor: Executor | None) -> Iterator[np.ndarray]:
     if executor is not None:
         # a token pickled to another process is a fresh one: remote chunks
         # already running finish there; in-process executors stop at once
-        cancel = _bgcore.Cancel()
-        return _collect([executor.submit(run_chunk, *a, cancel) for a in args], cancel)
+        return _collect(executor, args, _bgcore.Cancel(), _EXECUTOR_WINDOW)
     if (workers or 1) == 1:
         return (run_chunk(*a) for a in args)
     return _threaded(args, workers or 1)
 
 
-def _threaded(args: list[tuple], workers: int) -> Iterator[np.ndarray]:
-    cancel = _bgcore.Cancel()
+def _threaded(args: Iterator[tuple], workers: int) -> Iterator[np.ndarray]:
     # leaving the block joins the threads: none outlives the rollout
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
-        yield from _collect([pool.submit(run_chunk, *a, cancel) for a in args], cancel)
+        yield from _collect(pool, args, _bgcore.Cancel(), 2 * workers)
 
 
 _WAIT = 0.1  # seconds: a wait for a chunk wakes this often (Ctrl-C on every platform)
+_EXECUTOR_WINDOW = 256  # chunks submitted ahead to an executor (a cluster's workers)
 
 
-def _collect(futures: list, cancel: Any) -> Iterator[np.ndarray]:
-    """Results in order.  On an error, an interrupt or an early close, the
-    chunks not started are cancelled and the running ones told to stop, so
-    nothing keeps running behind the caller's back."""
+def _collect(executor: Executor, args: Iterator[tuple], cancel: Any,
+             window: int) -> Iterator[np.ndarray]:
+    """The chunks' results in order, at most ``window`` submitted ahead (any
+    number of chunks in bounded memory).  On an error, an interrupt or an
+    early close, the chunks not started are cancelled and the running ones
+    told to stop, so nothing keeps running behind the caller's back."""
+    pending: collections.deque = collections.deque()
     try:
-        for f in futures:
-            while True:
-                try:
-                    result = f.result(timeout=_WAIT)
-                    break
-                except FutureTimeout:
-                    continue
-            yield result
+        for a in args:
+            pending.append(executor.submit(run_chunk, *a, cancel))
+            if len(pending) >= window:
+                yield _result_of(pending.popleft())
+        while pending:
+            yield _result_of(pending.popleft())
     except BaseException:
         cancel.set()
-        for f in futures:
+        for f in pending:
             f.cancel()
         raise
+
+
+def _result_of(future: Any) -> np.ndarray:
+    while True:  # a timed wait: Ctrl-C gets through on every platform
+        try:
+            return future.result(timeout=_WAIT)
+        except FutureTimeout:
+            continue
 
 
 def _checked_evaluator(policy: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray], np.ndarray]:
@@ -314,13 +323,15 @@ _MIN_CHUNK = 1296       # games: a chunk costs ~0.1 ms of overhead
 
 
 def _chunks(games: int, workers: int | None, executor: Executor | None,
-            chunk_games: int | None) -> list[tuple[int, int]]:
-    """``(first, count)`` of each chunk.  By default a multiple of the workers
-    of chunks of equal size (within one game), so that every thread gets the
-    same work.  The split never changes the result."""
+            chunk_games: int | None) -> Iterator[tuple[int, int]]:
+    """``(first, count)`` of each chunk, lazily (a huge rollout lists nothing
+    up front).  By default a multiple of the workers of chunks of equal size
+    (within one game), so that every thread gets the same work.  The split
+    never changes the result."""
     if chunk_games is not None:
-        return [(first, min(chunk_games, games - first))
-                for first in range(0, games, chunk_games)]
+        for first in range(0, games, chunk_games):
+            yield first, min(chunk_games, games - first)
+        return
     parallel = 16 if executor is not None else workers or 1
     per_worker = 4  # a few each: a thread slowed by the machine is evened out
     n = parallel * per_worker
@@ -328,12 +339,11 @@ def _chunks(games: int, workers: int | None, executor: Executor | None,
     n = math.ceil(n / parallel) * parallel if n >= parallel else n
     n = min(n, games)
     size, extra = divmod(games, n)
-    out, first = [], 0
+    first = 0
     for i in range(n):
         count = size + (i < extra)
-        out.append((first, count))
+        yield first, count
         first += count
-    return out
 
 
 _MAX_GAMES = 2**53  # far past any rollout, and game numbers stay exact everywhere
