@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidWeightsError,
     InvalidSetupError,
     MatchEquityError,
 )
@@ -32,8 +33,11 @@ from backgammon.rules import Rules
 from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
-from backgammon.cube import PipCountCubePolicy
+from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
+from backgammon.duel import DuelResult, duel
+from backgammon.train import train
 from backgammon import cubeful, met
 
 __version__ = "0.1.0"
@@ -44,8 +48,13 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
+    "CubeDecision",
     "DiceSource",
+    "DuelResult",
     "Estimate",
+    "Evaluation",
+    "Evaluator",
+    "EvaluatorCubePolicy",
     "FormatLossError",
     "FormatLossWarning",
     "Game",
@@ -58,6 +67,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidWeightsError",
     "InvalidSetupError",
     "LegalPlays",
     "Match",
@@ -67,15 +77,20 @@ __all__ = [
     "PipCountCubePolicy",
     "Play",
     "Position",
+    "RankedPlay",
     "RolloutError",
     "RolloutResult",
     "Rules",
     "batch_successors",
+    "duel",
+    "evaluate",
     "bearoff",
+    "cube_decision",
     "cubeful",
     "met",
     "perft",
     "pubeval",
     "rollout",
     "svg",
+    "train",
 ]
