@@ -267,7 +267,7 @@ def _run_chunks(args: Iterator[tuple], workers: int | None,
     if executor is not None:
         # a token pickled to another process is a fresh one: remote chunks
         # already running finish there; in-process executors stop at once
-        return _collect(executor, args, _bgcore.Cancel(), _EXECUTOR_WINDOW)
+        return _submit_and_collect(executor, args, _bgcore.Cancel(), _EXECUTOR_WINDOW)
     if (workers or 1) == 1:
         return (run_chunk(*a) for a in args)
     return _threaded(args, workers or 1)
@@ -276,15 +276,15 @@ def _run_chunks(args: Iterator[tuple], workers: int | None,
 def _threaded(args: Iterator[tuple], workers: int) -> Iterator[np.ndarray]:
     # leaving the block joins the threads: none outlives the rollout
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
-        yield from _collect(pool, args, _bgcore.Cancel(), 2 * workers)
+        yield from _submit_and_collect(pool, args, _bgcore.Cancel(), 2 * workers)
 
 
 _WAIT = 0.1  # seconds: a wait for a chunk wakes this often (Ctrl-C on every platform)
 _EXECUTOR_WINDOW = 256  # chunks submitted ahead to an executor (a cluster's workers)
 
 
-def _collect(executor: Executor, args: Iterator[tuple], cancel: Any,
-             window: int) -> Iterator[np.ndarray]:
+def _submit_and_collect(executor: Executor, args: Iterator[tuple], cancel: Any,
+                        window: int) -> Iterator[np.ndarray]:
     """The chunks' results in order, at most ``window`` submitted ahead (any
     number of chunks in bounded memory).  On an error, an interrupt or an
     early close, the chunks not started are cancelled and the running ones
@@ -304,7 +304,22 @@ def _collect(executor: Executor, args: Iterator[tuple], cancel: Any,
         raise
 
 
-def _result_of(future: Any) -> np.ndarray:
+def _collect(futures: list, cancel: Any) -> Iterator[Any]:
+    """The results of submitted futures in order, for loops of other modules
+    (duels, training): on an error, an interrupt or an early close the
+    futures not started are cancelled and ``cancel`` (a Cancel token the
+    running ones watch) is set."""
+    try:
+        for f in futures:
+            yield _result_of(f)
+    except BaseException:
+        cancel.set()
+        for f in futures:
+            f.cancel()
+        raise
+
+
+def _result_of(future: Any) -> Any:
     while True:  # a timed wait: Ctrl-C gets through on every platform
         try:
             return future.result(timeout=_WAIT)
