@@ -3,6 +3,8 @@ evaluator's 0-ply cube decisions; expected answers worked by hand."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 
@@ -119,6 +121,9 @@ def test_identical_for_any_workers(match):
     b = bg.rollout(start, games=RACE_GAMES, seed=8, cube=True, workers=3, chunk_games=37)
     assert np.array_equal(a.strata, b.strata)
     assert a.cubeful == b.cubeful and a.equity == b.equity
+    with ThreadPoolExecutor(2) as pool:
+        c = bg.rollout(start, games=RACE_GAMES, seed=8, cube=True, executor=pool, chunk_games=50)
+    assert np.array_equal(a.strata, c.strata)
 
 
 def test_match_rollouts_stay_within_the_match():
