@@ -122,3 +122,22 @@ def test_bad_options():
         bg.rollout(RACE, games=10, variance_reduction=True, policy="random")
     with pytest.raises(TypeError):
         bg.rollout(RACE, games=10, variance_reduction=1)
+
+
+def test_match_luck_adjustment():
+    from backgammon.game import Game
+
+    # Double match point: the cubeful match winning chance of a position is
+    # its cubeless win chance, so the two adjusted figures agree game by game.
+    dmp = Game.from_position(RACE, match_length=1)
+    r = bg.rollout(dmp, games=216, seed=12, cube=True, variance_reduction=True)
+    assert r.match
+    assert r.cubeful.value == pytest.approx(r.win.value, abs=1e-6)
+    assert r.cubeful.stderr < r.plain_cubeful.stderr
+    # a 5-point match from the opening: narrower, and the same for any workers
+    game = Game.from_position(bg.Position.initial(), match_length=5, score=(2, 1))
+    a = bg.rollout(game, games=108, seed=13, cube=True, variance_reduction=True)
+    b = bg.rollout(game, games=108, seed=13, cube=True, variance_reduction=True, workers=2)
+    assert np.array_equal(a.strata, b.strata)
+    assert a.cubeful.stderr < a.plain_cubeful.stderr
+    assert abs(a.cubeful.value - a.plain_cubeful.value) < 4 * a.plain_cubeful.stderr

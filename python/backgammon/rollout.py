@@ -188,8 +188,9 @@ class RolloutResult:
             lines.append(f"  luck adjustment cut the cubeless equity error from {plain:.4f} to "
                          f"{eq.stderr:.4f} ({factor})")
             pc = self.plain_cubeful
-            if cf is not None and pc is not None and cf.stderr > 0 and not self.match:
-                lines.append(f"  and the cubeful one from {pc.stderr:.4f} to {cf.stderr:.4f} "
+            if cf is not None and pc is not None and cf.stderr > 0:
+                what = "match winning chance's" if self.match else "cubeful equity's"
+                lines.append(f"  and the {what} from {pc.stderr:.4f} to {cf.stderr:.4f} "
                              f"({pc.stderr / cf.stderr:.2f}x)")
         if self.truncate is not None:
             lines.append(f"  truncated after {self.truncate} plies (scored by the evaluator)")

@@ -323,8 +323,10 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
  * player's side: the five cumulative chances, the cubeless equity, the
  * cubeful value (money: points per unit of the starting cube; match: the
  * match winning chance; the cubeless equity without the cube), then the
- * same seven with the luck subtracted (equal to the plain ones without vr;
- * the match winning chance is not adjusted).
+ * same seven with the luck subtracted (equal to the plain ones without vr).
+ * The cubeful value's luck is that of the 0-ply cubeful equity (Janowski,
+ * money) or cubeful match winning chance after each roll's best play, with
+ * the cube as it stands; the others' that of the cubeless chances.
  */
 #define BG_RX_GAMES 0
 #define BG_RX_PLIES 1
@@ -480,7 +482,11 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
             if (o->vr) {
                 /* every roll's best play: their mean, and the one rolled */
                 double mean[5] = {0, 0, 0, 0, 0}, got[5] = {0, 0, 0, 0, 0}, c[5];
+                double mean_cf = 0.0, got_cf = 0.0;
                 int j, lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
+                /* the cube as the opponent, next on roll, finds it */
+                int opp_owner = owner == BG_CUBE_CENTRED ? BG_CUBE_CENTRED
+                              : ((owner == BG_CUBE_OWN) == (mover == 1) ? BG_CUBE_OWN : BG_CUBE_OPPONENT);
                 for (j = 0; j < 21; j++) {
                     float best[BG_NN_NOUT], mv[BG_NN_NOUT];
                     double wgt = rolls[j][0] == rolls[j][1] ? 1.0 / 36.0 : 2.0 / 36.0;
@@ -491,6 +497,30 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                     bg_flip(best, mv);                 /* the mover's chances */
                     bg_rx_view(mv, mover, c);
                     for (i = 0; i < 5; i++) mean[i] += wgt * c[i];
+                    if (cube_alive) {
+                        /* the cubeful value after the play: the opponent's 0-ply
+                         * cubeful equity (money, per unit of the cube) or match
+                         * winning chance, into the starting player's view */
+                        int8_t after[32];
+                        double cb[5], x, e;
+                        for (i = 0; i < 5; i++) cb[i] = best[i];
+                        bg_swap32(g->out.pos + pick * BG_NPTS, after);
+                        x = bg_cube_efficiency(after);
+                        if (match) {
+                            e = bg_match_equity_d(cb, mover ? c0->away : c0->opponent_away,
+                                                  mover ? c0->opponent_away : c0->away, v,
+                                                  opp_owner, x, c0->post_crawford,
+                                                  c0->max_cube, c0->met);
+                            e = mover ? e : 1.0 - e;
+                        } else {
+                            e = bg_money_equity_d(cb, opp_owner, x,
+                                                  c0->jacoby && opp_owner == BG_CUBE_CENTRED)
+                                * (double)v / (double)c0->cube;
+                            e = mover ? e : -e;
+                        }
+                        mean_cf += wgt * e;
+                        if (rolls[j][0] == lo && rolls[j][1] == hi) got_cf = e;
+                    }
                     if (rolls[j][0] == lo && rolls[j][1] == hi) {
                         for (i = 0; i < 5; i++) got[i] = c[i];
                         memcpy(chosen, g->out.pos + pick * BG_NPTS, BG_NPTS);
@@ -499,8 +529,7 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 }
                 for (i = 0; i < 5; i++) luck[i] += got[i] - mean[i];
                 luck[5] += bg_rx_equity(got) - bg_rx_equity(mean);
-                if (cube_alive && !match)   /* the stake is fixed before the roll */
-                    luck[6] += (bg_rx_equity(got) - bg_rx_equity(mean)) * (double)v / (double)c0->cube;
+                if (cube_alive) luck[6] += got_cf - mean_cf;
                 res = chosen;
             } else {
                 g->out.n = 0;
@@ -539,7 +568,7 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
         if (!done) { bg_gen_free(g); return BG_E_TOO_LONG; }
         val[6] = o->cube_on ? cubeful : val[5];
         for (q = 0; q < 6; q++) val[7 + q] = val[q] - luck[q];
-        val[13] = match ? val[6] : val[6] - (o->cube_on ? luck[6] : luck[5]);
+        val[13] = val[6] - (o->cube_on ? luck[6] : luck[5]);
         st = stats + (int64_t)stratum * BG_RX_FIELDS;
         st[BG_RX_GAMES]++;
         st[BG_RX_PLIES] += ply;
