@@ -141,3 +141,13 @@ def test_match_luck_adjustment():
     assert np.array_equal(a.strata, b.strata)
     assert a.cubeful.stderr < a.plain_cubeful.stderr
     assert abs(a.cubeful.value - a.plain_cubeful.value) < 4 * a.plain_cubeful.stderr
+
+
+def test_a_set_cancel_token_stops_the_loop():
+    # The core loop checks its token once a game (cancel.h): a token already
+    # set stops it before the first game.
+    token = _bgcore.Cancel()
+    token.set()
+    nets = bg.Evaluator.default()._nets
+    with pytest.raises(_bgcore.Cancelled):
+        _bgcore.rollout_games(RACE._b, 1, 0, 1000, nets, cube=True, vr=True, cancel=token)
