@@ -35,12 +35,14 @@ from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
 from backgammon import cubeful, met
+from backgammon.analysis import Analysis, analyse
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
     "Action",
+    "Analysis",
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
@@ -70,6 +72,7 @@ __all__ = [
     "RolloutError",
     "RolloutResult",
     "Rules",
+    "analyse",
     "batch_successors",
     "bearoff",
     "cubeful",
