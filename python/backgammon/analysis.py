@@ -267,6 +267,16 @@ def _context(game: Game, player: int) -> _Context:
                     scale=max((win - lose) / 2.0, 1e-9), lose=lose)
 
 
+def default_evaluator() -> Any:
+    """The evaluator :func:`analyse` uses when given none: the bundled nets."""
+    try:
+        from backgammon.nn import Evaluator
+    except ImportError:  # pragma: no cover - the nets land with backgammon.nn
+        raise BackgammonError(
+            "analysis needs an evaluator: backgammon.nn is not available") from None
+    return Evaluator.default()
+
+
 class _Valuer:
     """Values positions for analysis with an evaluator at a ply."""
 
@@ -274,12 +284,7 @@ class _Valuer:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 2:
             raise BackgammonError(f"ply is 0, 1 or 2, got {ply!r}")
         if evaluator is None:
-            try:
-                from backgammon.nn import Evaluator
-            except ImportError:  # pragma: no cover - the nets land with backgammon.nn
-                raise BackgammonError(
-                    "analysis needs an evaluator: backgammon.nn is not available") from None
-            evaluator = Evaluator.default()
+            evaluator = default_evaluator()
         if not callable(getattr(evaluator, "evaluate_batch", None)):
             raise TypeError(f"evaluator must have evaluate_batch(boards), got {evaluator!r}"[:300])
         if ply:
@@ -311,6 +316,9 @@ class _Valuer:
         """Cubeful value (native units: equity per cube, or MWC) of boards for their player
         on roll, who does not double now."""
         x = _efficiencies(boards)
+        r = ctx.rules
+        if ctx.score is None and (not r.cube or 2 * ctx.cube > r.max_cube):
+            x = np.zeros(len(boards))  # a dead cube (the core's money model assumes a live one)
         out = np.empty(len(boards))
         kw = ctx.kwargs()
         for xv in np.unique(x):
@@ -545,7 +553,7 @@ def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None) 
         (1, 0.0)
     """
     games, names, length = _games(match)
-    if cube not in (True, False):
+    if not isinstance(cube, bool):
         raise TypeError(f"cube is True or False, got {cube!r}")
     analyser = _Analyser(_Valuer(evaluator, ply), bool(cube))
     results = []
