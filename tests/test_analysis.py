@@ -314,6 +314,17 @@ def report():
     return analyse(m, evaluator=PipsAndBlots())
 
 
+def test_from_dict_refuses_a_bad_player(report):
+    data = report.to_dict()
+    data["decisions"][0]["player"] = 5
+    with pytest.raises(InvalidRecordError):
+        Analysis.from_dict(data)
+    data = report.to_dict()
+    data["decisions"][0]["loss"] = float("nan")
+    with pytest.raises(InvalidRecordError):
+        Analysis.from_dict(data)
+
+
 def test_json_round_trip(report):
     text = report.to_json()
     again = Analysis.from_json(text)
@@ -329,6 +340,8 @@ def test_json_round_trip(report):
      "ply": 0, "cube": True, "decisions": [{"nope": 1}], "rolls": []},
     {"format": "backgammon-analysis", "version": 1, "names": ["a", "b"], "match_length": 3,
      "ply": 0, "cube": True, "decisions": "x", "rolls": []},
+    {"format": "backgammon-analysis", "version": 1, "names": ["a", "b"], "match_length": 3,
+     "ply": 0, "cube": True, "decisions": [], "rolls": [], "results": [{"winner": 2}]},
 ])
 def test_from_dict_refuses_malformed(bad):
     with pytest.raises(InvalidRecordError):
@@ -340,6 +353,7 @@ def test_from_dict_refuses_malformed(bad):
 def test_text_report(report):
     text = str(report)
     assert "Error rate" in text and "PR" in text and "Luck" in text
+    assert "game 1: Player " in text and " wins " in text
     assert f"Flagged decisions ({len(report.flagged())})" in text
 
 

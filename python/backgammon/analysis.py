@@ -34,7 +34,8 @@ Rates, per player:
 - :meth:`Analysis.pr`: a PR-like figure, XG's convention: 500 times the
   average loss per counted decision, where a no-double counts when its
   no-double equity is positive and within 0.2 of doubling (XG's rule for
-  "close" cube decisions).  With the same evaluator it reads like XG's PR;
+  "close" cube decisions) and a checker play only when its plays differ by
+  0.001 or more.  With the same evaluator it reads like XG's PR;
   the evaluator differs, so the figures do not match XG's.
 
 Luck (gnubg's ``LuckNormal`` / ``LuckFirst``): the value after the best play
@@ -434,6 +435,8 @@ class _Analyser:
                 mwc[top] = deep_mwc
         order = np.argsort(-values, kind="stable")
         best = int(order[0])
+        finite = values[np.isfinite(values)]
+        spread = float(finite.max() - finite.min())  # XG does not count plays all alike
         loss = max(0.0, float(values[best] - values[made]))
         loss_mwc = None if mwc is None else max(0.0, float(mwc[best] - mwc[made]))
         skill = _skill(loss)
@@ -442,7 +445,7 @@ class _Analyser:
         self.decisions.append(Decision(
             number, index, game.turn, "play", _play_text(plays[made]), _play_text(plays[best]),
             float(values[made]), float(values[best]), loss, loss_mwc, skill, skill, _xg(loss),
-            True, True, position.position_id(), (int(dice[0]), int(dice[1])), game.cube,
+            True, bool(spread >= 0.001), position.position_id(), (int(dice[0]), int(dice[1])), game.cube,
             game.cube_owner, options))
 
     def _cube(self, number: int, index: int, game: Game, player: int, made: str) -> tuple[Any, ...] | None:
@@ -649,6 +652,19 @@ class Analysis:
             text += f" ({100 * d.loss_mwc:.2f}% MWC)"
         return text
 
+    def _game_lines(self) -> list[str]:
+        out = []
+        for i, r in enumerate(self.results):
+            if r is None:
+                out.append(f"game {i + 1}: not finished")
+                continue
+            kind = "" if r.get("kind") == "single" else f" ({r.get('kind')})"
+            how = {"drop": ", double passed", "resign": ", resigned"}.get(r.get("reason"), "")
+            points = r.get("points")
+            out.append(f"game {i + 1}: {self.names[r['winner']]} wins {points} "
+                       f"point{'s' if points != 1 else ''}{kind}{how}")
+        return out
+
     def __str__(self) -> str:
         lines = [f"Analysis at {self.ply}-ply: {self.names[0]} vs {self.names[1]}",
                  self._units(), ""]
@@ -677,6 +693,7 @@ class Analysis:
             row("Luck (MWC)", lambda t: f"{100 * (t.luck_mwc or 0):+.2f}%")
         row("Luck per roll (x 1000)", lambda t: f"{1000 * t.luck / t.rolls:+.1f}" if t.rolls else "0")
         row("Lucky / unlucky rolls", lambda t: f"{t.lucky} / {t.unlucky}")
+        lines += ["", "Games:"] + [f"  {line}" for line in self._game_lines()]
         flagged = self.flagged()
         lines += ["", f"Flagged decisions ({len(flagged)}):"]
         for d in flagged:
@@ -713,7 +730,7 @@ class Analysis:
                 raise ValueError("two names")
             decisions = _items(data["decisions"], Decision)
             rolls = _items(data["rolls"], Roll)
-            results = tuple(None if r is None else dict(r) for r in data.get("results", []))
+            results = tuple(_result(r) for r in _bounded(data.get("results", [])))
             length, ply, cube = data["match_length"], data["ply"], data["cube"]
             forced = tuple(int(n) for n in data.get("forced", (0, 0)))
             if len(forced) != 2:
@@ -760,8 +777,7 @@ _FLOATS = {"equity_made", "equity_best", "loss", "loss_mwc", "luck", "luck_mwc"}
 
 
 def _items(items: Any, cls: type) -> tuple[Any, ...]:
-    if not isinstance(items, list) or len(items) > _MAX_ITEMS:
-        raise ValueError(f"{cls.__name__.lower()}s are a list of at most {_MAX_ITEMS}")
+    _bounded(items)
     names = [f.name for f in fields(cls)]
     out = []
     for item in items:
@@ -778,8 +794,31 @@ def _items(items: Any, cls: type) -> tuple[Any, ...]:
                 values[k] = float(values[k])
                 if not math.isfinite(values[k]):
                     raise ValueError(f"{k} is a finite number")
-        out.append(cls(**values))
+        item = cls(**values)
+        if item.player not in (0, 1) or isinstance(item.player, bool):
+            raise ValueError(f"players are 0 and 1, got {item.player!r}")
+        if not all(isinstance(getattr(item, k), int) for k in ("game", "action")):
+            raise ValueError("game and action are integers")
+        if cls is Decision and (item.kind not in ("play", "cube") or not all(
+                isinstance(getattr(item, k), str) for k in ("made", "best", "position_id"))):
+            raise ValueError("a decision's kind is 'play' or 'cube', made and best are text")
+        out.append(item)
     return tuple(out)
+
+
+def _bounded(items: Any) -> list[Any]:
+    if not isinstance(items, list) or len(items) > _MAX_ITEMS:
+        raise ValueError(f"a list of at most {_MAX_ITEMS} items")
+    return items
+
+
+def _result(r: Any) -> dict | None:
+    if r is None:
+        return None
+    if not (isinstance(r, dict) and r.get("winner") in (0, 1) and isinstance(r.get("points"), int)
+            and isinstance(r.get("kind"), str) and isinstance(r.get("reason"), str)):
+        raise ValueError(f"a game result is winner, points, kind and reason, got {r!r}"[:200])
+    return {k: r[k] for k in ("winner", "points", "kind", "reason")}
 
 
 class _ToyEvaluator:

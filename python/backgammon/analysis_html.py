@@ -92,6 +92,8 @@ def render(analysis: Any, title: str | None) -> str:
            f"<p class='units'>{_e(a._units())} Evaluated at {a.ply}-ply.</p>",
            f"<table><tr><th class='l'></th><th>{_e(names[0])}</th><th>{_e(names[1])}</th></tr>"
            f"{table}</table>"]
+    out.append("<h2>Games</h2><ul>" + "".join(f"<li>{_e(line)}</li>" for line in a._game_lines())
+               + "</ul>")
     flagged = a.flagged()
     out.append(f"<h2>Flagged decisions ({len(flagged)})</h2>")
     for d in flagged:

@@ -124,8 +124,13 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube),
                                  names=names)
     if args.html:
-        with open(args.html, "w", encoding="utf-8") as f:
-            f.write(result.to_html())
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(result.to_html())
+        except OSError as exc:
+            print(f"backgammon: error: cannot write {args.html!r}: {exc.strerror}",
+                  file=sys.stderr)
+            return 2
         print(f"wrote {args.html}")
     elif args.json:
         print(result.to_json(indent=2))
