@@ -1,7 +1,8 @@
 """Move-generation and rollout speed of ``backgammon`` next to peer engines, same run, same work.
 
     python benchmarks/compare_peers.py [--limit N] [--min-time S] [--json OUT]
-                                       [--rollout-games N] [--skip movegen|rollout|gnubg|openspiel]
+                                       [--rollout-games N] [--skip movegen|rollout|nn|gnubg|openspiel]
+                                       [--nn-positions N] [--nn-rollout-games N] [--nn-pairs N]
 
 Peers (each skipped with a message when it cannot be imported):
 
@@ -40,6 +41,25 @@ Each peer's P(win) for the player who moves first is compared with ours
 (``SANITY_GAMES`` games): gnubg-nn's must agree within 4 standard errors;
 OpenSpiel's random policy is a different one (uniform over half-turn actions,
 and a non-double opening roll), so its P(win) is reported, not checked.
+
+The neural evaluator (``nn`` section; docs/nn.md):
+
+* 0-ply evaluations per second, one core: ours ``Evaluator.default().evaluate_batch``
+  on an ``(N, 26)`` array against ``gnubg_nn.probabilities(board, 0)`` called on
+  each of the same N positions.  The positions are distinct (from random games)
+  and every round of gnubg-nn gets N new ones, since gnubg caches evaluations.
+* Rollout games per second from the opening, one core, cubeless, 0-ply: ours
+  ``rollout(..., policy="net", workers=1)``; gnubg's own rollout, driven in a
+  separate process through ``gnubg.command`` (``set threads 1``, a game set up
+  with both players human and no automatic roll, ``set board 4HPwATDgc/ABMA``,
+  ``set rollout trials N``, ``set rollout cubeful off``, ``set rollout
+  chequerplay plies 0``, ``set rollout varredn off``, then ``rollout`` timed
+  alone).  gnubg keeps its defaults otherwise: quasi-random dice, and games
+  stopped once both sides reach its bear-off databases (ours play to the end).
+* Strength: our nets' 0-ply play against gnubg-nn's 0-ply ``best_move(board,
+  d1, d2)``, duplicate dice (each pair of games shares its rolls, seats
+  swapped), a Python loop; ppg for us with its standard error from the pair
+  totals.
 """
 
 from __future__ import annotations
@@ -1094,6 +1114,179 @@ def rollout_openspiel(args, ours: dict[str, Timing], check) -> dict[str, Any] | 
 
 
 # ---------------------------------------------------------------------------
+# The neural evaluator against gnubg
+
+
+def nn_positions(bg, n: int, seed: int) -> np.ndarray:
+    """n distinct positions (player on roll, both sides playing) from random games."""
+    rng = random.Random(seed)
+    seen: set[bytes] = set()
+    out: list[np.ndarray] = []
+    while len(out) < n:
+        pos = bg.Position.initial()
+        for _ in range(400):
+            res = pos.successors((rng.randint(1, 6), rng.randint(1, 6)))
+            pos = bg.Position.from_array(res[rng.randrange(len(res))]).swapped()
+            if pos.outcome() is not None:
+                break
+            key = pos.to_array().tobytes()
+            if key not in seen:
+                seen.add(key)
+                out.append(pos.to_array())
+    return np.array(out[:n], np.int8)
+
+
+_GNUBG_ROLLOUT = r"""
+import sys, time
+import gnubg
+n = int(sys.argv[1])
+for c in ["set threads 1", "set player 0 human", "set player 1 human",
+          "set automatic roll off", "new game", "set dice 3 1", "move 8 5 6 5",
+          "set board 4HPwATDgc/ABMA", f"set rollout trials {n}", "set rollout cubeful off",
+          "set rollout chequerplay plies 0", "set rollout varredn off"]:
+    gnubg.command(c)
+t = time.perf_counter()
+gnubg.command("rollout")
+sys.stderr.write(f"@@seconds {time.perf_counter() - t}\n")
+"""
+
+
+def gnubg_rollout_seconds(n: int) -> float | None:
+    import subprocess
+    proc = subprocess.run([sys.executable, "-c", _GNUBG_ROLLOUT, str(n)], capture_output=True,
+                          text=True, timeout=3600)
+    m = re.search(r"@@seconds ([0-9.eE+-]+)", proc.stderr)
+    if not m:
+        print(f"  gnubg rollout failed: {proc.stderr[-500:]}")
+        return None
+    return float(m.group(1))
+
+
+def nn_points(res: tuple[int, ...]) -> int:
+    """Points won by the side that just moved into res (26 ints, its view), or 0."""
+    if any(v > 0 for v in res[1:26]):
+        return 0
+    if sum(-v for v in res if v < 0) < 15:
+        return 1
+    return 3 if res[0] < 0 or any(res[p] < 0 for p in range(1, 7)) else 2
+
+
+def nn_vs_gnubg(bg, gnubg_nn, pairs: int, seed: int, check: int = 0) -> dict[str, Any]:
+    """Duplicate-dice games of our 0-ply best play against gnubg_nn.best_move."""
+    totals, wins, gammons, plies = [], [0, 0], [0, 0], 0
+    for k in range(pairs):
+        pair = 0
+        for seat in (0, 1):
+            rng = random.Random(seed * 1_000_003 + k)
+            pos = bg.Position.initial()
+            for ply in range(10_000):
+                d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+                ours = (ply % 2) == seat
+                if ours:
+                    res = pos.best_play((d1, d2)).result
+                else:
+                    moves = gnubg_nn.best_move(to_gnubg(pos.tolist()), d1, d2)
+                    res = pos.play(list(moves), (d1, d2)) if moves else pos
+                    if k < check:  # gnubg's play is legal
+                        assert res in pos.legal_plays((d1, d2)), (pos, (d1, d2), moves)
+                pts = nn_points(tuple(res.tolist()))
+                if pts:
+                    plies += ply + 1
+                    side = 0 if ours else 1
+                    wins[side] += 1
+                    gammons[side] += pts >= 2
+                    pair += pts if ours else -pts
+                    break
+                pos = res.swapped()
+        totals.append(pair)
+    t = np.array(totals, np.float64)
+    ppg = t.mean() / 2
+    se = t.std(ddof=1) / math.sqrt(len(t)) / 2 if len(t) > 1 else 0.0
+    return {"pairs": pairs, "games": 2 * pairs, "ppg": ppg, "stderr": se, "wins": wins,
+            "gammons": gammons, "mean_plies": plies / (2 * pairs)}
+
+
+def run_nn(bg, args) -> dict[str, Any]:
+    print("\n== The neural evaluator (docs/nn.md) ==")
+    ev = bg.Evaluator.default()
+    from backgammon import _bgcore
+    print(f"  {ev!r}; AVX2 kernels: {_bgcore.NN_AVX2}")
+    out: dict[str, Any] = {}
+    n = args.nn_positions
+    rounds = max(args.min_rounds, 3)
+    pool = nn_positions(bg, n * (rounds + 1), seed=2026)
+    mine = pool[:n]
+    ev.evaluate_batch(mine)
+    t_ours = measure_cpu(f"ours: evaluate_batch of {n} positions", lambda: len(ev.evaluate_batch(mine)),
+                         {"positions": n}, args.min_rounds, args.min_time)
+    print_table([t_ours])
+    out["eval_ours"] = cpu_timing_dict(t_ours)
+    gnubg_nn = None
+    if "gnubg" not in args.skip:
+        try:
+            import gnubg_nn
+        except ImportError as exc:
+            print(f"  gnubg-nn skipped: cannot import gnubg_nn ({exc}); pip install gnubg-nn")
+    if gnubg_nn is not None:
+        boards = [to_gnubg(b.tolist()) for b in pool]
+        diff = max(abs(a - b) for a, b in zip(gnubg_nn.probabilities(boards[0], 0),
+                                              ev.evaluate(pool[0].tolist()).probabilities))
+        print(f"  (one position: gnubg-nn and our outputs differ by {diff:.3f} at most)")
+        state = {"next": n}
+
+        def gnubg_round() -> int:
+            lo = state["next"] % len(boards)
+            chunk = boards[lo:lo + n]
+            state["next"] = lo + n
+            for b in chunk:
+                gnubg_nn.probabilities(b, 0)
+            return len(chunk)
+
+        t_g = measure_cpu(f"gnubg-nn: probabilities(board, 0), {n} new positions a round",
+                          gnubg_round, {"positions": n}, rounds, 0.0)
+        print_table([t_ours, t_g])
+        pairs = [("0-ply evaluations/s", t_ours, t_g, "positions")]
+        out["eval_gnubg_nn"] = cpu_timing_dict(t_g)
+        out["eval_ratios"] = print_ratios(pairs)
+        out["eval_cpu_ratios"] = print_cpu_ratios(pairs)
+
+    g = args.nn_rollout_games
+    start = bg.Position.initial()
+    t_ro = measure_cpu(f"ours: rollout net, {g} games, workers=1",
+                       lambda: bg.rollout(start, games=g, policy="net", seed=ROLLOUT_SEED,
+                                          workers=1).games, {"games": g}, 3, 0.0)
+    out["rollout_ours"] = cpu_timing_dict(t_ro)
+    if "gnubg" not in args.skip:
+        secs = []
+        for _ in range(3):
+            s_ = gnubg_rollout_seconds(g)
+            if s_ is None:
+                break
+            secs.append(s_)
+        if secs:
+            t_gr = Timing("gnubg: cubeless 0-ply rollout, threads 1", {"games": g}, secs)
+            print_table([t_ro, t_gr])
+            pairs = [("net rollout games/s", t_ro, t_gr, "games")]
+            out["rollout_gnubg"] = t_gr.as_dict()
+            out["rollout_ratios"] = print_ratios(pairs)
+        else:
+            print_table([t_ro])
+    else:
+        print_table([t_ro])
+
+    p = args.nn_pairs
+    r = bg.duel("net", "pubeval", games=2 * p, seed=ROLLOUT_SEED, workers=os.cpu_count())
+    print(f"  strength: {r}")
+    out["vs_pubeval"] = {"pairs": p, "ppg": r.ppg.value, "stderr": r.ppg.stderr}
+    if gnubg_nn is not None and args.nn_gnubg_pairs:
+        t0 = time.perf_counter()
+        h = nn_vs_gnubg(bg, gnubg_nn, args.nn_gnubg_pairs, ROLLOUT_SEED, check=20)
+        print(f"  head to head, our net (0-ply) vs gnubg-nn best_move (0-ply): "
+              f"{h['ppg']:+.4f} ppg (std err {h['stderr']:.4f}) over {h['games']} games "
+              f"({h['pairs']} duplicate pairs), wins {h['wins'][0]}-{h['wins'][1]}, "
+              f"{time.perf_counter() - t0:.0f} s")
+        out["vs_gnubg_nn"] = h
+    return out
 
 
 def _dist_version(name: str) -> str:
@@ -1123,7 +1316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--min-time", type=float, default=1.0,
                     help="keep timing rounds for at least this many seconds (default 1)")
     ap.add_argument("--skip", action="append", default=[],
-                    choices=["gnubg", "openspiel", "movegen", "rollout"],
+                    choices=["gnubg", "openspiel", "movegen", "rollout", "nn"],
                     help="skip a peer, or the move-generation or rollout comparisons "
                          "(repeatable)")
     ap.add_argument("--rollout-games", type=int, default=2000, metavar="N",
@@ -1132,6 +1325,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--perft", type=int, default=0, metavar="DEPTH",
                     help="also count perft DEPTH with gnubg_nn and compare it with "
                          "backgammon.perft (3: about 20 s)")
+    ap.add_argument("--nn-positions", type=int, default=20000, metavar="N",
+                    help="distinct positions a round in the evaluation comparison")
+    ap.add_argument("--nn-rollout-games", type=int, default=1296, metavar="N",
+                    help="games a round in the net rollout comparison (default 1296)")
+    ap.add_argument("--nn-pairs", type=int, default=20000, metavar="N",
+                    help="duplicate pairs of the net against pubeval (default 20,000)")
+    ap.add_argument("--nn-gnubg-pairs", type=int, default=1000, metavar="N",
+                    help="duplicate pairs of the net against gnubg-nn (default 1,000; 0: none)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     if args.rollout_games <= 0:
@@ -1171,6 +1372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             report["perft"] = check_perft(bg, gnubg_nn, args.perft)
     if "rollout" not in args.skip:
         report["rollout"] = run_rollouts(bg, args)
+    if "nn" not in args.skip:
+        report["nn"] = run_nn(bg, args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nwrote {args.json}")

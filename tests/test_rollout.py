@@ -214,7 +214,7 @@ def test_cli_rollout(capsys):
     assert main(["rollout", "--games", "1296", "--seed", "3", "--workers", "2",
                  "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "1,296 games" in out and "policy pubeval" in out and "equity" in out
+    assert "1,296 games" in out and "policy net" in out and "equity" in out
     assert main(["rollout", "4HPwATDgc/ABMA", "--games", "1296", "--seed", "3",
                  "--policy", "random", "--json"]) == 0
     captured = capsys.readouterr()

@@ -19,6 +19,7 @@ from backgammon.errors import (
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidWeightsError,
     InvalidSetupError,
     MatchEquityError,
 )
@@ -34,6 +35,9 @@ from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import PipCountCubePolicy
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
+from backgammon.duel import DuelResult, duel
+from backgammon.train import train
 from backgammon import cubeful, met
 from backgammon.analysis import Analysis, analyse
 
@@ -46,8 +50,11 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
+    "DuelResult",
     "DiceSource",
     "Estimate",
+    "Evaluation",
+    "Evaluator",
     "FormatLossError",
     "FormatLossWarning",
     "Game",
@@ -60,6 +67,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidWeightsError",
     "InvalidSetupError",
     "LegalPlays",
     "Match",
@@ -69,11 +77,14 @@ __all__ = [
     "PipCountCubePolicy",
     "Play",
     "Position",
+    "RankedPlay",
     "RolloutError",
     "RolloutResult",
     "Rules",
     "analyse",
     "batch_successors",
+    "duel",
+    "evaluate",
     "bearoff",
     "cubeful",
     "met",
@@ -81,4 +92,5 @@ __all__ = [
     "pubeval",
     "rollout",
     "svg",
+    "train",
 ]

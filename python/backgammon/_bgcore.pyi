@@ -40,6 +40,7 @@ def playout(
     policy: int,
     stratify: bool,
     cancel: Cancel | None = None,
+    nets: Nets | None = None,
 ) -> npt.NDArray[np.int64]: ...
 def playout_batched(
     board: bytes,
@@ -51,6 +52,41 @@ def playout_batched(
     in_flight: int,
 ) -> npt.NDArray[np.int64]: ...
 
+# The neural evaluator (nn.h), TD self-play (train.h), duels (playout.h)
+NN_INPUTS: int
+NN_OUTPUTS: int
+NN_MAX_HIDDEN: int
+NN_ENCODING: int
+
+class Nets:
+    arrays: tuple[npt.NDArray[np.float32], ...]
+    hidden: tuple[int, int]
+    def __init__(self, arrays: Any, hidden: Any) -> None: ...
+    def evaluate(self, boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]: ...
+    def choose(self, before: bytes, cands: npt.NDArray[np.int8]) -> tuple[int, npt.NDArray[np.float32]]: ...
+    def choose_groups(
+        self, befores: npt.NDArray[np.int8], cands: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]: ...
+    def td_games(
+        self, start: bytes, seed: int, first_game: int, ngames: int, lr: float, cancel: Cancel | None = None
+    ) -> int: ...
+
+def nn_encode(board: bytes) -> tuple[list[int], list[float]]: ...
+def nn_is_race(board: bytes) -> bool: ...
+def nn_scan_agrees(board: bytes) -> bool: ...
+def nn_use_avx2(allow: bool) -> bool: ...
+NN_AVX2: bool
+def duel(
+    start: bytes, seed: int, first_pair: int, npairs: int,
+    policy_a: int, nets_a: Nets | None, policy_b: int, nets_b: Nets | None,
+    cancel: Cancel | None = None,
+) -> npt.NDArray[np.int64]: ...
+def duel_batched(
+    start: bytes, seed: int, first_pair: int, npairs: int,
+    policy_a: int, nets_a: Nets | None, evaluate_a: Callable[[npt.NDArray[np.int8]], npt.NDArray[np.float64]] | None,
+    policy_b: int, nets_b: Nets | None, evaluate_b: Callable[[npt.NDArray[np.int8]], npt.NDArray[np.float64]] | None,
+    in_flight: int,
+) -> npt.NDArray[np.int64]: ...
 # The one-sided bear-off database (bearoff.h)
 BEAROFF_NPOS: int
 BEAROFF_TURNS: int

@@ -2,10 +2,12 @@
 
     backgammon moves [POSITION_ID] DICE     legal plays of a roll, with Position IDs
     backgammon perft DEPTH [POSITION_ID] [--rolls 36]
-    backgammon rollout [POSITION_ID] [--games N] [--policy random|pubeval] [--seed S]
+    backgammon rollout [POSITION_ID] [--games N] [--policy net|pubeval|random] [--seed S]
                        [--workers W] [--json]
     backgammon analyse FILE [--ply N] [--no-cube] [--json | --html OUT]
                                             analyse a .mat or JSON record
+    backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
+    backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
 """
 
 from __future__ import annotations
@@ -139,6 +141,38 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _duel_policy(text: str):
+    if text in ("net", "pubeval", "random"):
+        return text
+    from backgammon.nn import Evaluator
+
+    return Evaluator.load(text)
+
+
+def _cmd_duel(args: argparse.Namespace) -> int:
+    from backgammon.duel import duel
+
+    result = duel(_duel_policy(args.a), _duel_policy(args.b), games=args.games,
+                  seed=args.seed, workers=args.workers)
+    print(result)
+    return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from backgammon.train import train
+
+    net = train(args.games, out=args.out, seed=args.seed, threads=args.threads,
+                hidden=(args.hidden_contact, args.hidden_race), lr=args.lr,
+                lr_final=args.lr_final, lr_halflife=args.lr_halflife,
+                round_games=args.round_games, eval_every=args.eval_every,
+                eval_pairs=args.eval_pairs, max_minutes=args.max_minutes,
+                progress=not args.no_progress)
+    if args.save:
+        net.save(args.save)
+    print(f"trained: {net!r}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backgammon", description="A fast, exact backgammon engine.")
@@ -167,8 +201,8 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--games", type=int, default=1296 * 50,
                     help="number of games (default 64,800; multiples of 1,296 balance "
                          "the first two rolls)")
-    ro.add_argument("--policy", choices=("random", "pubeval"), default="pubeval",
-                    help="how both sides play (default pubeval)")
+    ro.add_argument("--policy", choices=("net", "pubeval", "random"), default="net",
+                    help="how both sides play: the bundled nets (default), pubeval or random")
     ro.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ro.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -190,6 +224,40 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="print the analysis as JSON")
     out.add_argument("--html", metavar="OUT", help="write a self-contained HTML report to OUT")
     an.set_defaults(run=_cmd_analyse)
+    du = sub.add_parser(
+        "duel", help="play one policy against another over duplicate dice",
+        description="Play policy A against policy B (net, pubeval, random, or a weights "
+                    ".npz file), every dice sequence twice with the seats swapped, and print "
+                    "A's points per game.")
+    du.add_argument("a", metavar="A")
+    du.add_argument("b", metavar="B")
+    du.add_argument("--games", type=int, default=2000, help="games (default 2,000: 1,000 pairs)")
+    du.add_argument("--seed", type=int, default=None, help="fixes the dice (default random)")
+    du.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="native threads (default: one per CPU); results do not depend on it")
+    du.set_defaults(run=_cmd_duel)
+    tr = sub.add_parser(
+        "train", help="train nets by TD self-play",
+        description="Train the contact and race nets by TD(0) self-play in the core. With "
+                    "--out the run keeps checkpoint.npz, best.npz and train.log there and "
+                    "resumes from the checkpoint when started again.")
+    tr.add_argument("--out", metavar="DIR", default=None, help="run directory (resumable)")
+    tr.add_argument("--games", type=int, default=1_000_000, help="total games (default 1,000,000)")
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--threads", type=int, default=None, help="default: 2 or one per CPU")
+    tr.add_argument("--hidden-contact", type=int, default=128)
+    tr.add_argument("--hidden-race", type=int, default=64)
+    tr.add_argument("--lr", type=float, default=0.1)
+    tr.add_argument("--lr-final", type=float, default=0.01)
+    tr.add_argument("--lr-halflife", type=int, default=200_000)
+    tr.add_argument("--round-games", type=int, default=200, help="games per thread between averages")
+    tr.add_argument("--eval-every", type=int, default=10_000,
+                    help="games between duels against pubeval (0: none)")
+    tr.add_argument("--eval-pairs", type=int, default=500, help="duplicate pairs per duel")
+    tr.add_argument("--max-minutes", type=float, default=None, help="stop after this wall time")
+    tr.add_argument("--save", metavar="FILE", default=None, help="also write the final nets here")
+    tr.add_argument("--no-progress", action="store_true")
+    tr.set_defaults(run=_cmd_train)
     return parser
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidRulesError",
     "InvalidRecordError",
+    "InvalidWeightsError",
     "InvalidSetupError",
     "FormatLossError",
     "FormatLossWarning",
@@ -95,6 +96,10 @@ class InvalidRecordError(BackgammonError):
 
 class RolloutError(BackgammonError):
     """Bad rollout arguments, or a policy callable that misbehaves."""
+
+
+class InvalidWeightsError(BackgammonError):
+    """A weights file or array set that is not a valid :class:`~backgammon.Evaluator`."""
 
 
 class MatchEquityError(BackgammonError):

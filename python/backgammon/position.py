@@ -391,6 +391,23 @@ class Position:
 
     # End of the issue 3 block.
     # ------------------------------------------------------------------
+    # The neural evaluator (issue 10): thin delegations to backgammon.nn
+
+    def evaluate(self, ply: int = 0, evaluator: Any = None) -> Any:
+        """The nets' :class:`~backgammon.nn.Evaluation` of this position for
+        the player on roll, before rolling (see :func:`backgammon.evaluate`)."""
+        from backgammon.nn import evaluate
+        return evaluate(self, ply, evaluator)
+
+    def rank_plays(self, dice: Dice, ply: int = 0, evaluator: Any = None) -> list[Any]:
+        """Every legal play with its equity, best first (see :func:`backgammon.nn.rank_plays`)."""
+        from backgammon.nn import rank_plays
+        return rank_plays(self, dice, ply, evaluator)
+
+    def best_play(self, dice: Dice, ply: int = 0, evaluator: Any = None) -> Play:
+        """The nets' best play of ``dice`` (see :func:`backgammon.nn.rank_plays`)."""
+        from backgammon.nn import best_play
+        return best_play(self, dice, ply, evaluator)
 
 
 def _outcome(winner: int, loser_off: int, stuck: bool) -> Outcome:

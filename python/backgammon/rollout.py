@@ -31,12 +31,13 @@ from backgammon.position import ALL_ROLLS, Position
 
 __all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "Policy"]
 
-Policy = Union[str, Callable[[np.ndarray], Any]]
-"""``"random"``, ``"pubeval"``, or a batch evaluator: a callable taking an
+Policy = Union[str, Any, Callable[[np.ndarray], Any]]
+"""``"net"`` (the bundled :class:`~backgammon.Evaluator`), ``"random"``,
+``"pubeval"``, an :class:`~backgammon.Evaluator`, or a batch evaluator: a callable taking an
 ``int8`` array ``(m, 26)`` of candidate positions (each seen by the player who
 just moved, not swapped) and returning ``m`` scores; the highest is played."""
 
-_POLICIES = {"random": 0, "pubeval": 1}
+_POLICIES = {"random": 0, "pubeval": 1, "net": 2}
 _STRATA = 1296  # 36 first rolls x 36 replies
 _FIELDS = ("games", "win", "win_gammon", "win_backgammon", "lose_gammon",
            "lose_backgammon", "sum_v", "sum_v2", "plies")
@@ -157,7 +158,7 @@ class RolloutResult:
 
 
 def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
-            policy: Policy = "random", seed: int | None = None,
+            policy: Policy = "net", seed: int | None = None,
             workers: int | None = None, executor: Executor | None = None,
             stratify: bool = True, progress: bool | Callable[[int, int], Any] = False,
             chunk_games: int | None = None, in_flight: int = _DEFAULT_IN_FLIGHT,
@@ -165,7 +166,9 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     """Plays ``position`` out ``games`` times and returns the statistics.
 
     ``position`` is seen from the player on roll, who rolls first; it may be
-    a :class:`Position` or a gnubg Position ID.  ``policy`` is ``"random"``
+    a :class:`Position` or a gnubg Position ID.  ``policy`` is ``"net"`` (the
+    default: the bundled nets' 0-ply choice, :class:`~backgammon.Evaluator`),
+    an :class:`~backgammon.Evaluator` of your own, ``"random"``
     (uniform over distinct plays), ``"pubeval"`` (Tesauro's evaluator,
     :mod:`backgammon.pubeval`), or a batch evaluator callable (see
     :data:`Policy`), called once per ply with the candidates of every game in
@@ -186,9 +189,14 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     seed = _seed(seed)
-    callable_policy = callable(policy)
-    if not callable_policy and policy not in _POLICIES:
-        raise RolloutError(f"unknown policy {policy!r}: use 'random', 'pubeval' or a callable")
+    from backgammon.nn import Evaluator
+
+    net = policy if isinstance(policy, Evaluator) else None
+    callable_policy = callable(policy) and net is None
+    if net is None and not callable_policy and (not isinstance(policy, str)
+                                                or policy not in _POLICIES):
+        raise RolloutError(f"unknown policy {policy!r}: use 'net', 'random', 'pubeval', "
+                           "an Evaluator or a callable")
     if workers is not None:
         workers = _positive_int(workers, "workers", _MAX_WORKERS)
     if executor is not None and workers is not None:
@@ -205,22 +213,27 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
     if stuck:
         raise RolloutError(f"the game can never end: {stuck} in {pos!r}")
     chunks = _chunks(games, workers, executor, chunk_games)
-    name = getattr(policy, "__name__", type(policy).__name__) if callable_policy else str(policy)
+    if callable_policy:
+        name = getattr(policy, "__name__", type(policy).__name__)
+    else:
+        name = "net" if net is not None else str(policy)
 
     bar = _Progress(progress, games)
     start = time.perf_counter()
     stats = np.zeros((_STRATA, len(_FIELDS)), dtype=np.int64)
     parts: Any = None
     try:
-        if callable(policy):
+        if callable_policy:
             evaluate = _checked_evaluator(policy)
             for first, count in chunks:
                 stats += _bgcore.playout_batched(pos._b, seed, first, count, stratify,
                                                  evaluate, in_flight)
                 bar.update(count)
         else:
-            code = _POLICIES[str(policy)]
-            args = [(pos._b, seed, first, count, code, stratify) for first, count in chunks]
+            code = _POLICIES["net" if net is not None else str(policy)]
+            if code == 2 and net is None:
+                net = Evaluator.default()
+            args = [(pos._b, seed, first, count, code, stratify, net) for first, count in chunks]
             parts = _run_chunks(args, workers, executor)
             for part, (_, count) in zip(parts, chunks):
                 stats += part
@@ -234,15 +247,17 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
 
 
 def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
-              stratify: bool, cancel: Any = None) -> np.ndarray:
+              stratify: bool, net: Any = None, cancel: Any = None) -> np.ndarray:
     """One seeded chunk of a rollout with a built-in policy: the ``(1296, 9)``
-    statistics of games ``first .. first + count - 1``.  Top-level so that
-    process and cluster executors can pickle it.  ``cancel`` (a private
+    statistics of games ``first .. first + count - 1``; ``net`` is the
+    :class:`~backgammon.Evaluator` of the net policy (code 2).  Top-level so
+    that process and cluster executors can pickle it.  ``cancel`` (a private
     token) stops it early from another thread; Ctrl-C stops it in the main
     thread."""
     from backgammon import pubeval  # noqa: F401  (a fresh worker process needs the weights)
 
-    return _bgcore.playout(board, seed, first, count, policy, stratify, cancel)
+    return _bgcore.playout(board, seed, first, count, policy, stratify, cancel,
+                           net._nets if net is not None else None)
 
 
 def _run_chunks(args: list[tuple], workers: int | None,

@@ -9,9 +9,9 @@ exception classes of :mod:`backgammon.errors`.
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from libc.stdint cimport int8_t, uint8_t, int64_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, int64_t
 from libc.stdlib cimport free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset, memcmp
 
 cimport numpy as cnp
 import threading
@@ -128,6 +128,7 @@ cdef enum:
     # units of work between signal polls: a few milliseconds each
     _PERFT_POLL = 1024      # perft nodes, ~5 us each
     _PLAYOUT_POLL = 128     # games, ~30 us each with the built-in policies
+    _NET_POLL = 8           # games or duel pairs with a net, ~0.5 ms each
 
 
 _VALIDATION_MESSAGES = {
@@ -444,27 +445,32 @@ def _stats_array():
 
 
 def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
-            int policy, bint stratify, Cancel cancel=None):
+            int policy, bint stratify, Cancel cancel=None, Nets nets=None):
     """Statistics ``(1296, 9)`` int64 of games first_game.. of a rollout with a
-    built-in policy (0 random, 1 pubeval); the GIL is released.  Stops on
-    Ctrl-C (main thread) or when ``cancel`` is set."""
+    built-in policy (0 random, 1 pubeval, 2 the net ``nets``); the GIL is
+    released.  Stops on Ctrl-C (main thread) or when ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int r
     cdef int64_t[:, ::1] stats
     cdef bg_cancel c
+    cdef const bg_evaluator *ev = NULL
     _check_playing(b)
     if policy == BG_POLICY_PUBEVAL:
         _need_pubeval()
+    elif policy == BG_POLICY_NET:
+        if nets is None:
+            raise ValueError("the net policy needs nets")
+        ev = &nets.ev
     elif policy != BG_POLICY_RANDOM:
         raise ValueError(f"unknown policy code {policy}")
     if ngames < 0 or first_game < 0:
         raise ValueError("game numbers must be >= 0")
-    _cancel_init(&c, cancel, _PLAYOUT_POLL)
+    _cancel_init(&c, cancel, _NET_POLL if policy == BG_POLICY_NET else _PLAYOUT_POLL)
     out = _stats_array()
     stats = out
     with nogil:
         r = bg_playout_range(b, seed, first_game, ngames, policy, &_PE, stratify,
-                             &stats[0, 0], &c)
+                             &stats[0, 0], ev, &c)
     if r == BG_E_CANCELLED:
         _raise_cancelled()
     if r == -1:
@@ -631,6 +637,462 @@ def pubeval_choice(bytes board, dice):
 
 
 # ----------------------------------------------------------------------
+# The neural evaluator (nn.h), TD self-play (train.h) and duels (playout.h)
+
+from nn cimport *
+
+NN_INPUTS = BG_NN_NIN
+NN_OUTPUTS = BG_NN_NOUT
+NN_MAX_HIDDEN = BG_NN_MAXH
+NN_ENCODING = BG_NN_ENCODING
+# AVX2 kernels when the CPU has them (results are identical either way);
+# BACKGAMMON_NO_AVX2=1 keeps the baseline ones.
+import os as _os
+NN_AVX2 = bool(bg_nn_init_cpu(_os.environ.get("BACKGAMMON_NO_AVX2") != "1"))
+
+
+def nn_use_avx2(bint allow):
+    """Switches the AVX2 kernels on (when the CPU has them) or off; for tests
+    and benchmarks, not while other threads evaluate.  Returns the state."""
+    global NN_AVX2
+    NN_AVX2 = bool(bg_nn_init_cpu(allow))
+    return NN_AVX2
+
+
+from bearoff cimport bg_bearoff, bg_bearoff_applies, bg_bearoff_probs
+
+
+cdef int _bearoff_exact(const void *ctx, const int8_t *b, float *out) noexcept nogil:
+    """bg_exact_fn of the nets: the bear-off database's exact chances."""
+    if bg_bearoff_applies(b):
+        bg_bearoff_probs(<const bg_bearoff *>ctx, b, out)
+        return 1
+    return 0
+
+
+cdef class Nets:
+    """The contact and race nets over padded float32 arrays.
+
+    ``arrays`` is ``(w1, b1, w2, b2)`` of the contact net then of the race
+    net: ``w1`` ``(204, hpad)`` input-major, ``b1`` ``(hpad,)``, ``w2``
+    ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns past
+    ``hidden[c]`` are zero.  The core reads (and training writes) the arrays
+    in place, so they are kept here.  Evaluation only reads: one Nets may
+    serve any number of threads at once; training needs its own copy.
+    """
+    cdef bg_nn nn
+    cdef bg_evaluator ev
+    cdef bg_mlp_rw rw[2]
+    cdef readonly tuple arrays
+    cdef readonly tuple hidden
+
+    def __init__(self, arrays, hidden):
+        cdef float[:, ::1] w1, w2
+        cdef float[::1] b1, b2
+        cdef int c, hpad
+        arrays = tuple(arrays)
+        hidden = tuple(int(h) for h in hidden)
+        if len(arrays) != 8 or len(hidden) != 2:
+            raise ValueError("Nets needs 8 arrays and 2 hidden sizes")
+        for c in range(2):
+            w1 = arrays[4 * c]
+            b1 = arrays[4 * c + 1]
+            w2 = arrays[4 * c + 2]
+            b2 = arrays[4 * c + 3]
+            hpad = w1.shape[1]
+            if (w1.shape[0] != BG_NN_NIN or hpad % 8 or hpad > BG_NN_MAXH or hpad < 8
+                    or b1.shape[0] != hpad or w2.shape[0] != BG_NN_NOUT or w2.shape[1] != hpad
+                    or b2.shape[0] != BG_NN_NOUT or not 0 < hidden[c] <= hpad < hidden[c] + 8):
+                raise ValueError("net arrays of the wrong shapes")
+            self.nn.net[c].nin = BG_NN_NIN
+            self.nn.net[c].nhid = hidden[c]
+            self.nn.net[c].hpad = hpad
+            self.nn.net[c].w1 = &w1[0, 0]
+            self.nn.net[c].b1 = &b1[0]
+            self.nn.net[c].w2 = &w2[0, 0]
+            self.nn.net[c].b2 = &b2[0]
+            self.rw[c].w1 = &w1[0, 0]
+            self.rw[c].b1 = &b1[0]
+            self.rw[c].w2 = &w2[0, 0]
+            self.rw[c].b2 = &b2[0]
+        self.arrays = arrays
+        self.hidden = hidden
+        self.ev.nn = &self.nn
+        # positions the bear-off database covers get its exact chances, in
+        # evaluation, move choice and as training targets
+        self.ev.exact_ctx = _bearoff_db()
+        self.ev.exact = _bearoff_exact
+
+    def evaluate(self, const int8_t[:, ::1] boards):
+        """The five probabilities ``(m, 5)`` float32 of each board for its
+        player on roll, before rolling.  Rows are validated first; a finished
+        board (one side has no checkers) gets its exact result."""
+        cdef int64_t m = boards.shape[0], i
+        cdef int code
+        cdef cnp.npy_intp dims[2]
+        cdef float *o
+        if boards.shape[1] != BG_NPTS:
+            raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
+        for i in range(m):
+            code = bg_validate(&boards[i, 0])
+            if code != BG_OK:
+                raise InvalidPositionError(
+                    f"row {i}: {_VALIDATION_MESSAGES[code]}: {np.asarray(boards[i]).tolist()}")
+            if bg_sides(&boards[i, 0]) == BG_BOTH_DONE:
+                raise GameOverError(f"row {i}: neither side has checkers: "
+                                    f"{np.asarray(boards[i]).tolist()}")
+        dims[0] = m
+        dims[1] = BG_NN_NOUT
+        out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
+        o = <float *>cnp.PyArray_DATA(out)
+        with nogil:
+            for i in range(m):
+                bg_eval(&self.ev, &boards[i, 0], o + i * BG_NN_NOUT)
+        return out
+
+    def choose(self, bytes before, const int8_t[:, ::1] cands):
+        """``(pick, probs)``: the index of the play the net policy picks among
+        the resulting boards ``cands`` (seen by the mover, who played from
+        ``before``; the move choice of rollouts and duels), and ``(n, 5)``
+        float32 probabilities of each for the opponent, then on roll."""
+        cdef const int8_t *b = _board_ptr(before)
+        cdef int64_t n = cands.shape[0], pick
+        cdef cnp.npy_intp dims[2]
+        cdef float *o
+        if cands.shape[1] != BG_NPTS or n < 1:
+            raise InvalidPositionError("candidates must be a non-empty (n, 26) array")
+        dims[0] = n
+        dims[1] = BG_NN_NOUT
+        out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
+        o = <float *>cnp.PyArray_DATA(out)
+        with nogil:
+            pick = bg_nn_choose(&self.ev, &cands[0, 0], n, b, o, NULL)
+        return pick, out
+
+    def choose_groups(self, const int8_t[:, ::1] befores, const int8_t[:, ::1] cands,
+                      const int64_t[::1] offsets):
+        """:meth:`choose` for many groups at once (as batch_successors gives
+        them): group i's plays are ``cands[offsets[i]:offsets[i + 1]]``,
+        played from ``befores[i]`` (rows already valid).  Returns ``(picks,
+        probs)``: ``(m,)`` int64 absolute row indices and ``(n, 5)`` float32."""
+        cdef int64_t m = befores.shape[0], n = cands.shape[0], i
+        cdef cnp.npy_intp dims[2]
+        cdef cnp.npy_intp pdims[1]
+        cdef float *o
+        cdef int64_t *pk
+        if (befores.shape[1] != BG_NPTS or cands.shape[1] != BG_NPTS
+                or offsets.shape[0] != m + 1):
+            raise InvalidPositionError("befores (m, 26), cands (n, 26) and offsets (m + 1,) needed")
+        if m and (offsets[0] != 0 or offsets[m] != n):
+            raise InvalidPositionError("offsets must run from 0 to n")
+        for i in range(m):
+            if offsets[i + 1] <= offsets[i]:
+                raise InvalidPositionError(f"group {i} has no plays")
+            if bg_validate(&befores[i, 0]) != BG_OK:
+                raise InvalidPositionError(f"row {i} of befores is not a valid board")
+        dims[0] = n
+        dims[1] = BG_NN_NOUT
+        out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
+        o = <float *>cnp.PyArray_DATA(out)
+        pdims[0] = m
+        picks = cnp.PyArray_SimpleNew(1, pdims, cnp.NPY_INT64)
+        pk = <int64_t *>cnp.PyArray_DATA(picks)
+        with nogil:
+            for i in range(m):
+                pk[i] = offsets[i] + bg_nn_choose(
+                    &self.ev, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
+                    &befores[i, 0], o + offsets[i] * BG_NN_NOUT, NULL)
+        return picks, out
+
+    def td_games(self, bytes start, uint64_t seed, int64_t first_game, int64_t ngames, float lr,
+                 Cancel cancel=None):
+        """TD(0) self-play games first_game.. from ``start``, updating these
+        nets in place (the GIL is released); returns the plies played.  Stops
+        on Ctrl-C (main thread) or when ``cancel`` is set."""
+        cdef const int8_t *b = _board_ptr(start)
+        cdef int64_t r
+        cdef bg_cancel c
+        _check_playing(b)
+        if ngames < 0 or first_game < 0:
+            raise ValueError("game numbers must be >= 0")
+        _cancel_init(&c, cancel, _NET_POLL)
+        with nogil:
+            r = bg_td_games(&self.ev, self.rw, b, seed, first_game, ngames, lr, &c)
+        if r == BG_E_CANCELLED:
+            _raise_cancelled()
+        if r == -1:
+            raise MemoryError()
+        if r == BG_E_TOO_LONG:
+            raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
+        return r
+
+
+def nn_encode(bytes board):
+    """The nonzero inputs of a board: ``(indices, values)``."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef int16_t idx[BG_NN_MAXNZ]
+    cdef float val[BG_NN_MAXNZ]
+    cdef int n = bg_nn_encode(b, idx, val), i
+    return [idx[i] for i in range(n)], [val[i] for i in range(n)]
+
+
+def nn_scan_agrees(bytes board):
+    """Whether the vectorised board scan of nn.h equals the portable one."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_nn_scan_t x, y
+    memset(&x, 0, sizeof(x))
+    memset(&y, 0, sizeof(y))
+    bg_nn_scan(b, &x)
+    bg_nn_scan_plain(b, &y)
+    return memcmp(&x, &y, sizeof(x)) == 0
+
+
+def nn_is_race(bytes board):
+    return bool(bg_nn_is_race(_board_ptr(board)))
+
+
+cdef int _player(int policy, Nets nets, bg_player *p) except -1:
+    p.policy = policy
+    p.ev = NULL
+    if policy == BG_POLICY_NET:
+        if nets is None:
+            raise ValueError("the net policy needs nets")
+        p.ev = &nets.ev
+    elif policy == BG_POLICY_PUBEVAL:
+        _need_pubeval()
+    elif policy != BG_POLICY_RANDOM:
+        raise ValueError(f"unknown policy code {policy}")
+    return 0
+
+
+def duel(bytes start, uint64_t seed, int64_t first_pair, int64_t npairs,
+         int policy_a, Nets nets_a, int policy_b, Nets nets_b, Cancel cancel=None):
+    """Statistics (11,) int64 of duplicate-dice pairs first_pair.. of a duel
+    between built-in policies (see bg_duel_range); the GIL is released.
+    Stops on Ctrl-C (main thread) or when ``cancel`` is set."""
+    cdef const int8_t *b = _board_ptr(start)
+    cdef bg_player pa, pb
+    cdef int r
+    cdef int64_t[::1] st
+    cdef bg_cancel c
+    _check_playing(b)
+    _player(policy_a, nets_a, &pa)
+    _player(policy_b, nets_b, &pb)
+    if npairs < 0 or first_pair < 0:
+        raise ValueError("pair numbers must be >= 0")
+    _cancel_init(&c, cancel, _NET_POLL)
+    out = np.zeros(BG_DU_FIELDS, dtype=np.int64)
+    st = out
+    with nogil:
+        r = bg_duel_range(b, seed, first_pair, npairs, &pa, &pb, &_PE, &st[0], &c)
+    if r == BG_E_CANCELLED:
+        _raise_cancelled()
+    if r == -1:
+        raise MemoryError()
+    if r == BG_E_TOO_LONG:
+        raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
+    return out
+
+
+def duel_batched(bytes start, uint64_t seed, int64_t first_pair, int64_t npairs,
+                 int policy_a, Nets nets_a, evaluate_a, int policy_b, Nets nets_b, evaluate_b,
+                 int64_t in_flight):
+    """:func:`duel` where either side may be a Python batch callable (code
+    -1 with ``evaluate_*``; see :func:`playout_batched` for its contract):
+    games advance in lockstep, ``in_flight`` at a time, and each callable is
+    called once per ply with the candidates of every game where it moves and
+    has a choice.  The dice and statistics are those of :func:`duel`."""
+    cdef const int8_t *b = _board_ptr(start)
+    cdef bg_player pl[2]
+    cdef int64_t G, s, nxt, total_games, active, n, pick, j, k, side
+    cdef int64_t row[2]
+    cdef int64_t tot[2]
+    cdef int d1, d2, points, pa, mover
+    cdef bg_gen *g = NULL
+    cdef bg_gen *g1 = NULL
+    cdef int8_t *boards = NULL
+    cdef int8_t *picked = NULL
+    cdef int64_t *game = NULL
+    cdef int64_t *ply = NULL
+    cdef int64_t *cstart = NULL
+    cdef int64_t *ccount = NULL
+    cdef int64_t *chosen = NULL
+    cdef int *who = NULL
+    cdef int64_t *pair_sum = NULL
+    cdef uint8_t *pair_done = NULL
+    cdef bg_rng *rng = NULL
+    cdef double *sc[2]
+    cdef double best
+    cdef cnp.npy_intp dims[2]
+    cdef int64_t[::1] st
+    evals = (evaluate_a, evaluate_b)
+    _check_playing(b)
+    if npairs < 0 or first_pair < 0 or in_flight < 1:
+        raise ValueError("pair numbers must be >= 0 and in_flight >= 1")
+    for side, code, nets in ((0, policy_a, nets_a), (1, policy_b, nets_b)):
+        if code == -1:
+            if evals[side] is None:
+                raise ValueError("a callable side needs its evaluate")
+            pl[side].policy = -1
+            pl[side].ev = NULL
+        else:
+            _player(code, nets, &pl[side])
+    out = np.zeros(BG_DU_FIELDS, dtype=np.int64)
+    st = out
+    total_games = 2 * npairs
+    G = min(in_flight, total_games)
+    if G == 0:
+        return out
+    g = bg_gen_new()
+    g1 = bg_gen_new()
+    boards = <int8_t *>malloc(G * BG_NPTS)
+    picked = <int8_t *>malloc(G * 32)
+    game = <int64_t *>malloc(G * sizeof(int64_t))
+    ply = <int64_t *>malloc(G * sizeof(int64_t))
+    cstart = <int64_t *>malloc(G * sizeof(int64_t))
+    ccount = <int64_t *>malloc(G * sizeof(int64_t))
+    chosen = <int64_t *>malloc(G * sizeof(int64_t))
+    who = <int *>malloc(G * sizeof(int))
+    rng = <bg_rng *>malloc(G * sizeof(bg_rng))
+    pair_sum = <int64_t *>calloc(npairs, sizeof(int64_t))
+    pair_done = <uint8_t *>calloc(npairs, 1)
+    try:
+        if (g == NULL or g1 == NULL or picked == NULL or boards == NULL or game == NULL or ply == NULL or cstart == NULL
+                or ccount == NULL or chosen == NULL or who == NULL or rng == NULL
+                or pair_sum == NULL or pair_done == NULL):
+            raise MemoryError()
+        nxt = 0          # games numbered 2 * pair + seat, pair counted from first_pair
+        for s in range(G):
+            memcpy(boards + s * BG_NPTS, b, BG_NPTS)
+            game[s] = nxt
+            ply[s] = 0
+            bg_rng_seed(&rng[s], seed, <uint64_t>(first_pair + nxt // 2))
+            nxt += 1
+        active = G
+        while active:
+            g.out.n = 0
+            tot[0] = tot[1] = 0
+            for s in range(G):
+                ccount[s] = 0
+                if game[s] < 0:
+                    continue
+                bg_game_roll(&rng[s], first_pair + game[s] // 2, ply[s], 0, &d1, &d2)
+                # seat 0: a moves at even plies; seat 1: b does
+                mover = 0 if (ply[s] & 1) == (game[s] & 1) else 1
+                who[s] = mover
+                if pl[mover].policy != -1:
+                    # a built-in side chooses at once, from its own buffer
+                    g1.out.n = 0
+                    n = bg_generate(g1, boards + s * BG_NPTS, d1, d2)
+                    if n < 0:
+                        raise MemoryError()
+                    pick = bg_choose_ev(g1, n, boards + s * BG_NPTS, pl[mover].policy, &_PE,
+                                        pl[mover].ev, &rng[s])
+                    memcpy(picked + s * 32, g1.out.pos + pick * BG_NPTS, BG_NPTS)
+                    chosen[s] = -2
+                    continue
+                cstart[s] = g.out.n
+                n = bg_generate(g, boards + s * BG_NPTS, d1, d2)
+                if n < 0:
+                    raise MemoryError()
+                ccount[s] = n
+                chosen[s] = -1
+                if n > 1:
+                    tot[mover] += n
+                else:
+                    chosen[s] = 0
+            keep = [None, None]
+            for side in range(2):
+                sc[side] = NULL
+                if tot[side] == 0:
+                    continue
+                dims[0] = tot[side]
+                dims[1] = BG_NPTS
+                cands = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
+                j = 0
+                for s in range(G):
+                    if game[s] >= 0 and who[s] == side and chosen[s] == -1:
+                        memcpy(<int8_t *>cnp.PyArray_DATA(cands) + j * BG_NPTS,
+                               g.out.pos + cstart[s] * BG_NPTS, ccount[s] * BG_NPTS)
+                        j += ccount[s]
+                scores = evals[side](cands)
+                if (not isinstance(scores, np.ndarray) or scores.dtype != np.float64
+                        or scores.ndim != 1 or scores.shape[0] != tot[side]
+                        or not scores.flags.c_contiguous):
+                    raise ValueError(f"evaluate must give {tot[side]} float64 scores in a 1-D array")
+                keep[side] = scores
+                sc[side] = <double *>cnp.PyArray_DATA(scores)
+            row[0] = row[1] = 0
+            for s in range(G):
+                if game[s] < 0:
+                    continue
+                pick = chosen[s]
+                if pick == -1:
+                    side = who[s]
+                    pick = 0
+                    best = sc[side][row[side]]
+                    for j in range(1, ccount[s]):
+                        if sc[side][row[side] + j] > best:
+                            best = sc[side][row[side] + j]
+                            pick = j
+                    row[side] += ccount[s]
+                if pick == -2:
+                    res = picked + s * 32
+                else:
+                    res = g.out.pos + (cstart[s] + pick) * BG_NPTS
+                points = bg_finished(res)
+                if points:
+                    pa = points if who[s] == 0 else -points
+                    st[BG_DU_GAMES] += 1
+                    st[BG_DU_PLIES] += ply[s] + 1
+                    st[BG_DU_SUM] += pa
+                    if pa > 0:
+                        st[BG_DU_A_WIN] += 1
+                        if pa >= 2:
+                            st[BG_DU_A_GAMMON] += 1
+                        if pa >= 3:
+                            st[BG_DU_A_BACKGAMMON] += 1
+                    else:
+                        st[BG_DU_B_WIN] += 1
+                        if pa <= -2:
+                            st[BG_DU_B_GAMMON] += 1
+                        if pa <= -3:
+                            st[BG_DU_B_BACKGAMMON] += 1
+                    k = game[s] // 2
+                    pair_sum[k] += pa
+                    pair_done[k] += 1
+                    if pair_done[k] == 2:
+                        st[BG_DU_PAIRS] += 1
+                        st[BG_DU_SUM_PAIR2] += pair_sum[k] * pair_sum[k]
+                    if nxt < total_games:
+                        memcpy(boards + s * BG_NPTS, b, BG_NPTS)
+                        game[s] = nxt
+                        ply[s] = 0
+                        bg_rng_seed(&rng[s], seed, <uint64_t>(first_pair + nxt // 2))
+                        nxt += 1
+                    else:
+                        game[s] = -1
+                        active -= 1
+                else:
+                    bg_swap(res, boards + s * BG_NPTS)
+                    ply[s] += 1
+                    if ply[s] >= BG_MAX_PLIES:
+                        raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
+    finally:
+        bg_gen_free(g)
+        bg_gen_free(g1)
+        free(picked)
+        free(boards)
+        free(game)
+        free(ply)
+        free(cstart)
+        free(ccount)
+        free(chosen)
+        free(who)
+        free(rng)
+        free(pair_sum)
+        free(pair_done)
+    return out
 # The one-sided bear-off database (bearoff.h, issue 10)
 #
 # Built once, at first use, under a lock and with the GIL released (about

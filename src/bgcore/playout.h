@@ -16,6 +16,7 @@
 #define BGCORE_PLAYOUT_H
 
 #include "movegen.h"
+#include "nn.h"
 
 /* ------------------------------------------------------------------ */
 /* Dice: xoshiro256++ per game, seeded through SplitMix64              */
@@ -143,6 +144,7 @@ static inline double bg_pubeval_score(const bg_pubeval *pe, const int8_t *b, int
 
 #define BG_POLICY_RANDOM 0
 #define BG_POLICY_PUBEVAL 1
+#define BG_POLICY_NET 2          /* the neural evaluator (nn.h) */
 
 /* Per-stratum statistics, all integers.  Stratum = 36 * first roll + reply
  * (ordered rolls 0..35; the reply counts as 0 when the game ended at once). */
@@ -223,6 +225,15 @@ static inline int64_t bg_choose(bg_gen *g, int64_t n, const int8_t *before, int 
     return best;
 }
 
+/* bg_choose for every policy: the net one needs `ev`. */
+static inline int64_t bg_choose_ev(bg_gen *g, int64_t n, const int8_t *before, int policy,
+                                   const bg_pubeval *pe, const bg_evaluator *ev, bg_rng *r)
+{
+    if (policy == BG_POLICY_NET)
+        return n == 1 ? 0 : bg_nn_choose(ev, g->out.pos, n, before, NULL, NULL);
+    return bg_choose(g, n, before, policy, pe, r);
+}
+
 /*
  * Plays games first_game .. first_game + ngames - 1 of a rollout from
  * `start` (the player on roll about to roll), adding to stats[1296][9].
@@ -232,7 +243,8 @@ static inline int64_t bg_choose(bg_gen *g, int64_t n, const int8_t *before, int 
  */
 static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                                    int64_t ngames, int policy, const bg_pubeval *pe,
-                                   int stratify, int64_t *stats, bg_cancel *cancel)
+                                   int stratify, int64_t *stats, const bg_evaluator *ev,
+                                   bg_cancel *cancel)
 {
     bg_gen *g = bg_gen_new();
     int64_t k;
@@ -256,7 +268,7 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
             g->out.n = 0;
             n = bg_generate(g, board, d1, d2);
             if (n < 0) { bg_gen_free(g); return -1; }
-            pick = bg_choose(g, n, board, policy, pe, &r);
+            pick = bg_choose_ev(g, n, board, policy, pe, ev, &r);
             res = g->out.pos + pick * BG_NPTS;
             points = bg_finished(res);
             if (points) {
@@ -267,6 +279,93 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
             bg_swap32(res, board);
         }
         if (ply == BG_MAX_PLIES) { bg_gen_free(g); return BG_E_TOO_LONG; }
+    }
+    bg_gen_free(g);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Duels: duplicate dice                                               */
+
+/* Fields of a duel's statistics (from policy a's side). */
+#define BG_DU_PAIRS 0
+#define BG_DU_GAMES 1
+#define BG_DU_A_WIN 2
+#define BG_DU_A_GAMMON 3        /* gammons and backgammons */
+#define BG_DU_A_BACKGAMMON 4
+#define BG_DU_B_WIN 5
+#define BG_DU_B_GAMMON 6
+#define BG_DU_B_BACKGAMMON 7
+#define BG_DU_SUM 8             /* a's points */
+#define BG_DU_SUM_PAIR2 9       /* squares of a's points per pair of games */
+#define BG_DU_PLIES 10
+#define BG_DU_FIELDS 11
+
+typedef struct {
+    int policy;                 /* BG_POLICY_* */
+    const bg_evaluator *ev;     /* for BG_POLICY_NET */
+} bg_player;
+
+/*
+ * Pairs first_pair .. first_pair + npairs - 1 of a duel from `start`: pair
+ * k plays the dice of stream (seed, k) twice, a moving first in one game
+ * and b in the other, so both sides get the same rolls at the same turns.
+ * Adds to stats[BG_DU_FIELDS].  Returns 0, -1 (memory), BG_E_TOO_LONG or
+ * BG_E_CANCELLED (checked once a pair; stats then hold the pairs finished).
+ */
+static inline int bg_duel_range(const int8_t *start, uint64_t seed, int64_t first_pair,
+                                int64_t npairs, const bg_player *a, const bg_player *b,
+                                const bg_pubeval *pe, int64_t *stats, bg_cancel *cancel)
+{
+    bg_gen *g = bg_gen_new();
+    int64_t k;
+    if (!g) return -1;
+    g->want_moves = 0;
+    for (k = first_pair; k < first_pair + npairs; k++) {
+        int seat, pair = 0;
+        if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
+        for (seat = 0; seat < 2; seat++) {
+            int8_t board[32];
+            bg_rng r;
+            int64_t ply;
+            int points = 0;
+            memcpy(board, start, BG_NPTS);
+            bg_rng_seed(&r, seed, (uint64_t)k);
+            for (ply = 0; ply < BG_MAX_PLIES; ply++) {
+                int d1, d2, a_moves = ((ply & 1) == seat);
+                const bg_player *pl = a_moves ? a : b;
+                int64_t n, pick;
+                const int8_t *res;
+                bg_game_roll(&r, k, ply, 0, &d1, &d2);
+                g->out.n = 0;
+                n = bg_generate(g, board, d1, d2);
+                if (n < 0) { bg_gen_free(g); return -1; }
+                pick = bg_choose_ev(g, n, board, pl->policy, pe, pl->ev, &r);
+                res = g->out.pos + pick * BG_NPTS;
+                points = bg_finished(res);
+                if (points) {
+                    int pa = a_moves ? points : -points;
+                    stats[BG_DU_GAMES]++;
+                    stats[BG_DU_PLIES] += ply + 1;
+                    stats[BG_DU_SUM] += pa;
+                    if (pa > 0) {
+                        stats[BG_DU_A_WIN]++;
+                        if (pa >= 2) stats[BG_DU_A_GAMMON]++;
+                        if (pa >= 3) stats[BG_DU_A_BACKGAMMON]++;
+                    } else {
+                        stats[BG_DU_B_WIN]++;
+                        if (pa <= -2) stats[BG_DU_B_GAMMON]++;
+                        if (pa <= -3) stats[BG_DU_B_BACKGAMMON]++;
+                    }
+                    pair += pa;
+                    break;
+                }
+                bg_swap32(res, board);
+            }
+            if (ply == BG_MAX_PLIES) { bg_gen_free(g); return BG_E_TOO_LONG; }
+        }
+        stats[BG_DU_PAIRS]++;
+        stats[BG_DU_SUM_PAIR2] += (int64_t)pair * pair;
     }
     bg_gen_free(g);
     return 0;

@@ -1,11 +1,25 @@
 # Cython declarations of the plain-C playout loops (playout.h).
 from libc.stdint cimport int8_t, uint32_t, uint64_t, int64_t
 from movegen cimport bg_gen, bg_cancel
+from nn cimport bg_evaluator
 
 cdef extern from "playout.h" nogil:
     enum:
         BG_POLICY_RANDOM
         BG_POLICY_PUBEVAL
+        BG_POLICY_NET
+        BG_DU_FIELDS
+        BG_DU_PAIRS
+        BG_DU_GAMES
+        BG_DU_A_WIN
+        BG_DU_A_GAMMON
+        BG_DU_A_BACKGAMMON
+        BG_DU_B_WIN
+        BG_DU_B_GAMMON
+        BG_DU_B_BACKGAMMON
+        BG_DU_SUM
+        BG_DU_SUM_PAIR2
+        BG_DU_PLIES
         BG_ST_FIELDS
         BG_STRATA
         BG_E_TOO_LONG
@@ -25,8 +39,19 @@ cdef extern from "playout.h" nogil:
     int bg_finished(const int8_t *b)
     int64_t bg_choose(bg_gen *g, int64_t n, const int8_t *before, int policy,
                       const bg_pubeval *pe, bg_rng *r)
+    int64_t bg_choose_ev(bg_gen *g, int64_t n, const int8_t *before, int policy,
+                         const bg_pubeval *pe, const bg_evaluator *ev, bg_rng *r)
     void bg_record(int64_t *stats, int stratum, int points, int64_t plies)
     void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, int policy, const bg_pubeval *pe,
-                         int stratify, int64_t *stats, bg_cancel *cancel)
+                         int stratify, int64_t *stats, const bg_evaluator *ev,
+                         bg_cancel *cancel)
+
+    ctypedef struct bg_player:
+        int policy
+        const bg_evaluator *ev
+
+    int bg_duel_range(const int8_t *start, uint64_t seed, int64_t first_pair,
+                      int64_t npairs, const bg_player *a, const bg_player *b,
+                      const bg_pubeval *pe, int64_t *stats, bg_cancel *cancel)

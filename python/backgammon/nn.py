@@ -1,0 +1,448 @@
+"""The neural evaluator: two small nets (contact and race) run by the core.
+
+An :class:`Evaluator` maps a position, seen by the player on roll before
+rolling, to gnubg's five cumulative probabilities (win, win gammon, win
+backgammon, lose gammon, lose backgammon) and their cubeless equity.  The
+input encoding and the forward pass live in the compiled core (``nn.h``,
+described in docs/nn.md); weights are plain float32 arrays saved as a
+versioned ``.npz``.
+
+    >>> import backgammon as bg
+    >>> ev = bg.Evaluator.default()
+    >>> e = ev.evaluate(bg.Position.initial())
+    >>> 0.4 < e.win < 0.6 and e.win >= e.win_gammon >= e.win_backgammon
+    True
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, NamedTuple
+
+import numpy as np
+
+from backgammon import _bgcore
+from backgammon.batch import _int_array
+from backgammon.errors import InvalidPositionError, InvalidWeightsError
+from backgammon.position import Play, Position
+
+__all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
+
+FORMAT = "backgammon-nn"
+VERSION = 1
+ARCHITECTURE = "mlp-1-softsigmoid-logistic5"
+"""One hidden layer of soft sigmoids (1/2 + x / (2 (1 + |x|))), five logistic outputs."""
+ENCODING = f"tesauro4-bar-off-feat6-v{_bgcore.NN_ENCODING}"
+INPUTS = _bgcore.NN_INPUTS
+OUTPUTS = _bgcore.NN_OUTPUTS
+NETS = ("contact", "race")
+_PARTS = ("w1", "b1", "w2", "b2")
+_DEFAULT_FILE = Path(__file__).with_name("data") / "nets.npz"
+_MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Five cumulative probabilities for the player on roll, before rolling.
+
+    ``win_gammon`` includes backgammons and ``lose_gammon`` likewise;
+    ``equity`` is cubeless points per game (backgammons count 3).
+
+        >>> e = Evaluation(0.5, 0.1, 0.0, 0.1, 0.0)
+        >>> e.equity, e.lose
+        (0.0, 0.5)
+    """
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    @property
+    def lose(self) -> float:
+        return 1.0 - self.win
+
+    @property
+    def equity(self) -> float:
+        """Cubeless equity: 2 win - 1 + wg - lg + wb - lb."""
+        return (2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon
+                + self.win_backgammon - self.lose_backgammon)
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float, float]:
+        return (self.win, self.win_gammon, self.win_backgammon,
+                self.lose_gammon, self.lose_backgammon)
+
+    @classmethod
+    def _from_row(cls, row: np.ndarray) -> Evaluation:
+        return cls(*(float(x) for x in row))
+
+    def __str__(self) -> str:
+        return (f"win {self.win:.4f} (gammon {self.win_gammon:.4f}, backgammon "
+                f"{self.win_backgammon:.4f}), lose {self.lose:.4f} (gammon "
+                f"{self.lose_gammon:.4f}, backgammon {self.lose_backgammon:.4f}), "
+                f"equity {self.equity:+.4f}")
+
+
+class Evaluator:
+    """A pair of nets (contact, race) and the code that runs them in the core.
+
+    ``Evaluator.default()`` is the bundled pair; :meth:`load` and
+    :meth:`save` read and write ``.npz`` files; :meth:`random` makes an
+    untrained pair (the start of training).  Evaluation releases the GIL and
+    only reads the weights, so one evaluator may serve many threads.
+
+        >>> ev = Evaluator.random(hidden=(16, 8), seed=1)
+        >>> ev.evaluate_batch([Position.initial().to_array()]).shape
+        (1, 5)
+    """
+
+    def __init__(self, weights: Mapping[str, np.ndarray], *,
+                 meta: Mapping[str, str] | None = None) -> None:
+        """``weights`` maps ``"contact_w1"`` ``(204, H)``, ``"contact_b1"``
+        ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
+        same for ``"race_"`` to arrays; ``meta`` is free text kept in files."""
+        arrays, hidden = _padded(weights)
+        self._nets = _bgcore.Nets(arrays, hidden)
+        self.hidden: tuple[int, int] = hidden
+        self.meta: dict[str, str] = {str(k): str(v) for k, v in (meta or {}).items()}
+
+    # ------------------------------------------------------------------
+    # Construction, files
+
+    @classmethod
+    def random(cls, hidden: tuple[int, int] = (128, 64), seed: int = 0) -> Evaluator:
+        """Untrained nets with small random weights (seeded)."""
+        rng = np.random.default_rng(seed)
+        weights = {}
+        for name, h in zip(NETS, hidden):
+            if not isinstance(h, (int, np.integer)) or not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
+                raise InvalidWeightsError(
+                    f"hidden sizes must be integers from 1 to {_bgcore.NN_MAX_HIDDEN}, got {hidden!r}")
+            weights[f"{name}_w1"] = rng.uniform(-0.15, 0.15, (INPUTS, h)).astype(np.float32)
+            weights[f"{name}_b1"] = np.zeros(h, np.float32)
+            weights[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (OUTPUTS, h)).astype(np.float32)
+            weights[f"{name}_b2"] = np.zeros(OUTPUTS, np.float32)
+        return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}, seed={seed})"})
+
+    _default: Evaluator | None = None
+    _default_lock = threading.Lock()
+
+    @classmethod
+    def default(cls) -> Evaluator:
+        """The bundled nets (package data), loaded on first use."""
+        with cls._default_lock:
+            if cls._default is None:
+                cls._default = cls.load(_DEFAULT_FILE)
+            return cls._default
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Evaluator:
+        """Reads a file written by :meth:`save`; raises
+        :class:`InvalidWeightsError` for anything else."""
+        try:
+            size = os.path.getsize(path)
+        except OSError as exc:
+            raise InvalidWeightsError(f"cannot read weights {os.fspath(path)!r}: {exc}") from None
+        if size > _MAX_FILE:
+            raise InvalidWeightsError(f"{os.fspath(path)!r} is {size} bytes: too large for nets")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                data = {k: z[k] for k in z.files}
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+            raise InvalidWeightsError(f"{os.fspath(path)!r} is not a weights file: {exc}") from None
+        return cls._from_file_arrays(data, os.fspath(path))
+
+    @classmethod
+    def _from_file_arrays(cls, data: dict[str, np.ndarray], where: str) -> Evaluator:
+        def text(key: str) -> str:
+            if key not in data or data[key].dtype.kind != "U" or data[key].shape != ():
+                raise InvalidWeightsError(f"{where}: missing or bad {key!r}")
+            return str(data[key])
+        if text("format") != FORMAT:
+            raise InvalidWeightsError(f"{where}: not a {FORMAT} file")
+        version = text("version")
+        if version != str(VERSION):
+            raise InvalidWeightsError(f"{where}: format version {version}, this library reads {VERSION}")
+        for key, want in (("architecture", ARCHITECTURE), ("encoding", ENCODING)):
+            if text(key) != want:
+                raise InvalidWeightsError(f"{where}: {key} {text(key)!r}, this library runs {want!r}")
+        weights = {f"{n}_{p}": data[f"{n}_{p}"] for n in NETS for p in _PARTS if f"{n}_{p}" in data}
+        meta = {k[5:]: str(v) for k, v in data.items()
+                if k.startswith("meta_") and v.dtype.kind == "U" and v.shape == ()}
+        try:
+            return cls(weights, meta=meta)
+        except InvalidWeightsError as exc:
+            raise InvalidWeightsError(f"{where}: {exc}") from None
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the nets as an ``.npz`` (format, version, architecture and
+        encoding named inside; no pickles)."""
+        data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(VERSION)),
+                                "architecture": np.array(ARCHITECTURE),
+                                "encoding": np.array(ENCODING)}
+        data.update(self.weights())
+        data.update({f"meta_{k}": np.array(v) for k, v in self.meta.items()})
+        with open(path, "wb") as f:
+            np.savez_compressed(f, **data)
+
+    def weights(self) -> dict[str, np.ndarray]:
+        """Copies of the weight arrays (unpadded), keyed as in the constructor."""
+        out = {}
+        arrays = self._nets.arrays
+        for c, name in enumerate(NETS):
+            h = self.hidden[c]
+            w1, b1, w2, b2 = arrays[4 * c: 4 * c + 4]
+            out[f"{name}_w1"] = w1[:, :h].copy()
+            out[f"{name}_b1"] = b1[:h].copy()
+            out[f"{name}_w2"] = w2[:, :h].copy()
+            out[f"{name}_b2"] = b2.copy()
+        return out
+
+    def copy(self) -> Evaluator:
+        return Evaluator(self.weights(), meta=self.meta)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # process and cluster executors of rollouts send evaluators by value
+        return (Evaluator, (self.weights(),), {"meta": self.meta})
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.meta = dict(state["meta"])
+
+    # ------------------------------------------------------------------
+    # Evaluation
+
+    def evaluate(self, position: Position | str | Iterable[int]) -> Evaluation:
+        """The five probabilities and equity of ``position`` (a
+        :class:`Position`, Position ID or 26 integers) for the player on roll,
+        before rolling.  A finished position gets its exact result."""
+        pos = _as_position(position)
+        return Evaluation._from_row(self._nets.evaluate(_rows(pos))[0])
+
+    def evaluate_batch(self, boards: Any) -> np.ndarray:
+        """``(n, 5)`` float32 probabilities of an ``(n, 26)`` integer array of
+        boards (each seen by its player on roll).  A bad row raises
+        :class:`InvalidPositionError` naming its index."""
+        b = _int_array(boards, "boards", InvalidPositionError)
+        if b.ndim != 2 or b.shape[1] != 26:
+            raise InvalidPositionError(f"boards must have shape (n, 26), got {b.shape}")
+        if b.dtype != np.int8:
+            bad = np.flatnonzero(((b < -15) | (b > 15)).any(axis=1))
+            if bad.size:
+                row = int(bad[0])
+                raise InvalidPositionError(
+                    f"row {row}: a point holds at most 15 checkers: {b[row].tolist()}")
+        return self._nets.evaluate(np.ascontiguousarray(b, dtype=np.int8))
+
+    def equities(self, boards: Any) -> np.ndarray:
+        """Cubeless equities ``(n,)`` float64 of boards, for their player on roll."""
+        p = self.evaluate_batch(boards).astype(np.float64)
+        return 2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+    def __repr__(self) -> str:
+        origin = self.meta.get("origin", "")
+        return f"<Evaluator contact {self.hidden[0]} hidden, race {self.hidden[1]} hidden{', ' + origin if origin else ''}>"
+
+
+class RankedPlay(NamedTuple):
+    """A play with its cubeless ``equity`` for the player who makes it, and
+    ``evaluation``: the five probabilities of the resulting position for that
+    player (the opponent then rolls), found at ``ply``."""
+
+    play: Play
+    equity: float
+    evaluation: Evaluation
+    ply: int
+
+
+def evaluate(position: Position | str | Iterable[int], ply: int = 0,
+             evaluator: Evaluator | None = None) -> Evaluation:
+    """The evaluation of ``position`` for the player on roll, before rolling,
+    by the bundled nets (or ``evaluator``).
+
+    ``ply`` 0 is the net itself; ply ``n`` is the mean over the 21 rolls
+    (non-doubles counting twice) of the position after the best play of each
+    roll, evaluated at ply ``n - 1`` (gnubg's n-ply).  At ply 2 the best play
+    of a roll is chosen at ply 1 among the 8 best at ply 0.
+
+        >>> import backgammon as bg
+        >>> bg.evaluate(bg.Position.initial()).win > 0.4
+        True
+    """
+    ev = evaluator if evaluator is not None else Evaluator.default()
+    ply = _ply(ply)
+    pos = _as_position(position)
+    return Evaluation._from_row(_eval_ply(ev, _rows(pos), ply)[0])
+
+
+def rank_plays(position: Position, dice: Any, ply: int = 0,
+               evaluator: Evaluator | None = None) -> list[RankedPlay]:
+    """Every legal play of ``dice`` with its equity, best first (ties keep
+    the order of :meth:`Position.legal_plays`).  At ply 0 the first is the
+    play the net policy makes in rollouts and duels.  At ply 1 or 2 the 8
+    best plays at ply 0 are evaluated again at ``ply`` and ranked first; the
+    rest keep their ply-0 equity (``RankedPlay.ply`` says which)."""
+    ev = evaluator if evaluator is not None else Evaluator.default()
+    ply = _ply(ply)
+    pos = _as_position(position)
+    plays = pos.legal_plays(dice)
+    results = plays._results
+    pick, probs = ev._nets.choose(pos._b, results)
+    order = _mover_order(probs, int(pick))
+    ranked = [(int(i), probs[i], 0) for i in order]
+    if ply > 0:
+        top = order[:_PRUNE]
+        again = _eval_ply(ev, _swapped_rows(results[top]), ply)
+        better = [(int(i), again[k], ply) for k, i in enumerate(top)]
+        eq = _mover_equity(np.array([r[1] for r in better], np.float32))
+        better = [better[k] for k in np.argsort(-eq, kind="stable")]
+        ranked = better + ranked[len(top):]
+    out = []
+    for i, p, at in ranked:
+        mover = Evaluation._from_row(_flip(np.asarray(p, np.float32).reshape(1, 5))[0])
+        out.append(RankedPlay(plays[i], mover.equity, mover, at))
+    return out
+
+
+def best_play(position: Position, dice: Any, ply: int = 0,
+              evaluator: Evaluator | None = None) -> Play:
+    """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`)."""
+    return rank_plays(position, dice, ply, evaluator)[0].play
+
+
+_PRUNE = 8  # plays a roll keeps for a deeper look (gnubg's move filters do the same)
+_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.uint8)
+_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 36.0
+
+
+def _ply(ply: Any) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or not 0 <= ply <= 2:
+        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+    return int(ply)
+
+
+def _flip(p: np.ndarray) -> np.ndarray:
+    """The other player's view of rows of five probabilities."""
+    return np.stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1).astype(p.dtype)
+
+
+def _mover_equity(p: np.ndarray) -> np.ndarray:
+    """The mover's equity of rows of the opponent's probabilities, in float32
+    and in the order of the core's bg_equity, so that ranks match its choice."""
+    p = p.astype(np.float32)
+    eq = np.float32(2.0) * p[:, 0] - np.float32(1.0) + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+    return -eq
+
+
+def _mover_order(probs: np.ndarray, pick: int) -> list[int]:
+    order = [int(i) for i in np.argsort(-_mover_equity(probs), kind="stable")]
+    if order[0] != pick:  # the core's choice leads (equal equities: the first)
+        order.remove(pick)
+        order.insert(0, pick)
+    return order
+
+
+def _swapped_rows(results: np.ndarray) -> np.ndarray:
+    """Rows seen by the player who moved -> seen by the opponent, now on roll."""
+    return np.ascontiguousarray(-results[:, ::-1])
+
+
+def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int) -> np.ndarray:
+    """(m, 5) float32 evaluations at ``ply`` of boards (player on roll)."""
+    boards = np.ascontiguousarray(boards, dtype=np.int8)
+    out = ev._nets.evaluate(boards)
+    if ply == 0 or not len(boards):
+        return out
+    sides = np.array([_bgcore.sides(b.tobytes()) for b in boards])
+    live = np.flatnonzero(sides == 0)          # finished boards keep their exact value
+    if not len(live):
+        return out
+    m = len(live)
+    befores = np.repeat(boards[live], len(_ROLLS), axis=0)
+    dice = np.tile(_ROLLS, (m, 1))
+    results, offsets = _bgcore.batch_successors(befores, dice)
+    picks, probs = ev._nets.choose_groups(befores, results, offsets)
+    if ply == 1:
+        chosen = probs[picks]
+    else:
+        chosen = np.empty((len(befores), 5), np.float32)
+        rows, owner = [], []
+        for g in range(len(befores)):
+            lo, hi = int(offsets[g]), int(offsets[g + 1])
+            order = np.argsort(-_mover_equity(probs[lo:hi]), kind="stable")[:_PRUNE]
+            rows.extend(lo + order)
+            owner.extend([g] * len(order))
+        deeper = _eval_ply(ev, _swapped_rows(results[np.array(rows)]), ply - 1)
+        eq = _mover_equity(deeper)
+        owner_arr = np.array(owner)
+        for g in range(len(befores)):
+            idx = np.flatnonzero(owner_arr == g)
+            chosen[g] = deeper[idx[int(np.argmax(eq[idx]))]]
+    mover = _flip(chosen).astype(np.float64).reshape(m, len(_ROLLS), 5)
+    out[live] = np.einsum("mrk,r->mk", mover, _WEIGHTS).astype(np.float32)
+    return out
+
+
+def _as_position(position: Any) -> Position:
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position.from_position_id(position)
+    return Position.from_array(position)
+
+
+def _rows(pos: Position) -> np.ndarray:
+    return np.frombuffer(pos._b, dtype=np.int8).reshape(1, 26)
+
+
+def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[int, int]]:
+    """The core's padded arrays of a weight mapping, after checking it."""
+    if not isinstance(weights, Mapping):
+        raise TypeError(f"weights must be a mapping of arrays, got {type(weights).__name__}")
+    want = {f"{n}_{p}" for n in NETS for p in _PARTS}
+    missing = sorted(want - set(weights))
+    if missing:
+        raise InvalidWeightsError(f"missing weight arrays: {', '.join(missing)}")
+    extra = sorted(set(weights) - want)
+    if extra:
+        raise InvalidWeightsError(f"unknown weight arrays: {', '.join(extra)}")
+    arrays: list[np.ndarray] = []
+    hidden = []
+    for name in NETS:
+        try:
+            w1, b1, w2, b2 = (np.asarray(weights[f"{name}_{p}"]) for p in _PARTS)
+        except (TypeError, ValueError) as exc:
+            raise InvalidWeightsError(f"{name} net: {exc}") from None
+        for part, a in zip(_PARTS, (w1, b1, w2, b2)):
+            if a.dtype.kind not in "fiu":
+                raise InvalidWeightsError(f"{name}_{part} must be numeric, got dtype {a.dtype}")
+        if w1.ndim != 2 or w1.shape[0] != INPUTS:
+            raise InvalidWeightsError(f"{name}_w1 must have shape ({INPUTS}, H), got {w1.shape}")
+        h = w1.shape[1]
+        if not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
+            raise InvalidWeightsError(
+                f"{name} net: {h} hidden units, from 1 to {_bgcore.NN_MAX_HIDDEN} allowed")
+        for part, a, shape in (("b1", b1, (h,)), ("w2", w2, (OUTPUTS, h)), ("b2", b2, (OUTPUTS,))):
+            if a.shape != shape:
+                raise InvalidWeightsError(f"{name}_{part} must have shape {shape}, got {a.shape}")
+        hp = (h + 7) // 8 * 8
+        p1 = np.zeros((INPUTS, hp), np.float32)
+        q1 = np.zeros(hp, np.float32)
+        p2 = np.zeros((OUTPUTS, hp), np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            p1[:, :h] = w1
+            q1[:h] = b1
+            p2[:, :h] = w2
+            q2 = np.array(b2, np.float32)
+        for part, a in zip(_PARTS, (p1, q1, p2, q2)):
+            if not np.isfinite(a).all():  # checked as float32: 1e39 does not fit
+                raise InvalidWeightsError(f"{name}_{part} holds values that are not finite "
+                                          "float32 numbers")
+        arrays += [p1, q1, p2, q2]
+        hidden.append(h)
+    return tuple(arrays), (hidden[0], hidden[1])

@@ -1,0 +1,687 @@
+/*
+ * nn.h -- the neural evaluator: input encoding and multilayer perceptrons in
+ * float32, plain C the compiler vectorises.  No Python, no globals: weights
+ * are read-only during evaluation, so any number of threads may evaluate
+ * with the same nets (docs/nn.md describes the encoding).
+ *
+ * A net maps a board seen by the player on roll, BEFORE rolling, to five
+ * probabilities in gnubg's cumulative convention: win, win gammon (includes
+ * backgammons), win backgammon, lose gammon, lose backgammon.  Two nets:
+ * contact and race (no contact: bg_nn_is_race).
+ *
+ * Layout.  First-layer weights are stored input-major (w1[i * hpad + j]):
+ * the H weights of one input are contiguous, so the first layer is a sum of
+ * the columns of the few nonzero inputs (about 40 of 204), each a vector
+ * add.  hpad is the hidden size rounded up to 8 (the padding is zero).
+ *
+ * Move choice (bg_nn_choose) is incremental: the candidates of a roll differ
+ * from the position before it in a few points, so the first-layer sums of
+ * that position are computed once and each candidate adds the columns of the
+ * inputs it changes (as chess NNUE does).  The sums are float, so they can
+ * differ from a full evaluation in the last bits (about 1e-7).
+ *
+ * Hidden units use the "soft sigmoid" s(x) = 1/2 + x / (2 (1 + |x|)): it
+ * vectorises (no exp), and its derivative, (1 - |2s - 1|)^2 / 2, comes from
+ * s alone.  Outputs use the logistic function.
+ */
+#ifndef BGCORE_NN_H
+#define BGCORE_NN_H
+
+#include <math.h>
+#include "movegen.h"
+
+#define BG_NN_CONTACT 0
+#define BG_NN_RACE 1
+#define BG_NN_SIDE 98          /* inputs per side: 24 points x 4, bar, off */
+#define BG_NN_RAW (2 * BG_NN_SIDE)
+#define BG_NN_NFEAT 8
+#define BG_NN_NIN (BG_NN_RAW + BG_NN_NFEAT)
+#define BG_NN_NOUT 5
+#define BG_NN_MAXNZ 160        /* nonzero inputs: 2 x (15 x 4 + 2) + 8 = 132 at most, + slack */
+#define BG_NN_MAXH 512
+#define BG_NN_NPTS_DELTA (26 * 8 + 2 + 8 + 4)   /* inputs a candidate may change, + slack */
+#define BG_NN_ENCODING 1       /* version of the encoding below (docs/nn.md) */
+
+/* Feature inputs (after the 196 raw ones). */
+#define BG_F_PIPS 0            /* pips / 100, on roll then opponent */
+#define BG_F_SHOTS 2           /* rolls of 36 that hit a blot / 36 */
+#define BG_F_PRIME 4           /* longest run of made points / 6 */
+#define BG_F_ESCAPE 6          /* rolls of 36 that take the rearmost checker past the
+                                  blockade in front of it / 36 */
+
+typedef struct {
+    int nin, nhid, hpad;
+    const float *w1;   /* nin x hpad, input-major */
+    const float *b1;   /* hpad */
+    const float *w2;   /* 5 x hpad, output-major */
+    const float *b2;   /* 5 */
+} bg_mlp;
+
+typedef struct {
+    bg_mlp net[2];     /* BG_NN_CONTACT, BG_NN_RACE */
+} bg_nn;
+
+/* ------------------------------------------------------------------ */
+/* Encoding                                                            */
+
+/* No contact: the on-roll side's rearmost checker (25 = bar) has passed
+ * the opponent's (0 = bar); a side without checkers counts as a race. */
+static inline int bg_nn_is_race(const int8_t *b)
+{
+    int hi = 0, lo = 25, p;
+    for (p = BG_BAR; p >= 1; p--) if (b[p] > 0) { hi = p; break; }
+    for (p = 0; p <= 24; p++) if (b[p] < 0) { lo = p; break; }
+    if (hi == 0 || lo == 25) return 1;
+    return hi < lo;
+}
+
+/* The raw inputs of board cell i holding v != 0: a point's checkers as
+ * Tesauro's four units (n >= 1, n >= 2, n >= 3, (n - 3) / 2), each side in
+ * its own numbering; a bar as n / 2.  Writes up to 4 entries (always 4
+ * slots: callers leave room) and returns how many count. */
+static inline int bg_nn_cell(int i, int v, int16_t *idx, float *val)
+{
+    int base, n = v > 0 ? v : -v;
+    if (i == BG_BAR || i == 0) {
+        idx[0] = (int16_t)(i == 0 ? BG_NN_SIDE + 96 : 96);
+        val[0] = 0.5f * (float)n;
+        return 1;
+    }
+    base = v > 0 ? (i - 1) * 4 : BG_NN_SIDE + (24 - i) * 4;   /* opponent's point 25 - i */
+    idx[0] = (int16_t)base; idx[1] = (int16_t)(base + 1);
+    idx[2] = (int16_t)(base + 2); idx[3] = (int16_t)(base + 3);
+    val[0] = val[1] = val[2] = 1.0f;
+    val[3] = 0.5f * (float)(n - 3);
+    return n < 4 ? n : 4;
+}
+
+/* Rolls (of 36) in which the side whose checkers are `own` (bits 1..25)
+ * can hit a blot in `blot` (bits 1..24), landing only on points not in
+ * `closed`.  Entering from the bar first is not required: a cheap count. */
+static inline int bg_nn_shots(uint32_t own, uint32_t blot, uint32_t closed)
+{
+    int d1, d2, k, count = 0;
+    uint32_t open = ~closed;
+    if (!blot) return 0;
+    for (d1 = 1; d1 <= 6; d1++) {
+        uint32_t a = (own >> d1) & open;
+        for (d2 = d1; d2 <= 6; d2++) {
+            uint32_t hit;
+            if (d1 == d2) {
+                uint32_t r = own;
+                hit = 0;
+                for (k = 0; k < 4; k++) { r = (r >> d1) & open; hit |= r; }
+            } else {
+                uint32_t c = (own >> d2) & open;
+                hit = a | c | (a >> d2) | (c >> d1);
+            }
+            if (hit & blot) count += d1 == d2 ? 1 : 2;
+        }
+    }
+    return count;
+}
+
+/* The points (bit mask) a checker at point p can reach with roll d1-d2,
+ * landing only on points not in `closed` (all steps of doubles; both
+ * orders of a non-double; one die alone too). */
+static inline uint32_t bg_nn_reach(int p, int d1, int d2, uint32_t closed)
+{
+    uint32_t open = ~closed, s = 1u << p, r, a, c;
+    int k;
+    if (d1 == d2) {
+        r = s; a = 0;
+        for (k = 0; k < 4; k++) { r = (r >> d1) & open; a |= r; }
+        return a;
+    }
+    a = (s >> d1) & open;
+    c = (s >> d2) & open;
+    return a | c | ((a >> d2) & open) | ((c >> d1) & open);
+}
+
+/* Rolls (of 36) with which a checker at point p (25 = bar) gets past the
+ * lowest point the other side has made among the 12 in front of it; 36
+ * when there is none.  `closed`: the other side's made points, our numbering. */
+static inline int bg_nn_escapes(int p, uint32_t closed)
+{
+    int lo = p - 12 < 1 ? 1 : p - 12, low, d1, d2, count = 0;
+    uint32_t window = closed & (((1u << p) - 1) & ~((1u << lo) - 1)), past;
+    if (!window) return 36;
+    low = bg_highbit(window & (~window + 1u));   /* the lowest bit */
+    past = ((1u << low) - 1) & ~1u;    /* points 1 .. low - 1 */
+    for (d1 = 1; d1 <= 6; d1++)
+        for (d2 = d1; d2 <= 6; d2++)
+            if (bg_nn_reach(p, d1, d2, closed) & past) count += d1 == d2 ? 1 : 2;
+    return count;
+}
+
+static inline int bg_nn_run(uint32_t made)
+{
+    int len = 0;
+    while (made) { made &= made >> 1; len++; }
+    return len;
+}
+
+/* Everything the encoding needs from a board, in one pass.  Masks of a
+ * side's checkers are in the numbering of the side that would move over
+ * them; a run's length is the same in both. */
+typedef struct {
+    uint32_t own, opp;             /* ours (bits 1..25, 25 = bar) / theirs, each its own numbering */
+    uint32_t own_made, opp_made;   /* made points, our numbering */
+    uint32_t opp_blot;             /* their blots, our numbering */
+    uint32_t own_blot_t, own_made_t; /* ours in their numbering */
+    int own_count, opp_count;      /* checkers on the board and bar */
+    int pips_own, pips_opp;
+} bg_nn_scan_t;
+
+/* Bits 0..25 reversed (bit p -> bit 25 - p): a mask in the other side's numbering. */
+static inline uint32_t bg_nn_rev26(uint32_t x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+    x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+    x = (x >> 16) | (x << 16);
+    return x >> 6;
+}
+
+/* The portable scan, and the reference of the SSE2 one. */
+static inline void bg_nn_scan_plain(const int8_t *b, bg_nn_scan_t *s)
+{
+    int p;
+    memset(s, 0, sizeof *s);
+    for (p = 1; p <= 24; p++) {
+        int v = b[p];
+        if (v > 0) {
+            s->own |= 1u << p;
+            s->own_count += v;
+            s->pips_own += p * v;
+            if (v >= 2) { s->own_made |= 1u << p; s->own_made_t |= 1u << (25 - p); }
+            else s->own_blot_t |= 1u << (25 - p);
+        } else if (v < 0) {
+            s->opp |= 1u << (25 - p);
+            s->opp_count -= v;
+            s->pips_opp -= (25 - p) * v;
+            if (v <= -2) s->opp_made |= 1u << p; else s->opp_blot |= 1u << p;
+        }
+    }
+    if (b[BG_BAR] > 0) { s->own |= 1u << 25; s->own_count += b[BG_BAR]; s->pips_own += 25 * b[BG_BAR]; }
+    if (b[0] < 0) { s->opp |= 1u << 25; s->opp_count -= b[0]; s->pips_opp -= 25 * b[0]; }
+}
+
+static inline void bg_nn_scan(const int8_t *b, bg_nn_scan_t *s)
+{
+#ifdef BG_SSE2
+    int8_t b32[32];
+    const __m128i z = _mm_setzero_si128(), one = _mm_set1_epi8(1), m1 = _mm_set1_epi8(-1);
+    __m128i lo, hi, gl, gh, nl, nh, pl, ph, ql, qh, t;
+    uint32_t gt0, ge2, eq1, lt0, lem2, eqm1;
+    bg_pad(b, b32);
+    lo = _mm_loadu_si128((const __m128i *)b32);
+    hi = _mm_loadu_si128((const __m128i *)(b32 + 16));
+#define BG_MM(op, x, y) ((uint32_t)_mm_movemask_epi8(op(lo, x)) | ((uint32_t)_mm_movemask_epi8(op(hi, y)) << 16))
+    gt0 = BG_MM(_mm_cmpgt_epi8, z, z);
+    ge2 = BG_MM(_mm_cmpgt_epi8, one, one);
+    eq1 = BG_MM(_mm_cmpeq_epi8, one, one);
+    lt0 = BG_MM(_mm_cmplt_epi8, z, z);
+    lem2 = BG_MM(_mm_cmplt_epi8, m1, m1);
+    eqm1 = BG_MM(_mm_cmpeq_epi8, m1, m1);
+#undef BG_MM
+    s->own = gt0 & 0x3FFFFFEu;
+    s->own_made = ge2 & 0x1FFFFFEu;
+    s->own_made_t = bg_nn_rev26(s->own_made);
+    s->own_blot_t = bg_nn_rev26(eq1 & 0x1FFFFFEu);
+    s->opp = bg_nn_rev26(lt0 & 0x1FFFFFFu);
+    s->opp_made = lem2 & 0x1FFFFFEu;
+    s->opp_blot = eqm1 & 0x1FFFFFEu;
+    gl = _mm_cmpgt_epi8(lo, z); gh = _mm_cmpgt_epi8(hi, z);
+    nl = _mm_cmpgt_epi8(z, lo); nh = _mm_cmpgt_epi8(z, hi);
+    pl = _mm_and_si128(lo, gl); ph = _mm_and_si128(hi, gh);                     /* own counts */
+    ql = _mm_and_si128(_mm_sub_epi8(z, lo), nl); qh = _mm_and_si128(_mm_sub_epi8(z, hi), nh);
+    t = _mm_add_epi64(_mm_sad_epu8(pl, z), _mm_sad_epu8(ph, z));
+    s->own_count = _mm_cvtsi128_si32(t) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(t, t));
+    t = _mm_add_epi64(_mm_sad_epu8(ql, z), _mm_sad_epu8(qh, z));
+    s->opp_count = _mm_cvtsi128_si32(t) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(t, t));
+    {
+        /* pips: sum of weight x count over 32 cells, in 16-bit lanes */
+        const __m128i w0 = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m128i w1 = _mm_setr_epi16(8, 9, 10, 11, 12, 13, 14, 15);
+        const __m128i w2 = _mm_setr_epi16(16, 17, 18, 19, 20, 21, 22, 23);
+        const __m128i w3 = _mm_setr_epi16(24, 25, 0, 0, 0, 0, 0, 0);
+        const __m128i v0 = _mm_setr_epi16(25, 24, 23, 22, 21, 20, 19, 18);
+        const __m128i v1 = _mm_setr_epi16(17, 16, 15, 14, 13, 12, 11, 10);
+        const __m128i v2 = _mm_setr_epi16(9, 8, 7, 6, 5, 4, 3, 2);
+        const __m128i v3 = _mm_setr_epi16(1, 0, 0, 0, 0, 0, 0, 0);
+        __m128i a = _mm_add_epi32(
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(pl, z), w0), _mm_madd_epi16(_mm_unpackhi_epi8(pl, z), w1)),
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ph, z), w2), _mm_madd_epi16(_mm_unpackhi_epi8(ph, z), w3)));
+        __m128i c = _mm_add_epi32(
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ql, z), v0), _mm_madd_epi16(_mm_unpackhi_epi8(ql, z), v1)),
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(qh, z), v2), _mm_madd_epi16(_mm_unpackhi_epi8(qh, z), v3)));
+        a = _mm_add_epi32(a, _mm_shuffle_epi32(a, 0x4E));
+        a = _mm_add_epi32(a, _mm_shuffle_epi32(a, 0xB1));
+        c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0x4E));
+        c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0xB1));
+        s->pips_own = _mm_cvtsi128_si32(a);
+        s->pips_opp = _mm_cvtsi128_si32(c);
+    }
+#else
+    bg_nn_scan_plain(b, s);
+#endif
+}
+
+/* No contact (as bg_nn_is_race) from a scan: our rearmost point (bit
+ * 25 = bar) is below their rearmost one, 25 - its point in their numbering. */
+static inline int bg_nn_scan_race(const bg_nn_scan_t *s)
+{
+    if (!s->own || !s->opp) return 1;
+    return bg_highbit(s->own) + bg_highbit(s->opp) < 25;
+}
+
+/* Every checker of both sides in its home board (bits 1..6): the only
+ * positions the exact hook (the bear-off database) is asked about. */
+static inline int bg_nn_scan_home(const bg_nn_scan_t *s)
+{
+    return !(s->own & ~0x7Eu) && !(s->opp & ~0x7Eu) && s->own && s->opp;
+}
+
+/* The eight feature inputs from a scan. */
+static inline void bg_nn_scan_features(const bg_nn_scan_t *s, float *f)
+{
+    f[BG_F_PIPS] = (float)s->pips_own * 0.01f;
+    f[BG_F_PIPS + 1] = (float)s->pips_opp * 0.01f;
+    f[BG_F_SHOTS] = (float)bg_nn_shots(s->own, s->opp_blot, s->opp_made) * (1.0f / 36.0f);
+    f[BG_F_SHOTS + 1] = (float)bg_nn_shots(s->opp, s->own_blot_t, s->own_made_t) * (1.0f / 36.0f);
+    f[BG_F_PRIME] = (float)bg_nn_run(s->own_made) * (1.0f / 6.0f);
+    f[BG_F_PRIME + 1] = (float)bg_nn_run(s->opp_made) * (1.0f / 6.0f);
+    f[BG_F_ESCAPE] = s->own ? (float)bg_nn_escapes(bg_highbit(s->own), s->opp_made) * (1.0f / 36.0f) : 0.0f;
+    f[BG_F_ESCAPE + 1] = s->opp ? (float)bg_nn_escapes(bg_highbit(s->opp), s->own_made_t) * (1.0f / 36.0f) : 0.0f;
+}
+
+/* The eight feature inputs of board b. */
+static inline void bg_nn_features(const int8_t *b, float *f)
+{
+    bg_nn_scan_t s;
+    bg_nn_scan(b, &s);
+    bg_nn_scan_features(&s, f);
+}
+
+/* Checkers borne off by each side. */
+static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
+{
+    int p, own = 0, opp = 0;
+    for (p = 0; p < BG_NPTS; p++) {
+        if (b[p] > 0) own += b[p]; else opp -= b[p];
+    }
+    *own_off = BG_MAXCHK - own;
+    *opp_off = BG_MAXCHK - opp;
+}
+
+/* The nonzero inputs of board b with its scan: n (index, value) pairs in a
+ * fixed order (cells 0..25, then borne off, then features).  Returns n. */
+static inline int bg_nn_encode_scan(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val)
+{
+    int i, n = 0, own_off = BG_MAXCHK - s->own_count, opp_off = BG_MAXCHK - s->opp_count;
+    float f[BG_NN_NFEAT];
+    uint32_t cells = (s->own >> 0) | bg_nn_rev26(s->opp);   /* nonzero cells, ascending */
+    while (cells) {
+        i = bg_highbit(cells & (~cells + 1u));
+        cells &= cells - 1;
+        n += bg_nn_cell(i, b[i], idx + n, val + n);
+    }
+    if (own_off) { idx[n] = 97; val[n++] = (float)own_off * (1.0f / 15.0f); }
+    if (opp_off) { idx[n] = BG_NN_SIDE + 97; val[n++] = (float)opp_off * (1.0f / 15.0f); }
+    bg_nn_scan_features(s, f);
+    for (i = 0; i < BG_NN_NFEAT; i++) {
+        if (f[i] != 0.0f) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i]; }
+    }
+    return n;
+}
+
+static inline int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
+{
+    bg_nn_scan_t s;
+    bg_nn_scan(b, &s);
+    return bg_nn_encode_scan(b, &s, idx, val);
+}
+
+/* ------------------------------------------------------------------ */
+/* Forward pass                                                        */
+
+/* acc += sum of val[i] x column idx[i]: the first layer's whole cost.  Each
+ * acc[j] adds the same products in the same order whatever the vector
+ * width, and no fused multiply-add is used, so the AVX2 version (chosen at
+ * run time, bg_nn_init_cpu) gives results identical to the baseline one. */
+/* The portable loop: the reference for the others. */
+static inline void bg_nn_addcols_plain(float *acc, const float *w1, int hpad, const int16_t *idx,
+                                       const float *val, int n)
+{
+    int i, j;
+    for (i = 0; i < n; i++) {
+        const float *col = w1 + (size_t)idx[i] * hpad;
+        float v = val[i];
+        for (j = 0; j < hpad; j++) acc[j] += v * col[j];
+    }
+}
+
+#ifdef BG_SSE2
+/* SSE2: 32 sums held in eight registers while every column is added. */
+static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, const int16_t *idx,
+                                      const float *val, int n)
+{
+    int i, jb = 0, k;
+    for (; jb + 32 <= hpad; jb += 32) {
+        __m128 a[8];
+        for (k = 0; k < 8; k++) a[k] = _mm_loadu_ps(acc + jb + 4 * k);
+        for (i = 0; i < n; i++) {
+            const float *col = w1 + (size_t)idx[i] * hpad + jb;
+            __m128 v = _mm_set1_ps(val[i]);
+            for (k = 0; k < 8; k++) a[k] = _mm_add_ps(a[k], _mm_mul_ps(v, _mm_loadu_ps(col + 4 * k)));
+        }
+        for (k = 0; k < 8; k++) _mm_storeu_ps(acc + jb + 4 * k, a[k]);
+    }
+    for (; jb < hpad; jb += 8) {
+        __m128 a0 = _mm_loadu_ps(acc + jb), a1 = _mm_loadu_ps(acc + jb + 4);
+        for (i = 0; i < n; i++) {
+            const float *col = w1 + (size_t)idx[i] * hpad + jb;
+            __m128 v = _mm_set1_ps(val[i]);
+            a0 = _mm_add_ps(a0, _mm_mul_ps(v, _mm_loadu_ps(col)));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(v, _mm_loadu_ps(col + 4)));
+        }
+        _mm_storeu_ps(acc + jb, a0);
+        _mm_storeu_ps(acc + jb + 4, a1);
+    }
+}
+#else
+#define bg_nn_addcols_base bg_nn_addcols_plain
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__) && defined(BG_SSE2)
+#include <immintrin.h>
+#define BG_NN_X86_DISPATCH 1
+/* AVX2 (no FMA: a fused multiply-add would round differently). */
+__attribute__((target("avx2"))) static void bg_nn_addcols_avx2(
+    float *acc, const float *w1, int hpad, const int16_t *idx, const float *val, int n)
+{
+    int i, jb = 0, k;
+    for (; jb + 64 <= hpad; jb += 64) {
+        __m256 a[8];
+        for (k = 0; k < 8; k++) a[k] = _mm256_loadu_ps(acc + jb + 8 * k);
+        for (i = 0; i < n; i++) {
+            const float *col = w1 + (size_t)idx[i] * hpad + jb;
+            __m256 v = _mm256_set1_ps(val[i]);
+            for (k = 0; k < 8; k++)
+                a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k)));
+        }
+        for (k = 0; k < 8; k++) _mm256_storeu_ps(acc + jb + 8 * k, a[k]);
+    }
+    for (; jb < hpad; jb += 8) {
+        __m256 a0 = _mm256_loadu_ps(acc + jb);
+        for (i = 0; i < n; i++) {
+            __m256 v = _mm256_set1_ps(val[i]);
+            a0 = _mm256_add_ps(a0, _mm256_mul_ps(v, _mm256_loadu_ps(w1 + (size_t)idx[i] * hpad + jb)));
+        }
+        _mm256_storeu_ps(acc + jb, a0);
+    }
+}
+static int bg_nn_avx2 = 0;
+#endif
+
+/* Chooses the AVX2 kernels when the CPU has them; call once before any
+ * evaluation (the module does at import).  Returns 1 when AVX2 is used. */
+static inline int bg_nn_init_cpu(int allow)
+{
+#ifdef BG_NN_X86_DISPATCH
+    __builtin_cpu_init();
+    bg_nn_avx2 = allow && __builtin_cpu_supports("avx2");
+    return bg_nn_avx2;
+#else
+    (void)allow;
+    return 0;
+#endif
+}
+
+static inline void bg_nn_addcols(float *acc, const float *w1, int hpad, const int16_t *idx,
+                                 const float *val, int n)
+{
+#ifdef BG_NN_X86_DISPATCH
+    if (bg_nn_avx2) { bg_nn_addcols_avx2(acc, w1, hpad, idx, val, n); return; }
+#endif
+    bg_nn_addcols_base(acc, w1, hpad, idx, val, n);
+}
+
+/* acc = b1 + sum of value x column over the encoded inputs. */
+static inline void bg_nn_accumulate(const bg_mlp *m, const int16_t *idx, const float *val,
+                                    int n, float *acc)
+{
+    memcpy(acc, m->b1, sizeof(float) * (size_t)m->hpad);
+    bg_nn_addcols(acc, m->w1, m->hpad, idx, val, n);
+}
+
+static inline void bg_nn_hidden(const float *acc, float *h, int hpad)
+{
+    int j;
+    for (j = 0; j < hpad; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
+}
+
+static inline float bg_nn_logistic(float x)
+{
+    if (x < -40.0f) x = -40.0f;
+    return 1.0f / (1.0f + expf(-x));
+}
+
+/* The five raw output probabilities from hidden activations h (padded
+ * entries multiply zero weights).  Eight partial sums: a fixed order the
+ * compiler may vectorise without reassociating. */
+static inline void bg_nn_output(const bg_mlp *m, const float *h, float *out)
+{
+    int k, j, l;
+    for (k = 0; k < BG_NN_NOUT; k++) {
+        const float *w = m->w2 + (size_t)k * m->hpad;
+        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0}, t;
+        for (j = 0; j < m->hpad; j += 8)
+            for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
+        t = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+        out[k] = bg_nn_logistic(t + m->b2[k]);
+    }
+}
+
+/* The exact value of a finished board (a side has no checkers), or 0 if
+ * the game goes on.  `out` is for the player on roll. */
+static inline int bg_nn_terminal_scan(const int8_t *b, const bg_nn_scan_t *s, float *out)
+{
+    int p, pts;
+    if (s->own_count && s->opp_count) return 0;
+    memset(out, 0, sizeof(float) * BG_NN_NOUT);
+    if (!s->own_count) {      /* the player on roll has borne off everything */
+        out[0] = 1.0f;
+        pts = s->opp_count < BG_MAXCHK ? 1 : 2;
+        if (pts == 2) {
+            if (b[0] < 0) pts = 3;
+            for (p = 1; p <= 6; p++) if (b[p] < 0) pts = 3;   /* our home board */
+        }
+        if (pts >= 2) out[1] = 1.0f;
+        if (pts >= 3) out[2] = 1.0f;
+    } else {                  /* the opponent has */
+        pts = s->own_count < BG_MAXCHK ? 1 : 2;
+        if (pts == 2) {
+            if (b[BG_BAR] > 0) pts = 3;
+            for (p = 19; p <= 24; p++) if (b[p] > 0) pts = 3;  /* the opponent's home */
+        }
+        if (pts >= 2) out[3] = 1.0f;
+        if (pts >= 3) out[4] = 1.0f;
+    }
+    return 1;
+}
+
+static inline int bg_nn_terminal(const int8_t *b, float *out)
+{
+    bg_nn_scan_t s;
+    bg_nn_scan(b, &s);
+    return bg_nn_terminal_scan(b, &s, out);
+}
+
+/* Orders the outputs (win >= wg >= wb, 1 - win >= lg >= lb) and zeroes the
+ * gammons that cannot happen (a side that has borne off cannot lose one). */
+static inline void bg_nn_tidy_scan(const bg_nn_scan_t *s, float *out)
+{
+    if (s->opp_count < BG_MAXCHK) out[1] = out[2] = 0.0f;
+    if (s->own_count < BG_MAXCHK) out[3] = out[4] = 0.0f;
+    if (out[1] > out[0]) out[1] = out[0];
+    if (out[2] > out[1]) out[2] = out[1];
+    if (out[3] > 1.0f - out[0]) out[3] = 1.0f - out[0];
+    if (out[4] > out[3]) out[4] = out[3];
+}
+
+/* The evaluator hook for exact values (the bear-off database): asked only
+ * about positions with both sides entirely in their home boards; returns 1
+ * and fills out when it knows the position. */
+typedef int (*bg_exact_fn)(const void *ctx, const int8_t *b, float *out);
+
+typedef struct {
+    const bg_nn *nn;
+    bg_exact_fn exact;     /* may be NULL */
+    const void *exact_ctx;
+} bg_evaluator;
+
+/* An exact value of b (finished, or known to the hook): 1 and out filled. */
+static inline int bg_nn_known(const bg_evaluator *ev, const int8_t *b, const bg_nn_scan_t *s,
+                              float *out)
+{
+    if (bg_nn_terminal_scan(b, s, out)) return 1;
+    return ev->exact && bg_nn_scan_home(s) && ev->exact(ev->exact_ctx, b, out);
+}
+
+/* Raw outputs of net m at board b (scanned); acc and h receive the
+ * first-layer sums and the hidden activations. */
+static inline void bg_nn_forward_scan(const bg_mlp *m, const int8_t *b, const bg_nn_scan_t *s,
+                                      float *acc, float *h, float *out)
+{
+    int16_t idx[BG_NN_MAXNZ];
+    float val[BG_NN_MAXNZ];
+    int n = bg_nn_encode_scan(b, s, idx, val);
+    bg_nn_accumulate(m, idx, val, n, acc);
+    bg_nn_hidden(acc, h, m->hpad);
+    bg_nn_output(m, h, out);
+}
+
+/* The five probabilities of board b for the player on roll, before rolling. */
+static inline void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
+{
+    float acc[BG_NN_MAXH], h[BG_NN_MAXH];
+    bg_nn_scan_t s;
+    bg_nn_scan(b, &s);
+    if (bg_nn_known(ev, b, &s, out)) return;
+    bg_nn_forward_scan(&ev->nn->net[bg_nn_scan_race(&s)], b, &s, acc, h, out);
+    bg_nn_tidy_scan(&s, out);
+}
+
+static inline float bg_equity(const float *p)
+{
+    return 2.0f * p[0] - 1.0f + p[1] - p[3] + p[2] - p[4];
+}
+
+/* The other player's view of the same five probabilities. */
+static inline void bg_flip(const float *p, float *q)
+{
+    float w = 1.0f - p[0], wg = p[3], wb = p[4], lg = p[1], lb = p[2];
+    q[0] = w; q[1] = wg; q[2] = wb; q[3] = lg; q[4] = lb;
+}
+
+/* ------------------------------------------------------------------ */
+/* Move choice, incremental                                            */
+
+typedef struct {
+    const int8_t *base;    /* 26 bytes, the position after swapping */
+    bg_nn_scan_t scan;
+    int ready[2];
+    float f[BG_NN_NFEAT];
+    float acc[2][BG_NN_MAXH];
+} bg_nn_base;
+
+static inline void bg_nn_base_init(bg_nn_base *s, const int8_t *base)
+{
+    s->base = base;
+    s->ready[0] = s->ready[1] = 0;
+    bg_nn_scan(base, &s->scan);
+    bg_nn_scan_features(&s->scan, s->f);
+}
+
+static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cls)
+{
+    if (!s->ready[cls]) {
+        int16_t idx[BG_NN_MAXNZ];
+        float val[BG_NN_MAXNZ];
+        int n = bg_nn_encode_scan(s->base, &s->scan, idx, val);
+        bg_nn_accumulate(m, idx, val, n, s->acc[cls]);
+        s->ready[cls] = 1;
+    }
+    return s->acc[cls];
+}
+
+/* Raw outputs of board e (scanned as es, both sides playing, of class
+ * cls) from the first-layer sums of the base position plus e's differences. */
+static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, const int8_t *e,
+                                    const bg_nn_scan_t *es, float *out)
+{
+    float acc[BG_NN_MAXH], h[BG_NN_MAXH], f[BG_NN_NFEAT];
+    int16_t idx[BG_NN_NPTS_DELTA];
+    float val[BG_NN_NPTS_DELTA];
+    int i, k, n = 0, c, hp = m->hpad;
+    int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
+    const int8_t *b0 = s->base;
+    memcpy(acc, bg_nn_base_acc(s, m, cls), sizeof(float) * (size_t)hp);
+    for (i = 0; i < BG_NPTS; i++) {
+        if (e[i] == b0[i]) continue;
+        c = bg_nn_cell(i, b0[i], idx + n, val + n);
+        for (k = n; k < n + c; k++) val[k] = -val[k];
+        n += c;
+        n += bg_nn_cell(i, e[i], idx + n, val + n);
+    }
+    /* borne off: 15 - count, so the change is the count's fall */
+    if (d_own) { idx[n] = 97; val[n++] = (float)d_own * (1.0f / 15.0f); }
+    if (d_opp) { idx[n] = BG_NN_SIDE + 97; val[n++] = (float)d_opp * (1.0f / 15.0f); }
+    bg_nn_scan_features(es, f);
+    for (i = 0; i < BG_NN_NFEAT; i++)
+        if (f[i] != s->f[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - s->f[i]; }
+    bg_nn_addcols(acc, m->w1, hp, idx, val, n);
+    bg_nn_hidden(acc, h, hp);
+    bg_nn_output(m, h, out);
+}
+
+/*
+ * The index of the best of the n plays at `cands` (26 bytes each, seen by
+ * the player who moves, who played from `before`): the highest cubeless
+ * equity for the mover; ties go to the first.  When `probs` is not NULL it
+ * receives, for every play, the five probabilities of the resulting
+ * position for the OPPONENT, now on roll (n x 5); `best_probs` (5, may be
+ * NULL) those of the chosen play.
+ */
+static inline int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
+                                   const int8_t *before, float *probs, float *best_probs)
+{
+    bg_nn_base s;
+    int8_t base[32], e[32];
+    float out[BG_NN_NOUT], best_out[BG_NN_NOUT];
+    float best = 0.0f;
+    int64_t i, pick = 0;
+    bg_swap(before, base);
+    bg_nn_base_init(&s, base);
+    for (i = 0; i < n; i++) {
+        float eq;
+        bg_nn_scan_t es;
+        bg_swap(cands + i * BG_NPTS, e);
+        bg_nn_scan(e, &es);
+        if (!bg_nn_known(ev, e, &es, out)) {
+            int cls = bg_nn_scan_race(&es);
+            bg_nn_delta_eval(&s, &ev->nn->net[cls], cls, e, &es, out);
+            bg_nn_tidy_scan(&es, out);
+        }
+        if (probs) memcpy(probs + i * BG_NN_NOUT, out, sizeof out);
+        eq = -bg_equity(out);
+        if (i == 0 || eq > best) { best = eq; pick = i; memcpy(best_out, out, sizeof out); }
+    }
+    if (best_probs) memcpy(best_probs, best_out, sizeof best_out);
+    return pick;
+}
+
+#endif /* BGCORE_NN_H */

@@ -1,0 +1,52 @@
+# Cython declarations of the neural evaluator (nn.h) and TD training (train.h).
+from libc.stdint cimport int8_t, int16_t, uint64_t, int64_t
+from movegen cimport bg_cancel
+
+cdef extern from "nn.h" nogil:
+    enum:
+        BG_NN_NIN
+        BG_NN_NOUT
+        BG_NN_MAXH
+        BG_NN_MAXNZ
+        BG_NN_ENCODING
+        BG_NN_RACE
+        BG_NN_CONTACT
+
+    ctypedef struct bg_mlp:
+        int nin, nhid, hpad
+        const float *w1
+        const float *b1
+        const float *w2
+        const float *b2
+
+    ctypedef struct bg_nn:
+        bg_mlp net[2]
+
+    ctypedef int (*bg_exact_fn)(const void *ctx, const int8_t *b, float *out) noexcept nogil
+
+    ctypedef struct bg_evaluator:
+        const bg_nn *nn
+        bg_exact_fn exact
+        const void *exact_ctx
+
+    int bg_nn_init_cpu(int allow)
+    ctypedef struct bg_nn_scan_t:
+        pass
+    void bg_nn_scan(const int8_t *b, bg_nn_scan_t *s)
+    void bg_nn_scan_plain(const int8_t *b, bg_nn_scan_t *s)
+    int bg_nn_is_race(const int8_t *b)
+    int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
+    void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
+    int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
+                         const int8_t *before, float *probs, float *best_probs)
+
+cdef extern from "train.h" nogil:
+    ctypedef struct bg_mlp_rw:
+        float *w1
+        float *b1
+        float *w2
+        float *b2
+
+    int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, const int8_t *start,
+                        uint64_t seed, int64_t first_game, int64_t ngames, float lr,
+                        bg_cancel *cancel)
