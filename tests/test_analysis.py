@@ -228,6 +228,30 @@ def test_totals_add_up():
         1 for g in m.games for act in g.actions if act.kind == "play")
 
 
+def test_a_play_the_nets_rate_far_worse_is_the_only_flag():
+    nets = bg.Evaluator.default()
+    m, blunder = _bot_match(1, seed=7, evaluator=nets, blunder_at=6)
+    assert blunder is not None
+    a = analyse(m, cube=False)                       # the bundled nets by default
+    assert [(d.game, d.player, d.made) for d in a.flagged()] == [blunder]
+    assert a.flagged()[0].flag == "very bad"
+
+
+def test_deeper_plies_with_the_nets():
+    game = bg.Game(rng=4)
+    for _ in range(12):
+        if game.phase is bg.Phase.MOVE:
+            game.play(bg.nn.best_play(game.position, game.dice))
+        else:
+            game.roll()
+    a0, a1 = analyse(game, ply=0), analyse(game, ply=1)
+    assert a1.ply == 1 and len(a1.decisions) == len(a0.decisions) > 0
+    assert [d.made for d in a1.decisions] == [d.made for d in a0.decisions]
+    for d in a1.decisions:
+        assert d.loss >= 0 and d.equity_best >= d.equity_made - 1e-12
+    assert [r.luck for r in a1.rolls] == [r.luck for r in a0.rolls]   # luck stays at 0-ply
+
+
 # ---------------------------------------------------------------- cube decisions
 
 def _money(p: float):
@@ -432,10 +456,13 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["analyse", str(tmp_path / "missing.mat")]) == 2
     assert "cannot read" in capsys.readouterr().err
+    monkeypatch.undo()                                # now with the bundled nets
+    assert main(["analyse", str(path)]) == 0
+    assert "Error rate" in capsys.readouterr().out
     json_path = tmp_path / "match.json"
     json_path.write_text(m.to_json())
     assert main(["analyse", str(json_path), "--no-cube"]) == 0
-    assert "Flagged decisions (1)" in capsys.readouterr().out
+    assert "Alice" in capsys.readouterr().out
 
 
 def test_docstring_examples():

@@ -49,7 +49,7 @@ and likewise unlucky.
     >>> from backgammon.analysis import analyse
     >>> m = bg.Match(1, rng=3)
     >>> m.game.roll((3, 1)); m.game.play("8/5 6/5")
-    >>> a = analyse(m, evaluator=_ToyEvaluator())
+    >>> a = analyse(m)
     >>> [(d.player, d.kind, d.made, d.best, d.flag) for d in a.decisions]
     [(0, 'play', '8/5 6/5', '8/5 6/5', None)]
 """
@@ -551,7 +551,7 @@ def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None) 
         >>> import backgammon as bg
         >>> m = bg.Match(1, rng=3)
         >>> m.game.roll((6, 1)); m.game.play("13/7 8/7")
-        >>> a = analyse(m, evaluator=_ToyEvaluator())
+        >>> a = analyse(m)
         >>> len(a.decisions), a.error_rate(0)
         (1, 0.0)
     """
@@ -819,19 +819,3 @@ def _result(r: Any) -> dict | None:
             and isinstance(r.get("kind"), str) and isinstance(r.get("reason"), str)):
         raise ValueError(f"a game result is winner, points, kind and reason, got {r!r}"[:200])
     return {k: r[k] for k in ("winner", "points", "kind", "reason")}
-
-
-class _ToyEvaluator:
-    """A transparent evaluator for the examples: the pip-count lead and blots decide."""
-
-    def evaluate_batch(self, boards: Any) -> np.ndarray:
-        b = np.asarray(boards, np.int16)
-        own = np.where(b > 0, b, 0)
-        opp = np.where(b < 0, -b, 0)
-        idx = np.arange(26)
-        lead = (opp * (25 - idx)).sum(axis=1) - (own * idx).sum(axis=1)
-        blots = (b[:, 1:25] == 1).sum(axis=1) - (b[:, 1:25] == -1).sum(axis=1)
-        win = 1.0 / (1.0 + np.exp(-(0.05 * lead - 0.15 * blots)))
-        out = np.zeros((len(b), 5), np.float32)
-        out[:, 0] = win
-        return out
