@@ -470,3 +470,23 @@ def test_docstring_examples():
 
     for module in (analysis, page):
         assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+def test_unchecked_plays_and_resignations_are_no_decisions():
+    # RULES 12.4: an illegal play recorded unchecked is no choice among legal plays;
+    # flagged, its mover plays the same dice again, and that play is analysed.
+    game = bg.Game(bg.Rules(over_the_board=True), rng=1)
+    game.roll((3, 1))
+    game.play([(8, 4)])                     # a 4 with 3-1
+    game.flag()
+    game.play("8/5 6/5")
+    game.roll((6, 4))
+    game.play([(24, 13)])                   # 11 pips with 6-4: stands unflagged
+    game.roll((2, 1))
+    game.resign("single")
+    game.accept()
+    a = analyse(game, evaluator=PipsAndBlots())
+    plays = [d for d in a.decisions if d.kind == "play"]
+    assert [(d.player, d.made) for d in plays] == [(0, "8/5 6/5")]
+    assert a.results[0]["reason"] == "resign"
+    assert "resigned" in str(a)
