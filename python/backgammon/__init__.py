@@ -33,7 +33,7 @@ from backgammon.rules import Rules
 from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
-from backgammon.cube import PipCountCubePolicy
+from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
 from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
@@ -50,11 +50,13 @@ __all__ = [
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
-    "DuelResult",
+    "CubeDecision",
     "DiceSource",
+    "DuelResult",
     "Estimate",
     "Evaluation",
     "Evaluator",
+    "EvaluatorCubePolicy",
     "FormatLossError",
     "FormatLossWarning",
     "Game",
@@ -86,6 +88,7 @@ __all__ = [
     "duel",
     "evaluate",
     "bearoff",
+    "cube_decision",
     "cubeful",
     "met",
     "perft",

@@ -206,8 +206,8 @@ def _efficiencies(boards: np.ndarray) -> np.ndarray:
     has_own, has_opp = own.any(axis=1), opp.any(axis=1)
     own_max = np.where(own, idx[1:26], 0).max(axis=1)
     opp_min = np.where(opp, idx[0:25], 99).min(axis=1)
-    opp_pips = (np.where(b[:, 0:25] < 0, -b[:, 0:25], 0) * (25 - idx[0:25])).sum(axis=1)
-    race = np.clip(0.55 + 0.00125 * opp_pips, 0.6, 0.7)
+    own_pips = (np.where(b[:, 1:26] > 0, b[:, 1:26], 0) * idx[1:26]).sum(axis=1)
+    race = np.clip(0.55 + 0.00125 * own_pips, 0.6, 0.7)   # the pips of the player on roll
     x = np.where(own_max > opp_min, 0.68,
                  np.where((own_max <= 6) & (opp_min >= 19), 0.6, race))
     x = np.where(has_own & has_opp, x, 0.6)

@@ -25,7 +25,7 @@ from backgammon.errors import BackgammonError, IllegalActionError, InvalidSetupE
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 
-__all__ = ["CubeDecision", "PipCountCubePolicy"]
+__all__ = ["CubeDecision", "EvaluatorCubePolicy", "PipCountCubePolicy", "cube_decision"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,8 @@ class CubeDecision:
             raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {owner!r}")
         if owner == cf.OPPONENT:
             available, why = False, "the opponent owns the cube"
+        elif not rules.cube:
+            available, why = False, "these rules play without the cube"
         elif not rules.can_double_to(2 * cube):
             available, why = False, "the cube is at its limit"
         elif score is not None and 1 in score and not post_crawford and score != (1, 1):
@@ -212,3 +214,92 @@ class CubeDecision:
         return (f"<table><caption>{html.escape(self._heading())}</caption>{rows}"
                 f"<tr><th colspan='3'>{html.escape(self.action)}</th></tr></table>")
 
+
+
+def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: Any = None, *,
+                  cube: int = 1, owner: str = "centred", score: tuple[int, int] | None = None,
+                  post_crawford: bool = False, rules: Any = None,
+                  x: float | None = None) -> CubeDecision:
+    """Double, take or pass for the player on roll, from the nets' chances at ``ply``.
+
+    A :class:`~backgammon.Game` supplies its cube, owner, score and rules (it
+    must be waiting for a roll, or for the answer to a double: then the
+    decision is the doubler's, and ``take`` answers for the doubled player).
+    A :class:`~backgammon.Position` takes them as arguments: ``score`` is
+    ``(away, opponent_away)`` in match play, ``None`` for money.  ``x``
+    defaults to gnubg's cube efficiency for the position.
+
+        >>> import backgammon as bg
+        >>> bg.cube_decision(bg.Position.initial()).action
+        'No double, take'
+    """
+    from backgammon import cubeful
+    from backgammon.nn import evaluate
+
+    if isinstance(game_or_position, Game):
+        game = game_or_position
+        if game.phase not in (Phase.ROLL, Phase.DOUBLED):
+            raise IllegalActionError(
+                "a cube decision comes before the roll or while a double is pending; the game "
+                f"is in phase {game.phase.value!r}")
+        position, rules = game.position, game.rules
+        cube = game.cube
+        owner = ("centred" if game.cube_owner is None
+                 else "own" if game.cube_owner == game.turn else "opponent")
+        score, post_crawford = _game_score(game)
+    elif isinstance(game_or_position, Position):
+        position = game_or_position
+    else:
+        raise TypeError(f"cube_decision takes a Game or a Position, got {game_or_position!r}"[:300])
+    chances = evaluate(position, ply=ply, evaluator=evaluator)
+    if x is None:
+        x = cubeful.cube_efficiency(position)
+    return CubeDecision.from_chances(chances, cube=cube, owner=owner, score=score,
+                                     post_crawford=post_crawford, rules=rules, x=x)
+
+
+def _game_score(game: Game) -> tuple[tuple[int, int] | None, bool]:
+    """``(away, opponent_away)`` of the player on roll and the post-Crawford flag."""
+    if not game.match_length:
+        return None, False
+    own, opp = game.score[game.turn], game.score[1 - game.turn]
+    away = (game.match_length - own, game.match_length - opp)
+    return away, 1 in away and not game.crawford
+
+
+@dataclass(frozen=True)
+class EvaluatorCubePolicy:
+    """Double, redouble and take as the nets' cube decisions say (see :func:`cube_decision`).
+
+    ``ply``: the evaluation depth; ``evaluator``: ``None`` for the bundled nets.
+    The same interface as :class:`PipCountCubePolicy`, so a game loop can use either.
+
+        >>> from backgammon.game import Game
+        >>> game = Game.from_position(Position.initial())
+        >>> EvaluatorCubePolicy().should_double(game)
+        False
+    """
+
+    ply: int = 0
+    evaluator: Any = None
+
+    def decision(self, game: Game) -> CubeDecision:
+        return cube_decision(game, self.ply, self.evaluator)
+
+    def should_double(self, game: Game) -> bool:
+        """Whether the player on roll should double now (False when doubling is not allowed)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+        if not game.can_double():
+            return False
+        action = self.decision(game).action
+        return action.startswith(("Double", "Redouble"))
+
+    def should_take(self, game: Game) -> bool:
+        """Whether the doubled player should take (a beaver counts as a take)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+        if game.phase is not Phase.DOUBLED:
+            raise IllegalActionError(
+                f"no double to answer: the game is in phase {game.phase.value!r}")
+        return self.decision(game).take

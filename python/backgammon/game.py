@@ -646,6 +646,15 @@ class Game:
                 board[dst] += 1
         return Position(board)
 
+    def cube_decision(self, ply: int = 0, evaluator: Any = None) -> Any:
+        """Double, take or pass now, by the nets (see :func:`backgammon.cube_decision`).
+
+        Asked before the roll, it is the decision of the player on roll; while
+        a double waits for its answer, ``take`` is the doubled player's answer.
+        """
+        from backgammon.cube import cube_decision
+        return cube_decision(self, ply, evaluator)
+
     def can_double(self, player: int | None = None) -> bool:
         """Whether ``player`` (default: the player on roll) may double now (RULES 8)."""
         who = self.turn if player is None else player
