@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import doctest
 import json
-import math
-import random
 import shutil
 import subprocess
 
@@ -334,7 +332,6 @@ def test_crawford_game_has_no_cube_decisions():
 @pytest.fixture(scope="module")
 def report():
     m, _ = _bot_match(3, seed=5, evaluator=PipsAndBlots(), blunder_at=3)
-    g = m.game
     return analyse(m, evaluator=PipsAndBlots())
 
 

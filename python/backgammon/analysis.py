@@ -56,11 +56,10 @@ and likewise unlucky.
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -70,7 +69,7 @@ from backgammon.game import Game, Phase
 from backgammon.position import Position
 
 __all__ = ["Analysis", "Decision", "PlayerStats", "Roll", "SKILL_THRESHOLDS",
-           "XG_THRESHOLDS", "LUCK_THRESHOLDS", "analyse"]
+           "XG_THRESHOLDS", "LUCK_THRESHOLDS", "analyse", "default_evaluator"]
 
 SKILL_THRESHOLDS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
 """gnubg's default skill thresholds (gnubg.c ``arSkillLevel``), normalised equity."""
