@@ -460,6 +460,12 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
     json_path.write_text(m.to_json())
     assert main(["analyse", str(json_path), "--no-cube"]) == 0
     assert "Alice" in capsys.readouterr().out
+    sgf_path = tmp_path / "match.sgf"
+    sgf_path.write_text(m.to_sgf())
+    monkeypatch.setattr(analysis, "default_evaluator", PipsAndBlots)
+    assert main(["analyse", str(sgf_path), "--no-cube"]) == 0
+    out = capsys.readouterr().out
+    assert "Alice" in out and "Flagged decisions (1)" in out and blunder[2] in out
 
 
 def test_docstring_examples():

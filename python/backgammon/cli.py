@@ -5,7 +5,7 @@
     backgammon rollout [POSITION_ID] [--games N] [--policy net|pubeval|random] [--seed S]
                        [--workers W] [--json]
     backgammon analyse FILE [--ply N] [--no-cube] [--json | --html OUT]
-                                            analyse a .mat or JSON record
+                                            analyse a .mat, .sgf or JSON record
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
 """
@@ -90,7 +90,6 @@ _MAX_RECORD = 16 << 20  # bytes: a long match record is a few hundred KB
 
 def _read_record(path: str) -> tuple[object, tuple[str, str]]:
     """The games of a .mat, .sgf or JSON record file, and the names."""
-    from backgammon import formats
     from backgammon.errors import InvalidRecordError
 
     try:
@@ -102,10 +101,8 @@ def _read_record(path: str) -> tuple[object, tuple[str, str]]:
         raise InvalidRecordError(f"{path!r} is larger than {_MAX_RECORD >> 20} MiB")
     text = data.decode("utf-8", errors="replace")
     lower = path.lower()
-    if lower.endswith(".sgf"):
-        read_sgf = getattr(getattr(formats, "sgf", None), "read_sgf", None)
-        if read_sgf is None:
-            raise InvalidRecordError("reading .sgf files is not supported yet")
+    if lower.endswith(".sgf") or text.lstrip("\ufeff \t\r\n").startswith("("):
+        from backgammon.formats.sgf import read_sgf
         record = read_sgf(text)
     elif lower.endswith(".json") or text.lstrip().startswith("{"):
         from backgammon.formats.record import read_json
