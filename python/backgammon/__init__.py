@@ -39,12 +39,14 @@ from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
 from backgammon.train import train
 from backgammon import cubeful, met
+from backgammon.analysis import Analysis, analyse
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
     "Action",
+    "Analysis",
     "AmbiguousPlayError",
     "BackgammonError",
     "Chouette",
@@ -81,6 +83,7 @@ __all__ = [
     "RolloutError",
     "RolloutResult",
     "Rules",
+    "analyse",
     "batch_successors",
     "duel",
     "evaluate",

@@ -4,6 +4,8 @@
     backgammon perft DEPTH [POSITION_ID] [--rolls 36]
     backgammon rollout [POSITION_ID] [--games N] [--policy net|pubeval|random] [--seed S]
                        [--workers W] [--json]
+    backgammon analyse FILE [--ply N] [--no-cube] [--json | --html OUT]
+                                            analyse a .mat, .sgf or JSON record
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
 """
@@ -83,6 +85,59 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     return 0
 
 
+_MAX_RECORD = 16 << 20  # bytes: a long match record is a few hundred KB
+
+
+def _read_record(path: str) -> tuple[object, tuple[str, str]]:
+    """The games of a .mat, .sgf or JSON record file, and the names."""
+    from backgammon.errors import InvalidRecordError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_RECORD + 1)
+    except OSError as exc:
+        raise InvalidRecordError(f"cannot read {path!r}: {exc.strerror}") from None
+    if len(data) > _MAX_RECORD:
+        raise InvalidRecordError(f"{path!r} is larger than {_MAX_RECORD >> 20} MiB")
+    text = data.decode("utf-8", errors="replace")
+    lower = path.lower()
+    if lower.endswith(".sgf") or text.lstrip("\ufeff \t\r\n").startswith("("):
+        from backgammon.formats.sgf import read_sgf
+        record = read_sgf(text)
+    elif lower.endswith(".json") or text.lstrip().startswith("{"):
+        from backgammon.formats.record import read_json
+        record = read_json(text)
+    else:
+        from backgammon.formats.mat import read_mat
+        record = read_mat(text)
+    source = record.match if record.match is not None else record.games
+    return source, tuple(record.names)  # type: ignore[return-value]
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from backgammon.analysis import analyse
+
+    source, names = _read_record(args.file)
+    result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube),
+                                 names=names)
+    if args.html:
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(result.to_html())
+        except OSError as exc:
+            print(f"backgammon: error: cannot write {args.html!r}: {exc.strerror}",
+                  file=sys.stderr)
+            return 2
+        print(f"wrote {args.html}")
+    elif args.json:
+        print(result.to_json(indent=2))
+    else:
+        print(result)
+    return 0
+
+
 def _duel_policy(text: str):
     if text in ("net", "pubeval", "random"):
         return text
@@ -154,6 +209,18 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ro.add_argument("--json", action="store_true", help="print the result as JSON")
     ro.set_defaults(run=_cmd_rollout)
+    an = sub.add_parser(
+        "analyse", help="analyse every decision of a match",
+        description="Analyse every checker play and cube decision of a .mat, .sgf or JSON "
+                    "record with the neural evaluator: errors, error rates and luck.")
+    an.add_argument("file", metavar="FILE", help="a .mat, .sgf or JSON match record")
+    an.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="evaluation depth (default 0)")
+    an.add_argument("--no-cube", action="store_true", help="leave cube decisions out")
+    out = an.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    out.add_argument("--html", metavar="OUT", help="write a self-contained HTML report to OUT")
+    an.set_defaults(run=_cmd_analyse)
     du = sub.add_parser(
         "duel", help="play one policy against another over duplicate dice",
         description="Play policy A against policy B (net, pubeval, random, or a weights "
