@@ -143,8 +143,11 @@ class CubeDecision:
         # The numbers come from the core (cube.h), the same model as
         # backgammon.cubeful, which stays the reference (tests/test_cube_core.py).
         table = None if score is None else _bgcore.cube_table(met.default_table())
+        # A cube that can no longer move (no cube, or at its limit) is dead for
+        # both sides: Janowski's money model has no limit of its own.
+        live_x = x if rules.can_double_to(2 * cube) else 0.0
         nd, dt, dp, _, beaver, _, _ = _bgcore.cube_decide(
-            chances, cube=cube, owner=owner, x=x, max_cube=rules.max_cube,
+            chances, cube=cube, owner=owner, x=live_x, max_cube=rules.max_cube,
             cube_disabled=not rules.cube, jacoby=rules.jacoby, beaver=rules.beaver,
             score=score, post_crawford=post_crawford, table=table)
         take = dt <= dp
