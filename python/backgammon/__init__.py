@@ -34,9 +34,10 @@ from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
-from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.rollout import Estimate, RolloutError, RolloutResult, read_position, rollout
 from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
+from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
 from backgammon import cubeful, met
 
@@ -47,6 +48,7 @@ __all__ = [
     "Action",
     "AmbiguousPlayError",
     "BackgammonError",
+    "CandidateRow",
     "Chouette",
     "CubeDecision",
     "DiceSource",
@@ -76,6 +78,7 @@ __all__ = [
     "Phase",
     "PipCountCubePolicy",
     "Play",
+    "PlaysRollout",
     "Position",
     "RankedPlay",
     "RolloutError",
@@ -90,7 +93,9 @@ __all__ = [
     "met",
     "perft",
     "pubeval",
+    "read_position",
     "rollout",
+    "rollout_plays",
     "svg",
     "train",
 ]
