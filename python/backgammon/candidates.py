@@ -209,6 +209,9 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
                   in_flight: int = _DEFAULT_IN_FLIGHT) -> PlaysRollout:
     """Rolls out the candidate plays of ``dice`` in ``position`` and ranks them.
 
+    ``position`` is a :class:`Position` or any spelling :func:`~backgammon.read_position`
+    reads; ``dice`` two numbers or text such as ``"31"``.
+
     The candidates are ``plays`` (:class:`Play` objects or any notation
     :meth:`Position.parse_play` reads), else the ``top`` best plays at ``ply``
     by the nets (by ``policy`` when it is an :class:`~backgammon.Evaluator`),
@@ -226,6 +229,9 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     pos = _as_position(position)
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
+    if isinstance(dice, str):  # "31", "3-1"
+        from backgammon.cli import parse_dice_text
+        dice = parse_dice_text(dice)
     legal = pos.legal_plays(dice)
     dice = legal.dice
     from backgammon.nn import Evaluator, rank_plays
