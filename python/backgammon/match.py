@@ -255,6 +255,21 @@ class Match:
             raise InvalidRecordError(".mat: a 0 point match holds money games, not a match")
         return record.match
 
+    def to_sgf(self, *, strict: bool = False) -> str:
+        """gnubg's SGF text of the match (see :mod:`backgammon.formats.sgf`)."""
+        from backgammon.formats.sgf import write_sgf
+        return write_sgf(self, strict=strict)
+
+    @classmethod
+    def from_sgf(cls, text: str, *, rules: Rules | None = None) -> Match:
+        """The match of gnubg's SGF text, every play replayed and checked."""
+        from backgammon.errors import InvalidRecordError
+        from backgammon.formats.sgf import read_sgf
+        record = read_sgf(text, rules=rules)
+        if record.match is None:
+            raise InvalidRecordError("SGF: a match length of 0 holds money games, not a match")
+        return record.match
+
     def to_json(self) -> str:
         """The JSON record of the match (schema: docs/records.md)."""
         from backgammon.formats.record import write_json

@@ -13,6 +13,7 @@ same result whether they run in one thread, many threads, or a cluster.
 
 from __future__ import annotations
 
+import collections
 import math
 import os
 import sys
@@ -20,12 +21,13 @@ import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import MISSING, dataclass, field, fields, replace
-from typing import Any, Callable, Iterator, NamedTuple, Union
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Union
 
 import numpy as np
 
 from backgammon import _bgcore
 from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
+from backgammon._show import shown
 from backgammon.errors import RolloutError
 from backgammon.position import ALL_ROLLS, Position
 
@@ -233,12 +235,12 @@ def rollout(position: Position | str, games: int = 36 * 36 * 10, *,
             if max_seconds is not None and done and _past_budget(start, done, count, max_seconds):
                 stopped = f"time budget of {max_seconds:g} s reached after {done:,} games"
                 break
-            chunks = [(first + f, c) for f, c in _chunks(count, play.workers, play.executor,
-                                                          chunk_games)]
-            parts = play.parts([(pos._b, seed, f, c) for f, c in chunks], stratify)
+            chunks = _chunks(count, play.workers, play.executor, chunk_games)  # lazily
+            parts = play.parts(((pos._b, seed, first + f, c) for f, c in chunks), stratify)
             try:
-                for part, (_, c) in zip(parts, chunks):
+                for part in parts:
                     stats += part
+                    c = int(part[:, _G].sum())  # every game of a chunk is counted
                     done += c
                     bar.update(c, _equity_note(stats, stratify) if bar.shows_notes else None)
             finally:
@@ -268,15 +270,15 @@ class _PolicyRunner:
         callable_policy = callable(policy) and net is None
         if net is None and not callable_policy and (not isinstance(policy, str)
                                                     or policy not in _POLICIES):
-            raise RolloutError(f"unknown policy {policy!r}: use 'net', 'random', 'pubeval', "
-                               "an Evaluator or a callable")
+            raise RolloutError(f"unknown policy {shown(policy)}: use 'net', 'random', "
+                               "'pubeval', an Evaluator or a callable")
         if workers is not None:
             workers = _positive_int(workers, "workers", _MAX_WORKERS)
         if executor is not None and workers is not None:
             raise RolloutError("give workers or executor, not both")
         if executor is not None and not hasattr(executor, "submit"):
             raise RolloutError(f"executor must be a concurrent.futures.Executor, "
-                               f"got {executor!r}")
+                               f"got {shown(executor)}")
         if callable_policy and (executor is not None or (workers or 1) > 1):
             raise RolloutError("a callable policy runs in the calling thread, batching all "
                                "games in flight: workers and executor apply to built-in "
@@ -292,14 +294,15 @@ class _PolicyRunner:
             self.code = _POLICIES[self.name]
             self.net = net if net is not None or self.code != 2 else Evaluator.default()
 
-    def parts(self, jobs: list[tuple[bytes, int, int, int]], stratify: bool) -> Iterator[np.ndarray]:
+    def parts(self, jobs: Iterable[tuple[bytes, int, int, int]],
+              stratify: bool) -> Iterator[np.ndarray]:
         """The ``(1296, 9)`` statistics of each job ``(board, seed, first, count)``,
-        in order; close the iterator to stop the rest."""
+        in order (jobs are read lazily); close the iterator to stop the rest."""
         if self.evaluate is not None:
             return (_bgcore.playout_batched(b, seed, first, count, stratify, self.evaluate,
                                             self.in_flight) for b, seed, first, count in jobs)
-        args = [(b, seed, first, count, self.code, stratify, self.net)
-                for b, seed, first, count in jobs]
+        args = ((b, seed, first, count, self.code, stratify, self.net)
+                for b, seed, first, count in jobs)
         return _run_chunks(args, self.workers, self.executor)
 
 
@@ -362,46 +365,69 @@ def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
                            net._nets if net is not None else None)
 
 
-def _run_chunks(args: list[tuple], workers: int | None,
+def _run_chunks(args: Iterator[tuple], workers: int | None,
                 executor: Executor | None) -> Iterator[np.ndarray]:
     if executor is not None:
         # a token pickled to another process is a fresh one: remote chunks
         # already running finish there; in-process executors stop at once
-        cancel = _bgcore.Cancel()
-        return _collect([executor.submit(run_chunk, *a, cancel) for a in args], cancel)
+        return _submit_and_collect(executor, args, _bgcore.Cancel(), _EXECUTOR_WINDOW)
     if (workers or 1) == 1:
         return (run_chunk(*a) for a in args)
     return _threaded(args, workers or 1)
 
 
-def _threaded(args: list[tuple], workers: int) -> Iterator[np.ndarray]:
-    cancel = _bgcore.Cancel()
+def _threaded(args: Iterator[tuple], workers: int) -> Iterator[np.ndarray]:
     # leaving the block joins the threads: none outlives the rollout
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
-        yield from _collect([pool.submit(run_chunk, *a, cancel) for a in args], cancel)
+        yield from _submit_and_collect(pool, args, _bgcore.Cancel(), 2 * workers)
 
 
 _WAIT = 0.1  # seconds: a wait for a chunk wakes this often (Ctrl-C on every platform)
+_EXECUTOR_WINDOW = 256  # chunks submitted ahead to an executor (a cluster's workers)
 
 
-def _collect(futures: list, cancel: Any) -> Iterator[np.ndarray]:
-    """Results in order.  On an error, an interrupt or an early close, the
-    chunks not started are cancelled and the running ones told to stop, so
-    nothing keeps running behind the caller's back."""
+def _submit_and_collect(executor: Executor, args: Iterator[tuple], cancel: Any,
+                        window: int) -> Iterator[np.ndarray]:
+    """The chunks' results in order, at most ``window`` submitted ahead (any
+    number of chunks in bounded memory).  On an error, an interrupt or an
+    early close, the chunks not started are cancelled and the running ones
+    told to stop, so nothing keeps running behind the caller's back."""
+    pending: collections.deque = collections.deque()
+    try:
+        for a in args:
+            pending.append(executor.submit(run_chunk, *a, cancel))
+            if len(pending) >= window:
+                yield _result_of(pending.popleft())
+        while pending:
+            yield _result_of(pending.popleft())
+    except BaseException:
+        cancel.set()
+        for f in pending:
+            f.cancel()
+        raise
+
+
+def _collect(futures: list, cancel: Any) -> Iterator[Any]:
+    """The results of submitted futures in order, for loops of other modules
+    (duels, training): on an error, an interrupt or an early close the
+    futures not started are cancelled and ``cancel`` (a Cancel token the
+    running ones watch) is set."""
     try:
         for f in futures:
-            while True:
-                try:
-                    result = f.result(timeout=_WAIT)
-                    break
-                except FutureTimeout:
-                    continue
-            yield result
+            yield _result_of(f)
     except BaseException:
         cancel.set()
         for f in futures:
             f.cancel()
         raise
+
+
+def _result_of(future: Any) -> Any:
+    while True:  # a timed wait: Ctrl-C gets through on every platform
+        try:
+            return future.result(timeout=_WAIT)
+        except FutureTimeout:
+            continue
 
 
 def _checked_evaluator(policy: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray], np.ndarray]:
@@ -430,13 +456,15 @@ _MIN_CHUNK = 1296       # games: a chunk costs ~0.1 ms of overhead
 
 
 def _chunks(games: int, workers: int | None, executor: Executor | None,
-            chunk_games: int | None) -> list[tuple[int, int]]:
-    """``(first, count)`` of each chunk.  By default a multiple of the workers
-    of chunks of equal size (within one game), so that every thread gets the
-    same work.  The split never changes the result."""
+            chunk_games: int | None) -> Iterator[tuple[int, int]]:
+    """``(first, count)`` of each chunk, lazily (a huge rollout lists nothing
+    up front).  By default a multiple of the workers of chunks of equal size
+    (within one game), so that every thread gets the same work.  The split
+    never changes the result."""
     if chunk_games is not None:
-        return [(first, min(chunk_games, games - first))
-                for first in range(0, games, chunk_games)]
+        for first in range(0, games, chunk_games):
+            yield first, min(chunk_games, games - first)
+        return
     parallel = 16 if executor is not None else workers or 1
     per_worker = 4  # a few each: a thread slowed by the machine is evened out
     n = parallel * per_worker
@@ -444,12 +472,11 @@ def _chunks(games: int, workers: int | None, executor: Executor | None,
     n = math.ceil(n / parallel) * parallel if n >= parallel else n
     n = min(n, games)
     size, extra = divmod(games, n)
-    out, first = [], 0
+    first = 0
     for i in range(n):
         count = size + (i < extra)
-        out.append((first, count))
+        yield first, count
         first += count
-    return out
 
 
 _MAX_GAMES = 2**53  # far past any rollout, and game numbers stay exact everywhere
@@ -457,9 +484,9 @@ _MAX_GAMES = 2**53  # far past any rollout, and game numbers stay exact everywhe
 
 def _positive_int(value: Any, name: str, limit: int = _MAX_GAMES) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise RolloutError(f"{name} must be a positive integer, got {value!r}")
+        raise RolloutError(f"{name} must be a positive integer, got {shown(value)}")
     if not 1 <= value <= limit:
-        raise RolloutError(f"{name} must be an integer from 1 to {limit:,}, got {value!r}")
+        raise RolloutError(f"{name} must be an integer from 1 to {limit:,}, got {shown(value)}")
     return int(value)
 
 
@@ -481,7 +508,7 @@ def _never_moves(pos: Position) -> str | None:
 
 def _seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise RolloutError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+        raise RolloutError(f"seed must be an integer from 0 to 2**64 - 1, got {shown(seed)}")
     return int(seed)
 
 

@@ -18,6 +18,7 @@ import threading
 
 import numpy as np
 
+from backgammon._show import shown
 from backgammon.errors import GameOverError, InvalidDiceError, InvalidPositionError, RolloutError
 
 from movegen cimport *
@@ -175,19 +176,19 @@ cdef int _die(object x, object dice) except -1:
     try:
         v = x.__index__()
     except (AttributeError, TypeError, OverflowError):
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}") from None
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}") from None
     if v < 1 or v > 6:
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}")
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}")
     return <int>v
 
 
 cdef int _parse_dice(object dice, int *d1, int *d2) except -1:
     if isinstance(dice, (str, bytes)):
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}")
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}")
     try:
         a, b = dice
     except (TypeError, ValueError):
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}") from None
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}") from None
     d1[0] = _die(a, dice)
     d2[0] = _die(b, dice)
     return 0

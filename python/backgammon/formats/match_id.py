@@ -29,6 +29,7 @@ bits       field
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 import binascii
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -174,19 +175,31 @@ def game_match_key(game: Game) -> tuple[MatchKey, list[str]]:
             turn = game.result.winner
         elif reason == "drop":
             turn = 1 - game.turn
+    jacoby = rules.jacoby if not game.match_length else False  # gnubg's default
+    read = _read_id(game)
+    if read is not None and game.match_length:
+        jacoby = decode_match_id(read.split(":")[1]).jacoby  # the bit as it was read
     key = MatchKey(
         cube=game.cube, cube_owner=-1 if game.cube_owner is None else game.cube_owner,
         move=game.turn, crawford=game.crawford, game_state=state, turn=turn,
         doubled=doubled, resigned=resigned, dice=game.dice or (0, 0),
-        match_length=game.match_length, score=game.score,
-        jacoby=rules.jacoby if not game.match_length else False)
+        match_length=game.match_length, score=game.score, jacoby=jacoby)
     return key, lost
+
+
+def _read_id(game: Game) -> str | None:
+    """The GNUbgID a game was set up from, if any."""
+    start = game.start
+    return start.get("gnubg_id") if isinstance(start, Mapping) else None
 
 
 def game_gnubg_id(game: Game, *, strict: bool = False) -> str:
     """``PositionID:MatchID`` of a game (see :meth:`Game.gnubg_id`)."""
     key, lost = game_match_key(game)
     report_loss("gnubg ID", lost, strict=strict)
+    read = _read_id(game)
+    if read is not None and not game.actions and not game.steps:
+        return read  # untouched since it was read: the same string (gnubg's state 0 too)
     return f"{game.position.position_id()}:{encode_match_id(key)}"
 
 
@@ -235,20 +248,44 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         if match_play:
             rules = rules.replace(automatic_doubles=0)
         if key.game_state == GAME_NONE:
-            game = Game(rules, rng=rng, match_length=key.match_length, score=key.score,
-                        crawford=key.crawford)
+            if position != Position.initial():
+                raise InvalidRecordError(
+                    f"GNUbgID {text!r}: no game yet, but the Position ID is not the "
+                    "opening position")
             if key.cube_owner != -1 or (key.cube > 1 and (match_play or not rules.cube)):
                 raise InvalidRecordError(
                     f"GNUbgID {text!r}: before the opening roll the cube is in the middle "
                     "(only automatic doubles, RULES 9.3, can have raised it)")
+            if key.dice != (0, 0):
+                # gnubg's analysis exports show the first play of a game this way: the
+                # game at its first play, the dice owner to play them
+                if key.doubled or key.resigned or key.turn != key.move:
+                    raise InvalidRecordError(
+                        f"GNUbgID {text!r}: no game yet with dice shown is the first play: "
+                        "nothing offered, the player to act on roll")
+                if key.dice[0] == key.dice[1]:
+                    raise InvalidRecordError(
+                        f"GNUbgID {text!r}: the first play of a game is never a double "
+                        "(RULES 2.1)")
+                game = Game.from_position(position, turn=key.move, dice=key.dice,
+                                          cube=key.cube, rules=rules, rng=rng,
+                                          match_length=key.match_length, score=key.score,
+                                          crawford=key.crawford)
+                game._set(automatic_doubles_used=key.cube.bit_length() - 1,
+                          start=dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}"))
+                return game
+            game = Game(rules, rng=rng, match_length=key.match_length, score=key.score,
+                        crawford=key.crawford)
             game._set(cube=key.cube,  # automatic doubles on opening ties
                       automatic_doubles_used=key.cube.bit_length() - 1)
-            if key.doubled or key.dice != (0, 0):
-                raise InvalidRecordError(f"GNUbgID {text!r}: no game, yet dice or a double")
+            if key.doubled:
+                raise InvalidRecordError(f"GNUbgID {text!r}: no game, yet a double")
             if key.resigned:  # a resignation offered before the opening roll
                 game._set(resignation=(1 - key.turn, RESIGN_KINDS[key.resigned - 1]),
                           resume=Phase.OPENING, phase=Phase.RESIGNED)
-            if key.cube > 1 or key.resigned:  # not a plain new game: restart() needs the ID
+            if key.cube > 1 or key.resigned or (match_play and key.jacoby):
+                # not a plain new game (or gnubg's Jacoby bit clear in a match, kept as
+                # read): restart() and writing need the ID
                 game._set(start={"gnubg_id": f"{pos_text}:{match_text}"})
             return game
         dice = key.dice if key.dice != (0, 0) else None
