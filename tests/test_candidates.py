@@ -317,3 +317,27 @@ def test_cli_analyse_roll_on_an_xgid(capsys):
     assert main(["rollout", XGID_52, "--games", "2592", "--seed", "1", "--policy", "pubeval",
                  "--stop-error", "0.5", "--no-progress"]) == 0
     assert "stopped early" in capsys.readouterr().out
+
+
+def test_a_process_pool_and_a_progress_callback():
+    from concurrent.futures import ProcessPoolExecutor
+
+    pos = bg.Position.initial()
+    seen = []
+    base = bg.rollout_plays(pos, (2, 1), top=2, games=400, seed=6, policy="pubeval",
+                            progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (800, 800) and all(t == 800 for _, t in seen)
+    with ProcessPoolExecutor(2) as pool:
+        far = bg.rollout_plays(pos, (2, 1), top=2, games=400, seed=6, policy="pubeval",
+                               executor=pool)
+    assert [(r.play, r.equity, r.difference) for r in far] == \
+        [(r.play, r.equity, r.difference) for r in base]
+
+
+def test_docstring_examples():
+    import doctest
+    import importlib
+
+    for name in ("backgammon.candidates", "backgammon.rollout"):
+        result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0 and result.attempted > 0, name
