@@ -39,7 +39,7 @@ import numpy as np
 from backgammon.errors import RolloutError
 from backgammon.position import Play, Position
 from backgammon.rollout import (_DEFAULT_IN_FLIGHT, _FIELDS, _G, _LB, _LG, _PLIES, _STRATA,
-                                _SV, _SV2, _W, _WB, _WG, _Z95, Estimate, Policy, _as_position,
+                                _SV, _SV2, _W, _WB, _WG, Estimate, Policy, _as_position,
                                 _estimate, _never_moves, _past_budget, _PolicyRunner,
                                 _positive_int, _Progress, _rounds, _seed, _stopping,
                                 _strata_for_estimates, read_estimate)
@@ -272,8 +272,8 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     staged = stop_error is not None or max_seconds is not None
     # memory: a round holds one table per candidate and block of 1,296 games
     most = _STRATA * max(1, _ROUND_TABLES // k)
-    rounds = _rounds(games) if staged else [(f, min(most, games - f))
-                                            for f in range(0, games, most)]
+    rounds: Iterable[tuple[int, int]] = _rounds(games) if staged else (
+        (f, min(most, games - f)) for f in range(0, games, most))  # lazily: any games
     parallel = 16 if executor is not None else workers or 1
     bar = _Progress(progress, games * max(len(rolled), 1))
     begin = time.perf_counter()
