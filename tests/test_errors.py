@@ -580,6 +580,18 @@ def test_malformed_steps(name):
     assert_unchanged(pos, snap)
 
 
+def test_bool_steps_are_not_points():
+    # One checker on our 2-point: 2/1 1/off is the 1-1 play, but True is not point 1.
+    a = [0] * 26
+    a[2], a[24] = 1, -1
+    pos = Position.from_array(a)
+    assert pos.play([(2, 1), (1, 0)], dice=(1, 1)).outcome() is not None
+    snap = snapshot(pos)
+    expect(IllegalPlayError, pos.play, [(2, True), (True, 0)], dice=(1, 1))
+    expect(IllegalPlayError, pos.legal_moves, (1, 1), [(2, True)])
+    assert_unchanged(pos, snap)
+
+
 def test_play_of_another_position_rejected():
     pos = Position.initial()
     other = pos.play([(8, 5), (6, 5)]).swapped()

@@ -477,6 +477,8 @@ def _normalize_steps(steps: Iterable[Any]) -> tuple[Step, ...]:
             raise IllegalPlayError(f"a step is a pair (from, to), got {shown(item)}")
         try:
             src, dst = item
+            if isinstance(src, bool) or isinstance(dst, bool):
+                raise TypeError  # True is not point 1
             src, dst = operator.index(src), operator.index(dst)
         except (TypeError, ValueError):
             raise IllegalPlayError(f"a step is a pair (from, to), got {_short(item)}") from None
