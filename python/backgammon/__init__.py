@@ -34,9 +34,10 @@ from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
 from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
-from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.rollout import Estimate, RolloutError, RolloutResult, read_position, rollout
 from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
+from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
 from backgammon import cubeful, met
 from backgammon.analysis import Analysis, analyse
@@ -49,6 +50,7 @@ __all__ = [
     "Analysis",
     "AmbiguousPlayError",
     "BackgammonError",
+    "CandidateRow",
     "Chouette",
     "CubeDecision",
     "DiceSource",
@@ -78,6 +80,7 @@ __all__ = [
     "Phase",
     "PipCountCubePolicy",
     "Play",
+    "PlaysRollout",
     "Position",
     "RankedPlay",
     "RolloutError",
@@ -93,7 +96,9 @@ __all__ = [
     "met",
     "perft",
     "pubeval",
+    "read_position",
     "rollout",
+    "rollout_plays",
     "svg",
     "train",
 ]
