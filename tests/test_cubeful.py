@@ -305,3 +305,15 @@ def test_action_agrees_with_the_equities(c, score):
     assert min(d.errors.values()) == pytest.approx(0.0) and all(v >= 0 for v in d.errors.values())
     text = str(d)
     assert d.action in text and "Cube decision" in text and d._repr_html_().startswith("<table>")
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"rules": Rules(cube=False)},
+    {"cube": 64, "owner": "own"},
+    {"cube": 4, "owner": "opponent", "rules": Rules(max_cube=4)},
+])
+def test_a_cube_that_cannot_move_is_dead(kwargs):
+    c = (0.62, 0.2, 0.03, 0.1, 0.01)
+    d = CubeDecision.from_chances(c, **kwargs)
+    assert not d.available
+    assert d.no_double == pytest.approx(cf.cubeless_equity(c))

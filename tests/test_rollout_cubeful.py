@@ -151,3 +151,16 @@ def test_bad_starts_are_refused():
         bg.rollout(RACE, games=10, cube=True, policy="pubeval")
     with pytest.raises(TypeError):
         bg.rollout(RACE, games=10, cube="yes")
+
+
+def test_saved_cubeful_results_reload_and_stopping_rules():
+    import json
+
+    r = bg.rollout(RACE, games=RACE_GAMES, seed=4, cube=True, variance_reduction=True)
+    back = bg.RolloutResult.from_dict(json.loads(json.dumps(r.to_dict(strata=True))))
+    assert back.cube and back.variance_reduction and back.rotation == 2
+    assert back.cubeful == r.cubeful and back.plain_cubeful == r.plain_cubeful
+    assert np.array_equal(back.strata, r.strata)
+    # a stopping rule: rounds of 1,296 games; an error bound every round meets
+    s = bg.rollout(RACE, games=1296 * 3, seed=4, cube=True, stop_error=1.0)
+    assert s.games == 1296 and s.stopped and s.cubeful is not None

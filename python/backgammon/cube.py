@@ -24,6 +24,7 @@ from typing import Any
 from backgammon.errors import BackgammonError, IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
+from backgammon._show import shown
 
 __all__ = ["CubeDecision", "EvaluatorCubePolicy", "PipCountCubePolicy", "cube_decision"]
 
@@ -40,9 +41,9 @@ class PipCountCubePolicy:
         for name in ("double_lead", "redouble_lead", "take_lead"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"{name} is a number, got {value!r}")
+                raise TypeError(f"{name} is a number, got {shown(value)}")
             if not math.isfinite(value):
-                raise InvalidSetupError(f"{name} is a finite lead, got {value!r}")
+                raise InvalidSetupError(f"{name} is a finite lead, got {shown(value)}")
 
     @staticmethod
     def lead(position: Position) -> float:
@@ -53,7 +54,7 @@ class PipCountCubePolicy:
     def should_double(self, game: Game) -> bool:
         """Whether the player on roll should double now (False when doubling is not allowed)."""
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
         if not game.can_double():
             return False
         need = self.redouble_lead if game.cube_owner == game.turn else self.double_lead
@@ -62,10 +63,10 @@ class PipCountCubePolicy:
     def should_take(self, game: Game) -> bool:
         """Whether the doubled player should take (the game must be waiting for the answer)."""
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
         if game.phase is not Phase.DOUBLED:
             raise IllegalActionError(
-                f"no double to answer: the game is in phase {game.phase.value!r}")
+                f"no double to answer: the game is in phase {shown(game.phase.value)}")
         return self.lead(game.position) <= self.take_lead  # the doubler's lead
 
 
@@ -128,7 +129,7 @@ class CubeDecision:
         chances = cf.chances_tuple(chances)
         cf.check_cube(cube)
         if owner not in (cf.CENTRED, cf.OWN, cf.OPPONENT):
-            raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {owner!r}")
+            raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {shown(owner)}")
         if owner == cf.OPPONENT:
             available, why = False, "the opponent owns the cube"
         elif not rules.cube:
@@ -142,8 +143,11 @@ class CubeDecision:
         # The numbers come from the core (cube.h), the same model as
         # backgammon.cubeful, which stays the reference (tests/test_cube_core.py).
         table = None if score is None else _bgcore.cube_table(met.default_table())
+        # A cube that can no longer move (no cube, or at its limit) is dead for
+        # both sides: Janowski's money model has no limit of its own.
+        live_x = x if rules.can_double_to(2 * cube) else 0.0
         nd, dt, dp, _, beaver, _, _ = _bgcore.cube_decide(
-            chances, cube=cube, owner=owner, x=x, max_cube=rules.max_cube,
+            chances, cube=cube, owner=owner, x=live_x, max_cube=rules.max_cube,
             cube_disabled=not rules.cube, jacoby=rules.jacoby, beaver=rules.beaver,
             score=score, post_crawford=post_crawford, table=table)
         take = dt <= dp
@@ -241,7 +245,7 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
         if game.phase not in (Phase.ROLL, Phase.DOUBLED):
             raise IllegalActionError(
                 "a cube decision comes before the roll or while a double is pending; the game "
-                f"is in phase {game.phase.value!r}")
+                f"is in phase {shown(game.phase.value)}")
         position, rules = game.position, game.rules
         cube = game.cube
         owner = ("centred" if game.cube_owner is None
@@ -250,7 +254,7 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
     elif isinstance(game_or_position, Position):
         position = game_or_position
     else:
-        raise TypeError(f"cube_decision takes a Game or a Position, got {game_or_position!r}"[:300])
+        raise TypeError(f"cube_decision takes a Game or a Position, got {shown(game_or_position)}"[:300])
     chances = evaluate(position, ply=ply, evaluator=evaluator)
     if x is None:
         x = cubeful.cube_efficiency(position)
@@ -289,7 +293,7 @@ class EvaluatorCubePolicy:
     def should_double(self, game: Game) -> bool:
         """Whether the player on roll should double now (False when doubling is not allowed)."""
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
         if not game.can_double():
             return False
         action = self.decision(game).action
@@ -298,8 +302,8 @@ class EvaluatorCubePolicy:
     def should_take(self, game: Game) -> bool:
         """Whether the doubled player should take (a beaver counts as a take)."""
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
         if game.phase is not Phase.DOUBLED:
             raise IllegalActionError(
-                f"no double to answer: the game is in phase {game.phase.value!r}")
+                f"no double to answer: the game is in phase {shown(game.phase.value)}")
         return self.decision(game).take

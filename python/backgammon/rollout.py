@@ -20,8 +20,8 @@ import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, NamedTuple, Union
+from dataclasses import MISSING, dataclass, field, fields, replace
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Union
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from backgammon._show import shown
 from backgammon.errors import RolloutError
 from backgammon.position import ALL_ROLLS, Position
 
-__all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "Policy"]
+__all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "read_position", "Policy"]
 
 Policy = Union[str, Any, Callable[[np.ndarray], Any]]
 """``"net"`` (the bundled :class:`~backgammon.Evaluator`), ``"random"``,
@@ -118,6 +118,9 @@ class RolloutResult:
     plain_cubeful: Estimate | None = None
     truncate: int | None = None
     rotation: int = 0
+    stopped: str | None = None
+    """Why the rollout stopped before ``games`` asked for (``stop_error`` or
+    ``max_seconds``), or None when it played them all."""
 
     @property
     def probabilities(self) -> tuple[float, float, float, float, float]:
@@ -129,8 +132,9 @@ class RolloutResult:
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready summary."""
+    def to_dict(self, *, strata: bool = False) -> dict[str, Any]:
+        """A JSON-ready summary; with ``strata`` also the raw per-stratum counts,
+        so that :meth:`from_dict` gives back the whole result."""
         out: dict[str, Any] = {
             "position_id": self.position.position_id(),
             "games": self.games, "policy": self.policy, "seed": self.seed,
@@ -151,8 +155,18 @@ class RolloutResult:
                    rotation=self.rotation)
         out.update(unstratified_equity_stderr=self.unstratified_stderr,
                    seconds=self.seconds, games_per_second=self.games_per_second,
-                   mean_plies=self.mean_plies)
+                   mean_plies=self.mean_plies, stopped=self.stopped)
+        if strata:
+            out["strata"] = self.strata.tolist()
         return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RolloutResult:
+        """The result :meth:`to_dict` wrote (after a JSON round trip too).
+
+        Without ``"strata"`` the raw counts come back empty, shape ``(0, 9)``.
+        Raises :class:`RolloutError` naming a missing or bad field."""
+        return _from_dict(cls, data)
 
     def __str__(self) -> str:
         rows = [("win", self.win), ("win gammon", self.win_gammon),
@@ -205,6 +219,8 @@ class RolloutResult:
                              f"{self.unstratified_stderr:.4f} to {eq.stderr:.4f} ({gain:.2f}x)")
         lines.append(f"  {self.games_per_second:,.0f} games/s, {self.seconds:.2f} s, "
                      f"{self.mean_plies:.1f} plies a game")
+        if self.stopped:
+            lines.append(f"  stopped early: {self.stopped}")
         return "\n".join(lines)
 
 
@@ -215,11 +231,12 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
             chunk_games: int | None = None, in_flight: int = _DEFAULT_IN_FLIGHT,
             cube: bool = False, variance_reduction: bool = False,
             truncate: int | None = None, rotation: int | None = None,
+            stop_error: float | None = None, max_seconds: float | None = None,
             ) -> RolloutResult:
     """Plays ``position`` out ``games`` times and returns the statistics.
 
     ``position`` is seen from the player on roll, who rolls first; it may be
-    a :class:`Position` or a gnubg Position ID.  ``policy`` is ``"net"`` (the
+    a :class:`Position`, a gnubg Position ID, a GNUbgID or an XGID.  ``policy`` is ``"net"`` (the
     default: the bundled nets' 0-ply choice, :class:`~backgammon.Evaluator`),
     an :class:`~backgammon.Evaluator` of your own, ``"random"``
     (uniform over distinct plays), ``"pubeval"`` (Tesauro's evaluator,
@@ -232,8 +249,16 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     chunks of ``chunk_games`` games where it likes.  The result is identical
     for any ``workers``, ``executor`` and ``chunk_games``.  ``stratify``
     gives every 1,296 games each pair of first two rolls once.  ``progress``
-    shows a bar on stderr (tqdm when installed), or is called as
-    ``progress(done, total)``.
+    shows a bar on stderr (tqdm when installed) with the current equity and
+    its error, or is called as ``progress(done, total)``.
+
+    Stopping rules: with ``stop_error`` the games are played in rounds that
+    end at fixed game counts (every 1,296 games up to 10,368, then about an
+    eighth more each time, in whole multiples of 1,296) and the rollout stops at the first end of a
+    round where the equity's standard error is below ``stop_error``, so a
+    seed still gives one result.  ``max_seconds`` stops before a round that
+    would end past the time budget (the games played then depend on the
+    machine's speed).  ``RolloutResult.stopped`` says why it stopped early.
 
     ``position`` may also be a :class:`~backgammon.Game` waiting for a roll:
     its position, cube, owner, score, Crawford flag and rules are used.
@@ -261,24 +286,7 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     seed = _seed(seed)
-    from backgammon.nn import Evaluator
-
-    net = policy if isinstance(policy, Evaluator) else None
-    callable_policy = callable(policy) and net is None
-    if net is None and not callable_policy and (not isinstance(policy, str)
-                                                or policy not in _POLICIES):
-        raise RolloutError(f"unknown policy {shown(policy)}: use 'net', 'random', 'pubeval', "
-                           "an Evaluator or a callable")
-    if workers is not None:
-        workers = _positive_int(workers, "workers", _MAX_WORKERS)
-    if executor is not None and workers is not None:
-        raise RolloutError("give workers or executor, not both")
-    if executor is not None and not hasattr(executor, "submit"):
-        raise RolloutError(f"executor must be a concurrent.futures.Executor, got {shown(executor)}")
-    if callable_policy and (executor is not None or (workers or 1) > 1):
-        raise RolloutError("a callable policy runs in the calling thread, batching all games "
-                           "in flight: workers and executor apply to built-in policies")
-    in_flight = _positive_int(in_flight, "in_flight", _MAX_IN_FLIGHT)
+    play = _PolicyRunner(policy, workers, executor, in_flight)
     if chunk_games is not None:
         chunk_games = _positive_int(chunk_games, "chunk_games")
     if rotation is None:
@@ -297,60 +305,158 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     if not isinstance(variance_reduction, bool):
         raise TypeError(f"variance_reduction is True or False, got {variance_reduction!r}")
     extended = bool(cube or variance_reduction or truncate is not None or rotation in (1, 3))
-    if extended and (callable_policy or (net is None and policy != "net")):
+    if extended and play.code != _POLICIES["net"]:
         raise RolloutError("cube, variance_reduction, truncate and rotation 1 or 3 need the "
                            f"net policy ('net' or an Evaluator), got {policy!r}")
+    stop_error, max_seconds = _stopping(stop_error, max_seconds)
     stuck = _never_moves(pos)
     if stuck:
         raise RolloutError(f"the game can never end: {stuck} in {pos!r}")
-    chunks = _chunks(games, workers, executor, chunk_games)
-    if callable_policy:
-        name = getattr(policy, "__name__", type(policy).__name__)
-    else:
-        name = "net" if net is not None else str(policy)
+    staged = stop_error is not None or max_seconds is not None
+    rounds = _rounds(games) if staged else [(0, games)]
+
+    def finish(done: int, seconds: float) -> RolloutResult:
+        if not extended:
+            return _result(pos, done, play.name, seed, stratify, stats, seconds)
+        return _result_ex(pos, done, play.name, seed, rotation, stats, seconds,
+                          cube=bool(cube), match=setup["score"] is not None,
+                          vr=variance_reduction, truncate=truncate)
 
     bar = _Progress(progress, games)
     start = time.perf_counter()
     stats = np.zeros((_STRATA, len(_FIELDS)), dtype=np.int64)
-    parts: Any = None
+    done, stopped = 0, None
     try:
         if extended:
-            if net is None:
-                net = Evaluator.default()
             opts = dict(setup, vr=variance_reduction, rotation=rotation,
                         truncate=-1 if truncate is None else truncate,
                         rot_offset=_rotation_offset(seed))
-            args = ((pos._b, seed, first, count, net, opts) for first, count in chunks)
             stats = np.zeros((_STRATA, _bgcore.ROLLOUT_FIELDS), dtype=np.int64)
-            parts = _run_chunks(args, workers, executor, run_chunk_ex)
-            for part in parts:
-                stats += part
-                bar.update(int(part[:, 0].sum()))  # column 0: games
-        elif callable_policy:
-            evaluate = _checked_evaluator(policy)
-            for first, count in chunks:
-                stats += _bgcore.playout_batched(pos._b, seed, first, count, stratify,
-                                                 evaluate, in_flight)
-                bar.update(count)
-        else:
-            code = _POLICIES["net" if net is not None else str(policy)]
-            if code == 2 and net is None:
-                net = Evaluator.default()
-            args = ((pos._b, seed, first, count, code, stratify, net) for first, count in chunks)
-            parts = _run_chunks(args, workers, executor)
-            for part in parts:
-                stats += part
-                bar.update(int(part[:, _G].sum()))  # every game of a chunk is counted
+        for first, count in rounds:
+            if max_seconds is not None and done and _past_budget(start, done, count, max_seconds):
+                stopped = f"time budget of {max_seconds:g} s reached after {done:,} games"
+                break
+            chunks = _chunks(count, play.workers, play.executor, chunk_games)  # lazily
+            if extended:
+                parts = _run_chunks(((pos._b, seed, first + f, c, play.net, opts)
+                                     for f, c in chunks), play.workers, play.executor,
+                                    run_chunk_ex)
+            else:
+                parts = play.parts(((pos._b, seed, first + f, c) for f, c in chunks), stratify)
+            try:
+                for part in parts:
+                    stats += part
+                    c = int(part[:, _G].sum())  # every game of a chunk is counted (column 0)
+                    done += c
+                    note = _equity_note(stats, stratify) if bar.shows_notes and not extended \
+                        else None
+                    bar.update(c, note)
+            finally:
+                parts.close()  # an interrupt between chunks: stop and join the workers now
+            if stop_error is not None and done < games:
+                err = finish(done, 0.0).equity.stderr
+                if err < stop_error:
+                    stopped = (f"equity error {err:.4f} below {stop_error:g} after "
+                               f"{done:,} games")
+                    break
     finally:
-        if parts is not None:
-            parts.close()  # an interrupt between chunks: stop and join the workers now
         bar.close()
     seconds = time.perf_counter() - start
-    if not extended:
-        return _result(pos, games, name, seed, stratify, stats, seconds)
-    return _result_ex(pos, games, name, seed, rotation, stats, seconds, cube=bool(cube),
-                      match=setup["score"] is not None, vr=variance_reduction,
-                      truncate=truncate)
+    result = finish(done, seconds)
+    return replace(result, stopped=stopped) if stopped else result
+
+
+class _PolicyRunner:
+    """A checked policy with where to run it: plays chunks of games and yields
+    their statistics in order."""
+
+    def __init__(self, policy: Policy, workers: int | None, executor: Executor | None,
+                 in_flight: int) -> None:
+        from backgammon.nn import Evaluator
+
+        net = policy if isinstance(policy, Evaluator) else None
+        callable_policy = callable(policy) and net is None
+        if net is None and not callable_policy and (not isinstance(policy, str)
+                                                    or policy not in _POLICIES):
+            raise RolloutError(f"unknown policy {shown(policy)}: use 'net', 'random', "
+                               "'pubeval', an Evaluator or a callable")
+        if workers is not None:
+            workers = _positive_int(workers, "workers", _MAX_WORKERS)
+        if executor is not None and workers is not None:
+            raise RolloutError("give workers or executor, not both")
+        if executor is not None and not hasattr(executor, "submit"):
+            raise RolloutError(f"executor must be a concurrent.futures.Executor, "
+                               f"got {shown(executor)}")
+        if callable_policy and (executor is not None or (workers or 1) > 1):
+            raise RolloutError("a callable policy runs in the calling thread, batching all "
+                               "games in flight: workers and executor apply to built-in "
+                               "policies")
+        self.in_flight = _positive_int(in_flight, "in_flight", _MAX_IN_FLIGHT)
+        self.workers, self.executor = workers, executor
+        self.evaluate = _checked_evaluator(policy) if callable_policy else None
+        if callable_policy:
+            self.name = getattr(policy, "__name__", type(policy).__name__)
+            self.code, self.net = -1, None
+        else:
+            self.name = "net" if net is not None else str(policy)
+            self.code = _POLICIES[self.name]
+            self.net = net if net is not None or self.code != 2 else Evaluator.default()
+
+    def parts(self, jobs: Iterable[tuple[bytes, int, int, int]],
+              stratify: bool) -> Iterator[np.ndarray]:
+        """The ``(1296, 9)`` statistics of each job ``(board, seed, first, count)``,
+        in order (jobs are read lazily); close the iterator to stop the rest."""
+        if self.evaluate is not None:
+            return (_bgcore.playout_batched(b, seed, first, count, stratify, self.evaluate,
+                                            self.in_flight) for b, seed, first, count in jobs)
+        args = ((b, seed, first, count, self.code, stratify, self.net)
+                for b, seed, first, count in jobs)
+        return _run_chunks(args, self.workers, self.executor)
+
+
+def _stopping(stop_error: Any, max_seconds: Any) -> tuple[float | None, float | None]:
+    out = []
+    for value, name in ((stop_error, "stop_error"), (max_seconds, "max_seconds")):
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer,
+                                                                 np.floating)):
+                raise RolloutError(f"{name} must be a positive number, got {value!r}")
+            if not (math.isfinite(value) and value > 0):
+                raise RolloutError(f"{name} must be a positive number, got {value!r}")
+            value = float(value)
+        out.append(value)
+    return out[0], out[1]
+
+
+def _rounds(games: int) -> list[tuple[int, int]]:
+    """The fixed schedule of rounds ``(first, count)`` of a rollout with
+    stopping rules: rounds end every 1,296 games up to 10,368, then about an
+    eighth more each time, at multiples of 1,296 (so every stratum has the same count), and
+    at ``games``.  It depends on nothing but ``games``, so a seed gives one
+    result whatever the threads."""
+    out, done = [], 0
+    while done < games:
+        step = _STRATA * max(1, done // (_STRATA * 8))
+        count = min(step, games - done)
+        out.append((done, count))
+        done += count
+    return out
+
+
+def _past_budget(start: float, done: int, count: int, budget: float) -> bool:
+    """Whether a round of ``count`` more games would end past the budget, at
+    the speed so far."""
+    spent = time.perf_counter() - start
+    return spent + spent / done * count > budget
+
+
+def _equity_note(stats: np.ndarray, stratify: bool) -> str:
+    strata, stratified = _strata_for_estimates(stats, stratify)
+    n = strata[:, _G]
+    if n.sum() < 2:
+        return ""
+    eq = _estimate(n, strata[:, _SV], strata[:, _SV2], stratified)
+    return f"equity {eq.value:+.4f} \u00b1 {eq.stderr:.4f}"
 
 
 def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
@@ -533,8 +639,79 @@ def _as_position(position: Any) -> Position:
     if isinstance(position, Position):
         return position
     if isinstance(position, str):
-        return Position.from_position_id(position)
+        return read_position(position)[0]
     return Position.from_array(position)
+
+
+_MAX_ID_TEXT = 200  # characters: every ID spelling is far shorter
+
+
+def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
+    """The position (from the player on roll) and the dice, when the text
+    carries them, of a gnubg Position ID, a GNUbgID ``PositionID:MatchID`` or
+    an XGID (with or without ``XGID=``).
+
+        >>> read_position("4HPwATDgc/ABMA")[0] == Position.initial()
+        True
+        >>> read_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")[1]
+        (5, 2)
+    """
+    from backgammon.errors import InvalidPositionError
+    from backgammon.game import Game
+
+    if not isinstance(text, str):
+        raise TypeError(f"a position spelling is a string, got {type(text).__name__}")
+    body = text.strip()
+    if len(body) > _MAX_ID_TEXT:
+        raise InvalidPositionError(f"not a Position ID, GNUbgID or XGID: {text[:40]!r}... "
+                                   f"({len(text):,} characters)")
+    if body.upper().startswith("XGID") or body.count(":") >= 8:
+        game = Game.from_xgid(body)
+    elif ":" in body or body.startswith("GNUbgID"):
+        game = Game.from_gnubg_id(body)
+    else:
+        return Position.from_position_id(body), None
+    return game.position, game.dice
+
+
+def _from_dict(cls: type, data: Any) -> Any:
+    """A :class:`RolloutResult` from :meth:`RolloutResult.to_dict` data; the
+    fields are read by name, so results with more fields read the same way."""
+    if not isinstance(data, dict):
+        raise RolloutError(f"a saved rollout is a dict, got {type(data).__name__}")
+    keys = {"position": "position_id", "unstratified_stderr": "unstratified_equity_stderr"}
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        key = keys.get(f.name, f.name)
+        if key not in data:
+            if f.name == "strata":
+                kwargs["strata"] = np.zeros((0, len(_FIELDS)), dtype=np.int64)
+                continue
+            if f.default is not MISSING:
+                continue
+            raise RolloutError(f"the saved rollout has no {key!r}")
+        value = data[key]
+        try:
+            if f.name == "position":
+                value = Position.from_position_id(value)
+            elif f.name == "strata":
+                value = np.array(value, dtype=np.int64)
+                if value.shape not in ((_STRATA, len(_FIELDS)),
+                                       (_STRATA, _bgcore.ROLLOUT_FIELDS)):
+                    raise ValueError(f"shape {value.shape}, not ({_STRATA}, {len(_FIELDS)}) "
+                                     f"or ({_STRATA}, {_bgcore.ROLLOUT_FIELDS})")
+            elif isinstance(value, dict) and "value" in value:
+                value = read_estimate(value)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise RolloutError(f"the saved rollout's {key!r} is bad: {exc}") from None
+        kwargs[f.name] = value
+    return cls(**kwargs)
+
+
+def read_estimate(data: dict[str, Any]) -> Estimate:
+    """An :class:`Estimate` from ``{"value", "stderr", "ci95": [low, high]}``."""
+    low, high = data["ci95"]
+    return Estimate(float(data["value"]), float(data["stderr"]), float(low), float(high))
 
 
 def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool) -> Estimate:
@@ -682,18 +859,26 @@ class _Progress:
                 self.bar = tqdm(total=total, unit="game", unit_scale=True,
                                 desc="rollout", file=sys.stderr, dynamic_ncols=True)
 
-    def update(self, count: int) -> None:
+    @property
+    def shows_notes(self) -> bool:
+        """Whether a note (the current estimate) would be shown."""
+        return self.bar is not None or self.plain
+
+    def update(self, count: int, note: str | None = None) -> None:
         self.done += count
         if self.callback is not None:
             self.callback(self.done, self.total)
         if self.bar is not None:
+            if note:
+                self.bar.set_postfix_str(note, refresh=False)
             self.bar.update(count)
         elif self.plain:
             width = 30
             filled = int(width * self.done / self.total)
             rate = self.done / max(time.perf_counter() - self.start, 1e-9)
             sys.stderr.write(f"\rrollout [{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.done:,}/{self.total:,} games, {rate:,.0f} games/s")
+                             f"{self.done:,}/{self.total:,} games, {rate:,.0f} games/s"
+                             f"{', ' + note if note else ''}  ")
             sys.stderr.flush()
 
     def close(self) -> None:

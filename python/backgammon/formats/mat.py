@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats.loss import report_loss
 from backgammon.notation import format_play
+from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -230,7 +231,7 @@ def _safe_names(names: Sequence[str], lost: list[str]) -> tuple[str, str]:
         safe = safe.replace(":", ";").replace('"', "'")
         safe = safe or f"Player {k + 1}"
         if safe != name:
-            lost.append(f"the name {name!r} (written {safe!r})")
+            lost.append(f"the name {shown(name)} (written {shown(safe)})")
         out.append(safe)
     return out[0], out[1]
 

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats.loss import report_loss
+from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -137,7 +138,7 @@ def parse_sgf(text: str) -> list[Tree]:
             # capitals count
             ident = "".join(ch for ch in text[start:i] if ch.isupper())
             if node is None or not ident:
-                raise _fail(f"property {text[start:i][:20]!r} outside a node at offset {start}")
+                raise _fail(f"property {shown(text[start:i][:20])} outside a node at offset {start}")
             values: list[str] = []
             while True:
                 while i < n and text[i].isspace():
@@ -155,7 +156,7 @@ def parse_sgf(text: str) -> list[Tree]:
         elif c.isspace():
             i += 1
         else:
-            raise _fail(f"unexpected {c!r} at offset {i}")
+            raise _fail(f"unexpected {shown(c)} at offset {i}")
     if stack:
         raise _fail("a game tree is not closed (missing ')')")
     if not roots:
@@ -213,7 +214,7 @@ def _point(player: int, letter: str) -> int:
         return 0
     k = ord(letter) - ord("a")
     if not 0 <= k < 24:
-        raise ValueError(f"{letter!r} is no point (a-x, y bar, z off)")
+        raise ValueError(f"{shown(letter)} is no point (a-x, y bar, z off)")
     return k + 1 if player == 0 else 24 - k
 
 
@@ -228,10 +229,10 @@ def _points(values: list[str]) -> list[int]:
         elif len(v) == 1:
             ks = range(ord(v) - 97, ord(v) - 96)
         else:
-            raise ValueError(f"{v!r} is no point")
+            raise ValueError(f"{shown(v)} is no point")
         for k in ks:
             if not 0 <= k <= 24:
-                raise ValueError(f"{v!r} is no point (a-x, y the bar)")
+                raise ValueError(f"{shown(v)} is no point (a-x, y the bar)")
             out.append(k)
     return out
 
@@ -314,7 +315,7 @@ def _setup_nodes(start: Game, lost: list[str]) -> list[str]:
     from backgammon.game import Phase
 
     if start.phase not in (Phase.ROLL, Phase.MOVE):
-        lost.append(f"a game set up in phase {start.phase.value!r}")
+        lost.append(f"a game set up in phase {shown(start.phase.value)}")
     board = start.board(0).tolist()
     white = "".join(f"[{_letter(0, p)}]" * board[p] for p in range(1, 26) if board[p] > 0)
     black = "".join(f"[{chr(96 + p)}]" * -board[p] for p in range(1, 25) if board[p] < 0)
@@ -378,7 +379,7 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
                     "are written)")
     pw, pb = (_escape(" ".join(str(x).split())) for x in names[:2])
     if (pw, pb) != tuple(str(x) for x in names[:2]):
-        lost.append(f"the names {tuple(names[:2])!r} as one line each")
+        lost.append(f"the names {shown(tuple(names[:2]))} as one line each")
     trees = []
     totals = [0, 0]
     for k, game in enumerate(games):
@@ -412,7 +413,7 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
 def _number(text: str, what: str, where: str) -> int:
     text = text.strip()
     if not text.isdigit() or len(text) > _DIGITS:
-        raise _fail(f"{what} {text[:20]!r} is not a number of at most {_DIGITS} digits", where)
+        raise _fail(f"{what} {shown(text[:20])} is not a number of at most {_DIGITS} digits", where)
     return int(text)
 
 
@@ -459,7 +460,7 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
     except BackgammonError as e:
         raise _fail(str(e)) from None
     if rule_words & {"nackgammon", "hypergammon"}:
-        raise _fail(f"rules {props['RU']!r}: only standard backgammon is read")
+        raise _fail(f"rules {shown(props['RU'])}: only standard backgammon is read")
     names = (props.get("PW", ["White"])[0].strip() or "White",
              props.get("PB", ["Black"])[0].strip() or "Black")
     match = Match(length, base, rng=0, crawford="crawford" in rule_words or "RU" not in props,
@@ -494,7 +495,7 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
                 raise _fail(f"starts at {score[0]}-{score[1]}, but the games before give "
                             f"{game.score[0]}-{game.score[1]}", where)
             if "RU" in rp and ("crawfordgame" in words) != game.crawford:
-                raise _fail(f"RU{rp['RU']!r} and the score disagree on the Crawford game "
+                raise _fail(f"RU{shown(rp['RU'])} and the score disagree on the Crawford game "
                             "(RULES 10.2)", where)
         else:
             score = (gi.get("ws", totals[0]), gi.get("bs", totals[1]))
