@@ -274,6 +274,7 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     2 when ``stratify``, else 0; 3 adds the third roll: 46,656 strata).
     These four options need the net policy.
 
+        >>> import backgammon as bg
         >>> r = bg.rollout(bg.Position.initial(), games=72, seed=1, cube=True)
         >>> -1.5 < r.cubeful.value < 1.5
         True
