@@ -284,17 +284,88 @@ static inline int bg_nn_scan_home(const bg_nn_scan_t *s)
     return !(s->own & ~0x7Eu) && !(s->opp & ~0x7Eu) && s->own && s->opp;
 }
 
+/* The lowest point the other side has made among the 12 in front of a
+ * checker at p, as the mask of the points past it (1 .. low - 1); 0 with
+ * *none = 1 when there is no such point (the checker escapes with any roll). */
+static inline uint32_t bg_nn_past(int p, uint32_t closed, int *none)
+{
+    int lo = p - 12 < 1 ? 1 : p - 12, low;
+    uint32_t window = closed & (((1u << p) - 1) & ~((1u << lo) - 1));
+    *none = !window;
+    if (!window) return 0;
+    low = bg_highbit(window & (~window + 1u));
+    return ((1u << low) - 1) & ~1u;
+}
+
+/* Shots and escapes of both sides (bg_nn_shots, bg_nn_escapes) in one pass
+ * over the 21 rolls: four 32-bit lanes (our checkers, our rearmost, theirs,
+ * their rearmost) shift together, the same integer counts. */
+static inline void bg_nn_shots_escapes(const bg_nn_scan_t *s, int *out)
+{
+#ifdef BG_SSE2
+    int none_us = 1, none_them = 1, d1, d2, k;
+    uint32_t rear_us = s->own ? 1u << bg_highbit(s->own) : 0;
+    uint32_t rear_them = s->opp ? 1u << bg_highbit(s->opp) : 0;
+    uint32_t past_us = s->own ? bg_nn_past(bg_highbit(s->own), s->opp_made, &none_us) : 0;
+    uint32_t past_them = s->opp ? bg_nn_past(bg_highbit(s->opp), s->own_made_t, &none_them) : 0;
+    int32_t c[4];
+    const __m128i M = _mm_setr_epi32((int)s->own, (int)rear_us, (int)s->opp, (int)rear_them);
+    const __m128i O = _mm_setr_epi32((int)~s->opp_made, (int)~s->opp_made,
+                                     (int)~s->own_made_t, (int)~s->own_made_t);
+    const __m128i T = _mm_setr_epi32((int)s->opp_blot, (int)past_us, (int)s->own_blot_t,
+                                     (int)past_them);
+    const __m128i z = _mm_setzero_si128(), one = _mm_set1_epi32(1);
+    __m128i S[7], cnt = z;
+    for (d1 = 1; d1 <= 6; d1++) S[d1] = _mm_and_si128(_mm_srl_epi32(M, _mm_cvtsi32_si128(d1)), O);
+    for (d1 = 1; d1 <= 6; d1++) {
+        const __m128i sh1 = _mm_cvtsi32_si128(d1);
+        for (d2 = d1; d2 <= 6; d2++) {
+            __m128i hit, w;
+            if (d1 == d2) {
+                __m128i r = S[d1];
+                hit = r;
+                for (k = 1; k < 4; k++) {
+                    r = _mm_and_si128(_mm_srl_epi32(r, sh1), O);
+                    hit = _mm_or_si128(hit, r);
+                }
+                w = one;
+            } else {
+                const __m128i sh2 = _mm_cvtsi32_si128(d2);
+                hit = _mm_or_si128(_mm_or_si128(S[d1], S[d2]),
+                                   _mm_or_si128(_mm_and_si128(_mm_srl_epi32(S[d1], sh2), O),
+                                                _mm_and_si128(_mm_srl_epi32(S[d2], sh1), O)));
+                w = _mm_add_epi32(one, one);
+            }
+            /* lanes where hit & T != 0 add the roll's weight */
+            cnt = _mm_add_epi32(cnt, _mm_andnot_si128(_mm_cmpeq_epi32(_mm_and_si128(hit, T), z), w));
+        }
+    }
+    _mm_storeu_si128((__m128i *)c, cnt);
+    out[0] = c[0];
+    out[1] = s->own ? (none_us ? 36 : c[1]) : 0;
+    out[2] = c[2];
+    out[3] = s->opp ? (none_them ? 36 : c[3]) : 0;
+#else
+    out[0] = bg_nn_shots(s->own, s->opp_blot, s->opp_made);
+    out[1] = s->own ? bg_nn_escapes(bg_highbit(s->own), s->opp_made) : 0;
+    out[2] = bg_nn_shots(s->opp, s->own_blot_t, s->own_made_t);
+    out[3] = s->opp ? bg_nn_escapes(bg_highbit(s->opp), s->own_made_t) : 0;
+#endif
+}
+
 /* The eight feature inputs from a scan. */
 static inline void bg_nn_scan_features(const bg_nn_scan_t *s, float *f)
 {
+    int se[4];
+    bg_nn_shots_escapes(s, se);
     f[BG_F_PIPS] = (float)s->pips_own * 0.01f;
     f[BG_F_PIPS + 1] = (float)s->pips_opp * 0.01f;
-    f[BG_F_SHOTS] = (float)bg_nn_shots(s->own, s->opp_blot, s->opp_made) * (1.0f / 36.0f);
-    f[BG_F_SHOTS + 1] = (float)bg_nn_shots(s->opp, s->own_blot_t, s->own_made_t) * (1.0f / 36.0f);
+    f[BG_F_SHOTS] = (float)se[0] * (1.0f / 36.0f);
+    f[BG_F_SHOTS + 1] = (float)se[2] * (1.0f / 36.0f);
     f[BG_F_PRIME] = (float)bg_nn_run(s->own_made) * (1.0f / 6.0f);
     f[BG_F_PRIME + 1] = (float)bg_nn_run(s->opp_made) * (1.0f / 6.0f);
-    f[BG_F_ESCAPE] = s->own ? (float)bg_nn_escapes(bg_highbit(s->own), s->opp_made) * (1.0f / 36.0f) : 0.0f;
-    f[BG_F_ESCAPE + 1] = s->opp ? (float)bg_nn_escapes(bg_highbit(s->opp), s->own_made_t) * (1.0f / 36.0f) : 0.0f;
+    f[BG_F_ESCAPE] = (float)se[1] * (1.0f / 36.0f);
+    f[BG_F_ESCAPE + 1] = (float)se[3] * (1.0f / 36.0f);
 }
 
 /* The eight feature inputs of board b. */
