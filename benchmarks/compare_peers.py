@@ -3,6 +3,7 @@
     python benchmarks/compare_peers.py [--limit N] [--min-time S] [--json OUT]
                                        [--rollout-games N] [--skip movegen|rollout|nn|gnubg|openspiel]
                                        [--nn-positions N] [--nn-rollout-games N] [--nn-pairs N]
+                                       [--cube [--cube-positions N]]
 
 Peers (each skipped with a message when it cannot be imported):
 
@@ -81,6 +82,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+import peers_cube  # benchmarks/peers_cube.py: the --cube section
 
 REPO = Path(__file__).resolve().parent.parent
 MOVEGEN = REPO / "tests" / "data" / "movegen.jsonl.gz"
@@ -1338,6 +1341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--nn-gnubg-pairs", type=int, default=1000, metavar="N",
                     help="duplicate pairs of the net against gnubg-nn (default 1,000; 0: none)")
     ap.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    ap.add_argument("--cube", action="store_true",
+                    help="also compare cube decisions with gnubg's (benchmarks/peers_cube.py)")
+    peers_cube.add_arguments(ap)
     args = ap.parse_args(argv)
     if args.rollout_games <= 0:
         ap.error("--rollout-games must be positive")
@@ -1378,6 +1384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         report["rollout"] = run_rollouts(bg, args)
     if "nn" not in args.skip:
         report["nn"] = run_nn(bg, args)
+    if args.cube:
+        report["cube"] = peers_cube.run(bg, args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nwrote {args.json}")

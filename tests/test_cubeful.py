@@ -158,12 +158,14 @@ def test_cube_efficiency_defaults():
     assert cf.cube_efficiency(Position.initial()) == 0.68
     # Both sides in their home boards: 0.6.
     assert cf.cube_efficiency(_race({1: 15}, {24: 15})) == 0.6
-    # A race: the opponent's 15 checkers on our 9-point (their 16-point) = 240 pips: 0.85 -> 0.7.
-    assert cf.cube_efficiency(_race({1: 15}, {9: 15})) == 0.7
-    # Opponent on our 20-point (their 5-point) and 15-point (their 10-point): 10 * 5 + 5 * 10 = 100 pips.
-    assert cf.cube_efficiency(_race({8: 15}, {20: 10, 15: 5})) == pytest.approx(0.55 + 0.125)
-    # The opponent home, but we are not bearing off: 15 * 5 = 75 pips -> 0.64375.
-    assert cf.cube_efficiency(_race({7: 15}, {20: 15})) == pytest.approx(0.64375)
+    # Races count the pips of the player on roll (as gnubg does).
+    # 15 checkers on the 9-point: 135 pips, 0.55 + 0.16875 -> 0.7 at most.
+    assert cf.cube_efficiency(_race({9: 15}, {20: 15})) == 0.7
+    # 10 on the 8-point and 5 on the 2-point: 90 pips -> 0.6625, whatever the opponent has.
+    assert cf.cube_efficiency(_race({8: 10, 2: 5}, {20: 10, 15: 5})) == pytest.approx(0.6625)
+    assert cf.cube_efficiency(_race({8: 10, 2: 5}, {24: 15})) == pytest.approx(0.6625)
+    # 15 on our 1-point against checkers outside their home board: 15 pips -> 0.6 at least.
+    assert cf.cube_efficiency(_race({1: 15}, {9: 15})) == 0.6
 
 
 # ---------------------------------------------------------------- match play
@@ -303,3 +305,15 @@ def test_action_agrees_with_the_equities(c, score):
     assert min(d.errors.values()) == pytest.approx(0.0) and all(v >= 0 for v in d.errors.values())
     text = str(d)
     assert d.action in text and "Cube decision" in text and d._repr_html_().startswith("<table>")
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"rules": Rules(cube=False)},
+    {"cube": 64, "owner": "own"},
+    {"cube": 4, "owner": "opponent", "rules": Rules(max_cube=4)},
+])
+def test_a_cube_that_cannot_move_is_dead(kwargs):
+    c = (0.62, 0.2, 0.03, 0.1, 0.01)
+    d = CubeDecision.from_chances(c, **kwargs)
+    assert not d.available
+    assert d.no_double == pytest.approx(cf.cubeless_equity(c))

@@ -580,6 +580,18 @@ def test_malformed_steps(name):
     assert_unchanged(pos, snap)
 
 
+def test_bool_steps_are_not_points():
+    # One checker on our 2-point: 2/1 1/off is the 1-1 play, but True is not point 1.
+    a = [0] * 26
+    a[2], a[24] = 1, -1
+    pos = Position.from_array(a)
+    assert pos.play([(2, 1), (1, 0)], dice=(1, 1)).outcome() is not None
+    snap = snapshot(pos)
+    expect(IllegalPlayError, pos.play, [(2, True), (True, 0)], dice=(1, 1))
+    expect(IllegalPlayError, pos.legal_moves, (1, 1), [(2, True)])
+    assert_unchanged(pos, snap)
+
+
 def test_play_of_another_position_rejected():
     pos = Position.initial()
     other = pos.play([(8, 5), (6, 5)]).swapped()
@@ -925,3 +937,140 @@ def test_errors_leave_positions_unchanged():
         assert_unchanged(pos, snap)
     assert pos == Position.initial()
     engine_still_works()
+
+
+# ----------------------------------------------------------------------
+# Issue 9: every public entry point bounds what it reads.  One test per class:
+# integers past Python's digit limit, endless iterables, arrays checked at the
+# boundary, sizes past what can run, wrong types for plain parameters.
+
+import itertools
+
+from backgammon import pubeval
+from backgammon.errors import InvalidPlayError, RolloutError
+
+HUGE = 10 ** 5000  # str() of it raises ValueError (Python's int-digit limit)
+
+
+@pytest.mark.parametrize("name, call, exc", [
+    ("position value", lambda: Position([HUGE] + [0] * 25), InvalidPositionError),
+    ("gnubg board count", lambda: Position.from_gnubg_board([[HUGE] * 25] * 2),
+     InvalidPositionError),
+    ("die", lambda: Position.initial().legal_plays((HUGE, 1)), InvalidDiceError),
+    ("step", lambda: Position.initial().legal_moves((3, 1), [(HUGE, 1)]), IllegalPlayError),
+    ("repeat count", lambda: Position.initial().parse_play("8/5(" + "9" * 4301 + ")", (3, 1)),
+     InvalidPlayError),
+    ("rollout games", lambda: bg.rollout(Position.initial(), games=HUGE), RolloutError),
+    ("rollout seed", lambda: bg.rollout(Position.initial(), seed=HUGE), RolloutError),
+    ("perft depth", lambda: bg.perft(Position.initial(), HUGE), BackgammonError),
+    ("perft rolls", lambda: bg.perft(Position.initial(), 1, rolls=HUGE), BackgammonError),
+])
+def test_integers_past_the_digit_limit_raise_our_errors(name, call, exc):
+    with pytest.raises(exc) as info:
+        call()
+    assert len(str(info.value)) < 2000  # and the message stays readable
+
+
+@pytest.mark.parametrize("name, call, exc", [
+    ("Position", lambda: Position(itertools.repeat(0)), InvalidPositionError),
+    ("Position.from_array", lambda: Position.from_array(itertools.count()), InvalidPositionError),
+    ("from_gnubg_board outer", lambda: Position.from_gnubg_board(itertools.repeat([0] * 25)),
+     InvalidPositionError),
+    ("from_gnubg_board inner", lambda: Position.from_gnubg_board([itertools.repeat(0)] * 2),
+     InvalidPositionError),
+    ("legal_moves", lambda: Position.initial().legal_moves((3, 1), itertools.repeat((8, 5))),
+     IllegalPlayError),
+    ("play", lambda: Position.initial().play(itertools.repeat((8, 5))), IllegalPlayError),
+    ("Play", lambda: bg.Play(Position.initial(), itertools.repeat((8, 5))), IllegalPlayError),
+    ("dice", lambda: Position.initial().legal_plays(itertools.repeat(3)), InvalidDiceError),
+    ("rollout position", lambda: bg.rollout(itertools.repeat(1)), InvalidPositionError),
+    ("format_play", lambda: bg.notation.format_play(INITIAL, itertools.repeat((8, 5))),
+     IllegalPlayError),
+    ("play_chains", lambda: bg.notation.play_chains(itertools.repeat((8, 5))), IllegalPlayError),
+])
+def test_endless_iterables_fail_at_once(name, call, exc):
+    with pytest.raises(exc):
+        call()
+
+
+@pytest.mark.parametrize("name, boards", [
+    ("int64 261 would wrap to 5", np.array([list(INITIAL[:25]) + [261]], dtype=np.int64)),
+    ("floats would be truncated", np.array([INITIAL], dtype=np.float64) + 0.5),
+    ("an empty board", np.zeros((1, 26), dtype=np.int8)),
+    ("a 3-D array would be reshaped", np.array([[INITIAL, INITIAL]])),
+    ("one board, not a batch", np.array(INITIAL)),
+    ("26 columns short", np.zeros((2, 25), dtype=np.int8)),
+    ("ragged rows", [[0] * 26, [0] * 3]),
+    ("text", "4HPwATDgc/ABMA"),
+    ("bools", np.ones((1, 26), dtype=bool)),
+    ("too many checkers", np.array([[15] * 26], dtype=np.int8)),
+])
+def test_pubeval_scores_validates_arrays_at_the_boundary(name, boards):
+    with pytest.raises(InvalidPositionError):
+        pubeval.scores(boards)
+
+
+def test_pubeval_scores_accepts_every_integer_dtype_and_an_empty_batch():
+    want = pubeval.score(Position.initial())
+    for dtype in (np.int8, np.int16, np.int32, np.int64):
+        assert pubeval.scores(np.array([INITIAL], dtype=dtype)).tolist() == [want]
+    assert pubeval.scores(np.zeros((0, 26), dtype=np.int8)).shape == (0,)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: pubeval.score("4HPwATDgc/ABMA"),
+    lambda: pubeval.is_race(list(INITIAL)),
+    lambda: pubeval.best_play(None, (3, 1)),
+    lambda: pubeval.scores(np.array([INITIAL]), race=np.array([1, 0])),
+])
+def test_pubeval_wrong_types_raise_type_error(call):
+    with pytest.raises(TypeError):
+        call()
+
+
+@pytest.mark.parametrize("name, call, exc", [
+    ("rollout games 2**63", lambda: bg.rollout(Position.initial(), games=2 ** 63), RolloutError),
+    ("rollout workers", lambda: bg.rollout(Position.initial(), games=10, workers=10 ** 6),
+     RolloutError),
+    ("rollout in_flight", lambda: bg.rollout(Position.initial(), games=10, in_flight=2 ** 40),
+     RolloutError),
+    ("rollout chunk_games", lambda: bg.rollout(Position.initial(), games=10, chunk_games=2 ** 63),
+     RolloutError),
+    ("perft rolls array", lambda: bg.perft(Position.initial(), 1, rolls=np.array([21, 36])),
+     BackgammonError),
+    ("perft rolls bool", lambda: bg.perft(Position.initial(), 1, rolls=True), BackgammonError),
+    ("perft depth float", lambda: bg.perft(Position.initial(), 2.0), BackgammonError),
+    ("notation of a megabyte", lambda: Position.initial().parse_play("8/5 " * 250_000, (3, 1)),
+     InvalidPlayError),
+    ("notation not text", lambda: Position.initial().parse_play(b"8/5 6/5", (3, 1)),
+     InvalidPlayError),
+])
+def test_sizes_and_plain_parameters_are_checked(name, call, exc):
+    with pytest.raises(exc):
+        call()
+
+
+@pytest.mark.parametrize("last_play", [
+    object(), "24/18 13/11", (24, 18), type("FakePlay", (), {"moves": ((24, 18),)})()])
+def test_svg_last_play_must_be_a_play(last_play):
+    from backgammon import svg
+
+    with pytest.raises(IllegalPlayError, match="last_play is a Play"):
+        svg.board(Position.initial(), last_play=last_play)
+
+
+def test_shown_never_raises():
+    from backgammon._show import shown
+
+    class Broken:
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    import sys
+
+    if getattr(sys, "get_int_max_str_digits", lambda: 0)():  # Python's digit limit is on
+        assert shown(HUGE).startswith("<an integer of more than")
+        assert "too long to print" in shown([1, HUGE])
+    assert len(shown(HUGE)) <= 203
+    assert shown(Broken()) == "<a Broken>"
+    assert shown("x" * 1000, 10) == "'xxxxxxxxx..."

@@ -8,7 +8,7 @@ import random
 import warnings
 
 import pytest
-from backgammon.errors import FormatLossWarning, InvalidRecordError
+from backgammon.errors import FormatLossError, FormatLossWarning, InvalidRecordError
 from backgammon.formats.mat import read_mat, write_mat
 from backgammon.game import Game
 from backgammon.match import Match
@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 
 def row(n, left="", right=""):
-    """A gnubg row: 'NNN) ' then the left cell in 28 columns, then the right cell."""
-    return (f"{n:3d}) " + left.ljust(28) + right).rstrip()
+    """A gnubg row: 'NNN) ' then the left cell as "%-27s ", then the right cell; a left
+    cell alone keeps its padding, as gnubg writes it."""
+    line = f"{n:3d}) {left:<27} {right}"
+    return line.rstrip() if right or not left else line
 
 
 def score_line(a, sa, b, sb):
@@ -48,8 +50,7 @@ MATCH_TEXT = "\n".join([
     row(1, "31: 8/5 6/5", "61: 13/7 8/7"),
     row(2, " Doubles => 2", " Takes"),
     row(3, "52: 13/11 13/8", " Doubles => 4"),
-    row(4, " Drops"),
-    WIN_RIGHT + "Wins 2 points",
+    row(4, " Drops", " Wins 2 points"),  # gnubg: the result on the drop's row
     "",
     " Game 2",
     score_line("Ann", 0, "Bob", 2),
@@ -106,7 +107,7 @@ def test_write_gives_the_hand_written_text():
 
 def test_crawford_double_in_a_record_is_refused_with_its_line():
     bad = MATCH_TEXT.replace(row(2, "62: 24/18 13/11"), row(2, " Doubles => 2"))
-    with pytest.raises(InvalidRecordError, match=r"line 20.*Crawford"):  # 14 + 6 header
+    with pytest.raises(InvalidRecordError, match=r"line 19.*Crawford"):  # 13 + 6 header
         read_mat(bad)
 
 
@@ -114,7 +115,7 @@ def test_crawford_double_in_a_record_is_refused_with_its_line():
     ("31: 8/5 6/5", "31: 8/4 6/5", "cannot be played with 3-1"),  # 8/4 is 4 pips
     ("52: 13/11 13/8", "52: 13/11", "incomplete"),              # the 5 can be played too
     (" Doubles => 4", " Doubles => 8", "expected 4"),
-    ("Wins 2 points", "Wins 3 points", "won by player 1 for 2"),
+    (" Wins 2 points", " Wins 3 points", "won by player 1 for 2"),
     ("Bob : 2", "Bob : 1", "starts at 0-1"),
     ("61: 13/7 8/7", "61: Moves somewhere", "61"),
     (" Takes", " Ponders", "not a roll"),
@@ -339,3 +340,247 @@ def test_the_right_column_is_found_when_a_name_looks_like_a_score():
     assert " Ann : 1" in text
     back = read_mat(text).match
     assert back.game.position == m.game.position and back.names == ("Ann", "1")
+
+
+# ----------------------------------------------------------------------
+# What real exporters write (excerpts written by hand in each one's style)
+
+
+def result_row(left="", right=""):
+    """A result line without a row number: cells at columns 6 and 34."""
+    return (" " * 6 + left.ljust(28) + right).rstrip()
+
+
+def test_galaxy_losses_cells_and_a_capped_match_result():
+    # Galaxy restates each result in the loser's column ("Losses N point", singular or
+    # plural) and, on the game that ends the match, states the points the winner lacked.
+    # Game 1: Ann doubles, Bob drops: Ann +1 (1-0).
+    # Game 2: Ann resigns a gammon on Bob's turn: Bob +2 (1-2).
+    # Game 3: Bob at 2 = N-1: Crawford; Bob rolls 6-4 and resigns a single game (2-2).
+    # Game 4: post-Crawford; Bob doubles, Ann takes and redoubles to 4, Bob drops: Ann
+    #         scores 2 (the 2-cube) and wins 4-2; the file says "Wins 1 point and the
+    #         match" (Ann lacked 1).
+    text = "\n".join([
+        " 3 point match", "",
+        " Game 1", score_line("Ann", 0, "Bob", 0),
+        row(1, "31: 8/5 6/5", "61: 13/7 8/7"),
+        row(2, " Doubles => 2", " Drops"),
+        result_row("Wins 1 point", "Losses 1 point"), "",
+        " Game 2", score_line("Ann", 1, "Bob", 0),
+        row(1, "", "43: 24/20 13/10"),
+        row(2, "62: 24/18 13/11"),
+        result_row("Losses 2 point", "Wins 2 point"), "",
+        " Game 3", score_line("Ann", 1, "Bob", 2),
+        row(1, "31: 8/5 6/5", "64:"),
+        result_row("Wins 1 point", "Losses 1 points"), "",
+        " Game 4", score_line("Ann", 2, "Bob", 2),
+        row(1, "42: 8/4 6/4", " Doubles => 2"),
+        row(2, " Takes", "61: 13/7 8/7"),
+        row(3, " Doubles => 4", " Drops"),
+        result_row("Wins 1 point and the match", "Losses 1 point"), "",
+    ])
+    m = read_mat(text).match
+    assert [(g.result.winner, g.result.points, g.result.kind) for g in m.games] == [
+        (0, 1, "single"), (1, 2, "gammon"), (0, 1, "single"), (0, 2, "single")]
+    assert [g.crawford for g in m.games] == [False, False, True, False]
+    assert m.score == (4, 2) and m.winner == 0
+    # the restated loss must agree with the result
+    with pytest.raises(InvalidRecordError, match="line 13.*loses 1"):
+        read_mat(text.replace("Losses 2 point", "Losses 1 point"))
+    with pytest.raises(InvalidRecordError, match="line 7.*won by player 0 for 1"):
+        read_mat(text.replace(result_row("Wins 1 point", "Losses 1 point"),
+                              result_row("Losses 1 point", "Wins 1 point"), 1))
+
+
+@pytest.mark.parametrize("stated", [1, 2, 3, 4, 5])
+def test_a_final_result_capped_at_what_was_missing_or_the_match_length(stated):
+    # 3-point match.  Game 1: Bob rolls 6-4, Ann resigns: Bob +1 (0-1).
+    # Game 2: Bob doubles, Ann takes and redoubles to 4, Bob takes and redoubles to 8,
+    # Ann drops: Bob scores 4 (the 4-cube).  Bob lacked 2 of the 3: the file may say 4
+    # (the game), 2 (what Bob lacked) or 3 (the match length), nothing else.
+    text = "\n".join([
+        " 3 point match", "",
+        " Game 1", score_line("Ann", 0, "Bob", 0),
+        row(1, "31: 8/5 6/5", "64:"),
+        result_row("", "Wins 1 point"), "",
+        " Game 2", score_line("Ann", 0, "Bob", 1),
+        row(1, "42: 8/4 6/4", " Doubles => 2"),
+        row(2, " Takes", "61: 13/7 8/7"),
+        row(3, " Doubles => 4", " Takes"),
+        row(4, "31: 8/5 6/5", " Doubles => 8"),
+        row(5, " Drops", f" Wins {stated} point and the match"), "",
+    ])
+    if stated in (2, 3, 4):
+        m = read_mat(text).match
+        assert m.games[-1].result.points == 4 and m.score == (0, 5) and m.winner == 1
+    else:
+        with pytest.raises(InvalidRecordError, match="line 14.*won by player 1 for 4"):
+            read_mat(text)
+    # without "and the match" only the real points stand
+    if stated != 4:
+        with pytest.raises(InvalidRecordError, match="won by player 1 for 4"):
+            read_mat(text.replace(" and the match", ""))
+
+
+def test_a_capped_result_is_only_for_the_game_that_ends_the_match():
+    text = "\n".join([
+        " 5 point match", "", " Game 1", score_line("Ann", 0, "Bob", 0),
+        row(1, "42: 8/4 6/4", " Doubles => 2"),
+        row(2, " Drops"),
+        result_row("", "Wins 2 point and the match"), "",
+    ])
+    with pytest.raises(InvalidRecordError, match="won by player 1 for 1"):
+        read_mat(text)
+
+
+def test_xg_bom_crlf_and_a_roll_never_played():
+    # XG: a UTF-8 byte-order mark, CRLF line ends, "NN: ????" for dice rolled before a
+    # resignation.  Bob opens 6-1; Ann rolls 5-5 and resigns a gammon: Bob +2.
+    lines = [
+        '; [Player 1 "Ann"]', '; [Player 2 "Bob"]', "", " 3 point match", "",
+        " Game 1", score_line("Ann", 0, "Bob", 0),
+        row(1, "", "61: 13/7 8/7"),
+        row(2, "55: ????"),
+        result_row("", "Wins 2 points"), "",
+    ]
+    m = read_mat("\ufeff" + "\r\n".join(lines)).match
+    g = m.games[0]
+    assert (g.result.winner, g.result.points, g.result.kind) == (1, 2, "gammon")
+    assert g.actions[-3:-1] == ((0, "roll", (5, 5)), (0, "resign", "gammon"))
+    assert m.names == ("Ann", "Bob")
+
+
+def test_gnubg_long_names_run_the_left_score_into_the_right_name():
+    # gnubg pads " Ann : 0" to 31 columns; a longer one runs into player 1's name.
+    # The left score is the digits after the first colon, as gnubg reads it (gnubg then
+    # drops the rest of that word: it names player 1 "Other Name"; we keep "Bob").
+    text = "\n".join([
+        " 3 point match", "", " Game 1",
+        " Annabelle Longname-Smithers : 0Bob Other Name : 0",
+        row(1, "31: 8/5 6/5", "61: 13/7 8/7"),
+        row(2, " Doubles => 2", " Drops"),
+        result_row("Wins 1 point"), "",
+        " Game 2",
+        " Annabelle Longname-Smithers : 1Bob Other Name : 0",
+        row(1, "", "43: 24/20 13/10"), "",
+    ])
+    record = read_mat(text)
+    assert record.names == ("Annabelle Longname-Smithers", "Bob Other Name")
+    assert record.match.score == (1, 0) and record.match.game.turn == 0
+    # we write one space between them, which gnubg and we read back
+    again = write_mat(record.match)
+    assert " Annabelle Longname-Smithers : 1 Bob Other Name : 0" in again
+    assert read_mat(again).names == record.names
+
+
+@pytest.mark.parametrize("names,written", [
+    (("Ann\nSmith", "Bob"), ("Ann Smith", "Bob")),
+    (("Ann : 3", "Bob"), ("Ann ; 3", "Bob")),
+    (("", "Bob"), ("Player 1", "Bob")),
+    (("Ann", '"B"'), ("Ann", "'B'")),
+    (("  Ann  ", "Bob\t"), ("Ann", "Bob")),
+])
+def test_names_that_cannot_round_trip_are_mended_and_reported(names, written):
+    m = Match(1, names=names, rng=0)
+    m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.resign("single", player=1)
+    m.game.accept()
+    with pytest.warns(FormatLossWarning, match="the name"):
+        text = write_mat(m)
+    assert read_mat(text).names == written
+    with pytest.raises(FormatLossError, match="the name"):
+        write_mat(m, strict=True)
+
+
+def test_a_drop_by_the_left_player_puts_the_result_on_its_row():
+    # gnubg writes "Wins" in the winner's column on the row of the drop when that
+    # column is free; otherwise on a line of its own (here Bob drops, Ann wins)
+    m = Match(3, names=("Ann", "Bob"), rng=0)
+    g = m.game
+    g.roll((3, 1)); g.play("8/5 6/5")
+    g.double(); g.drop()                        # Bob doubles, Ann drops
+    m.next_game()
+    g = m.game
+    g.roll((3, 1)); g.play("8/5 6/5")
+    g.roll((6, 1)); g.play("13/7 8/7")
+    g.double(); g.drop()                        # Ann doubles, Bob drops
+    text = write_mat(m)
+    assert row(1, "31: 8/5 6/5", " Doubles => 2") + "\n" + \
+        row(2, " Drops", " Wins 1 point") + "\n" in text
+    assert row(2, " Doubles => 2", " Drops") + "\n" + result_row("Wins 1 point") in text
+    assert read_mat(text).match.score == (1, 1)
+
+
+def test_a_forced_play_s_roll_before_a_resignation_is_reported():
+    # gnubg plays the only legal play of a roll written "NN:" alone, so such a roll
+    # cannot be written as unplayed: it is left out and reported.
+    from backgammon.position import Position
+    board = [0] * 26
+    board[1], board[19] = 1, -15          # Ann's last checker on her ace point
+    g = Game.from_position(Position.from_array(board), turn=0, rng=0)
+    g.roll((6, 5)); g.resign("single", player=1); g.accept()   # 1/off was forced
+    with pytest.warns(FormatLossWarning, match="the roll 65 made before a resignation"):
+        text = write_mat([g])
+    assert "65:" not in text
+    # not forced: written "66:" and read back as rolled, then resigned
+    m = Match(3, rng=0)
+    g = m.game
+    g.roll((3, 1)); g.play("8/5 6/5")
+    g.roll((6, 6)); g.resign("single"); g.accept()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text = write_mat(m)
+    assert row(1, "31: 8/5 6/5", "66:") in text
+    assert read_mat(text).match.games[0].actions[-3:] == (
+        (1, "roll", (6, 6)), (1, "resign", "single"), (0, "accept", None))
+
+
+def test_the_4_4_play_that_ran_past_the_left_column_reads_back():
+    # Found by test_property_mat_round_trip (seed=442, length=1): a 30-character left
+    # cell, gnubg's one space, then " Doubles => 2".  The two spaces before the right
+    # cell end the left one: it is whole (it used to be cut at the column, losing 13/9*).
+    line = " 13) 44: bar/21* 24/20 22/18* 13/9*  Doubles => 2"
+    from backgammon.formats.mat import _split_cells
+    assert _split_cells(line, 32) == [(0, "44: bar/21* 24/20 22/18* 13/9*"),
+                                      (1, "Doubles => 2")]
+    m = random_match(442, 1)
+    text = write_mat(m)
+    assert line in text.splitlines()
+    back = read_mat(text).match
+    assert [g.actions for g in back.games] == [g.actions for g in m.games]
+    assert write_mat(back) == text
+
+
+# ----------------------------------------------------------------------
+# Hostile input: linear time, bounded numbers
+
+
+@pytest.mark.parametrize("line", [
+    " " + "a " * 500_000 + ":",                        # the old score-line pattern
+    " a" + " " * 1_000_000 + ": 1 b : x",
+    "; [" + " " * 1_000_000 + "x",                     # the old tag pattern
+    "; [k" + " \t" * 300_000 + '"v"',
+    "  1) " + "31: " + "8/5 " * 250_000,
+    "  1) " + "a" * 1_000_000,
+    "  1) " + "Wins " * 200_000,
+], ids=["score", "score2", "tag", "tag2", "play", "word", "wins"])
+def test_a_megabyte_hostile_line_reads_or_fails_at_once(line):
+    # quadratic reading took 4 s for 40 KB: this many characters would take minutes
+    head = [" 3 point match", "", " Game 1", score_line("Ann", 0, "Bob", 0)]
+    for text in ("\n".join(head + [line]), line + "\n" + "\n".join(head),
+                 "\n".join(head[:3] + [line])):
+        try:
+            read_mat(text)  # a comment line before the match is fine
+        except InvalidRecordError:
+            pass
+
+
+@pytest.mark.parametrize("old,new,what", [
+    (" 3 point match", " " + "9" * 5000 + " point match", "match length"),
+    ("Bob : 0", "Bob : " + "0" * 5000, "score"),
+    ("Ann : 0", "Ann : " + "1" * 5000, "score"),
+    (" Doubles => 4", " Doubles => " + "4" * 5000, "cell of"),
+    ('"64"', '"' + "6" * 5000 + '"', "CubeLimit"),
+])
+def test_huge_numbers_are_refused_with_their_line(old, new, what):
+    with pytest.raises(InvalidRecordError, match=what):
+        read_mat(MATCH_TEXT.replace(old, new, 1))

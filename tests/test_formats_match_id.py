@@ -189,3 +189,88 @@ def test_finished_by_bearing_off_round_trips():
     assert decode_match_id(gid.split(":")[1]).game_state == 2
     back = Game.from_gnubg_id(gid)
     assert back.result == game.result and back.phase is Phase.OVER
+
+
+# ----------------------------------------------------------------------
+# What gnubg writes beyond the vectors
+
+
+def test_no_game_with_dice_shown_is_the_first_play():
+    # gnubg's analysis exports show a game's first play with game state 0 and the dice.
+    # By hand: cube 1 centred (byte 0 = 0x30), state 0, dice 3-1 (bits 15-17 = 3,
+    # 18-20 = 1), 5-point match (bits 21-35 = 5), Jacoby bit 66 set:
+    # bytes 30 80 A5 00 00 00 00 00 04.
+    key = MatchKey(game_state=0, dice=(3, 1), match_length=5, jacoby=False)
+    assert encode_match_id(key) == "MIClAAAAAAAE"
+    gid = f"{START_ID}:MIClAAAAAAAE"
+    g = Game.from_gnubg_id(gid)
+    assert (g.phase, g.turn, g.dice, g.match_length, g.position) == \
+        (Phase.MOVE, 0, (3, 1), 5, Position.initial())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert g.gnubg_id() == gid              # read, then written back: the same
+    g.play("8/5 6/5")
+    assert decode_match_id(g.gnubg_id().split(":")[1]).game_state == 1
+    # player 1 with 6-5; a double or a resignation offered is no first play
+    assert Game.from_gnubg_id(
+        _gid(START_ID, game_state=0, dice=(6, 5), move=1, turn=1)).turn == 1
+    for bad in (_gid(START_ID, game_state=0, dice=(4, 4)),
+                _gid(START_ID, game_state=0, dice=(3, 1), resigned=1),
+                _gid(START_ID, game_state=0, dice=(3, 1), move=1, turn=0)):
+        with pytest.raises(InvalidRecordError):
+            Game.from_gnubg_id(bad)
+
+
+def test_the_jacoby_bit_is_kept_as_read_and_written_as_gnubg_does():
+    # gnubg 1.1 ("new match 5", player 1 wins the opening with 2-1) writes cAmlAAAAAAAE:
+    # bit 66 set in a match.  Games we create write the same.
+    from backgammon.match import Match
+    m = Match(5, rng=0)
+    m.game.roll((1, 2))                         # player 0's die 1, player 1's die 2
+    assert m.game.gnubg_id() == f"{START_ID}:cAmlAAAAAAAE"
+    # the same state from a gnubg that leaves the bit clear (E -> A): kept as read,
+    # also after the game goes on
+    gid = f"{START_ID}:cAmlAAAAAAAA"
+    g = Game.from_gnubg_id(gid)
+    assert not g.rules.jacoby                   # no Jacoby rule in a match (RULES 9.4)
+    assert g.gnubg_id() == gid
+    g.play("13/11 6/5")
+    assert decode_match_id(g.gnubg_id().split(":")[1]).jacoby   # still clear
+    # a match before its first roll, bit clear: the same string back
+    fresh = _gid(START_ID, game_state=0, match_length=5, jacoby=True)
+    assert Game.from_gnubg_id(fresh).gnubg_id() == fresh
+    fresh_set = _gid(START_ID, game_state=0, match_length=5, jacoby=False)
+    assert Game.from_gnubg_id(fresh_set).gnubg_id() == fresh_set
+
+
+def test_no_game_yet_with_another_position_is_refused():
+    # not silently the opening: a Position ID that is not the start position
+    moved = Game(rng=0)
+    moved.roll((3, 1)); moved.play("8/5 6/5")
+    other = moved.position.position_id()
+    assert other != START_ID
+    with pytest.raises(InvalidRecordError, match="not the opening position"):
+        Game.from_gnubg_id(_gid(other, game_state=0))
+    with pytest.raises(InvalidRecordError, match="not the opening position"):
+        Game.from_gnubg_id(_gid(other, game_state=0, dice=(3, 1)))
+
+
+def test_a_position_id_has_one_spelling():
+    # 14 characters carry 84 bits; the key is 80: the last character's low 4 bits are
+    # unused and must be 0.  START_ID ends in "A" (0); "B".."P" (1-15) decode to the
+    # same bits under a lax reader and are refused.
+    from backgammon.errors import InvalidPositionError
+    digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    assert Position.from_position_id(START_ID) == Position.initial()
+    for c in digits[1:16]:
+        with pytest.raises(InvalidPositionError, match="unused bits"):
+            Position.from_position_id(START_ID[:-1] + c)
+    with pytest.raises(InvalidRecordError):
+        Game.from_gnubg_id(f"{START_ID[:-1]}B:cAkAAAAAAAAA")
+
+
+def test_written_position_ids_end_in_a_character_with_the_low_bits_clear(position_id_cases):
+    digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    for case in position_id_cases:
+        pid = case["position_id"]
+        assert digits.index(pid[-1]) % 16 == 0

@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 import pytest
+import backgammon as bg
 from backgammon import svg
 from backgammon.chouette import TEAM, Chouette, roll_off
 from backgammon.cube import PipCountCubePolicy
@@ -620,7 +621,7 @@ def test_rules_12_4_legal_plays_are_not_flaggable_and_the_end_is_checked():
     ([(6, 8)], "forward"),     # backwards
     ([(13, 12)], "holds"),     # the opponent's 5 checkers on our 12
     ([(25, 22)], "forward"),   # nothing on the bar
-    ([(8, 26)], "forward"),
+    ([(8, 26)], "0 to 25"),   # no point 26
 ])
 def test_rules_12_4_unchecked_plays_must_be_possible_on_the_board(steps, why):
     game = Game(OTB, rng=1)
@@ -752,3 +753,45 @@ def test_docstring_examples_of_the_state_modules(module):
 
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# ---------------------------------------------------------------------------
+# Numbers past Python's int-digit limit, and match lengths past a Match ID's
+
+_HUGE = 10 ** 5000
+
+_HUGE_CALLS = {
+    "Game match_length": lambda: bg.Game(match_length=_HUGE),
+    "Game score": lambda: bg.Game(match_length=5, score=(_HUGE, 0)),
+    "Match length": lambda: bg.Match(_HUGE),
+    "Rules max_cube": lambda: bg.Rules(max_cube=_HUGE),
+    "Rules points cube": lambda: bg.Rules().points("single", cube=_HUGE, cube_turned=False),
+    "Game move": lambda: _rolled().move(_HUGE, 5),
+    "from_position turn": lambda: bg.Game.from_position(bg.Position.initial(), turn=_HUGE),
+    "from_position cube": lambda: bg.Game.from_position(bg.Position.initial(), cube=_HUGE),
+    "met equity": lambda: bg.met.equity(_HUGE, 3),
+    "match equity": lambda: bg.cubeful.match_equity((0.5, 0, 0, 0, 0), 3, _HUGE),
+    "cube decision": lambda: bg.CubeDecision.from_chances((0.5, 0, 0, 0, 0), cube=_HUGE),
+}
+
+
+def _rolled():
+    game = bg.Game(rng=1)
+    game.roll((3, 1))
+    return game
+
+
+@pytest.mark.parametrize("name", sorted(_HUGE_CALLS))
+def test_huge_numbers_raise_our_errors_not_the_digit_limit(name):
+    # repr() of such an int raises ValueError: messages must not quote it raw.
+    with pytest.raises(bg.BackgammonError) as info:
+        _HUGE_CALLS[name]()
+    assert len(str(info.value)) < 400
+
+
+def test_match_lengths_stop_where_a_match_id_does():
+    assert bg.Match(32767).length == 32767
+    with pytest.raises(bg.InvalidSetupError, match="32767"):
+        bg.Match(32768)
+    with pytest.raises(bg.InvalidSetupError, match="32767"):
+        bg.Game(match_length=32768)

@@ -90,6 +90,15 @@ def test_rollout_with_a_callable_policy_stops_on_ctrl_c():
     assert latency < STOPPED_WITHIN
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_rollout_of_2_to_the_53_games_starts_at_once_and_stops(workers):
+    # far too big to finish: it starts at once (chunks come lazily) and Ctrl-C stops it
+    latency = _interrupted(lambda: bg.rollout(
+        bg.Position.initial(), games=2**53, seed=1, workers=workers))
+    assert latency < STOPPED_WITHIN
+    assert _rollout_threads() == []
+
+
 def test_a_cancel_token_stops_loops_in_other_threads():
     cancel = _bgcore.Cancel()
     errors: list[BaseException] = []

@@ -222,3 +222,97 @@ def test_cli_rollout(capsys):
 
     assert json.loads(captured.out)["policy"] == "random"
     assert "rollout" in captured.err  # the progress bar went to stderr
+
+
+# Both sides on the bar against a closed board: neither can ever move (RULES 5.1, 4.4).
+FROZEN = {"own": {25: 2, 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 1},
+          "opp": {0: 2, 19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 1}}
+
+
+def test_a_position_where_neither_side_can_ever_move_is_refused_up_front():
+    frozen = board(**FROZEN)
+    for pos in (frozen, frozen.swapped()):
+        with pytest.raises(bg.RolloutError, match="can never end.*neither side can move"):
+            bg.rollout(pos, games=10, seed=1)
+        with pytest.raises(bg.RolloutError, match="can never end"):
+            bg.rollout(pos, games=10, seed=1, policy=lambda c: np.zeros(len(c)))
+
+
+def test_one_side_closed_out_still_rolls_out():
+    # only the player on roll is stuck: the other side moves, so games end
+    own = dict(FROZEN["own"])
+    opp = {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3}
+    r = bg.rollout(board(own, opp), games=200, seed=1)
+    assert r.games == 200
+    # and the other way round: the player on roll is free, the opponent stuck
+    r = bg.rollout(board(own, opp).swapped(), games=200, seed=1)
+    assert r.games == 200
+
+
+def test_the_ply_cap_stays_as_a_guard_and_raises_rollout_error():
+    from backgammon import _bgcore
+
+    frozen = board(**FROZEN)._b
+    with pytest.raises(bg.RolloutError, match="100,000 plies"):
+        _bgcore.playout(frozen, 1, 0, 1, 0, True)
+    with pytest.raises(bg.RolloutError, match="100,000 plies"):
+        _bgcore.playout_batched(frozen, 1, 0, 1, True, lambda c: np.zeros(len(c)), 1)
+
+
+def test_cli_prints_a_clean_error_for_a_position_that_never_ends(capsys):
+    from backgammon.cli import main
+
+    assert main(["rollout", board(**FROZEN).position_id(), "--games", "10",
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("backgammon: error: the game can never end")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("games, workers", [
+    (1, 2), (5, 2), (1296, 2), (25_920, 2), (25_921, 2), (64_800, 3), (10**7, 2),
+    (1296 * 20, None), (99_999, 7)])
+def test_default_chunks_are_equal_and_a_multiple_of_the_workers(games, workers):
+    from backgammon.rollout import _chunks
+
+    chunks = list(_chunks(games, workers, None, None))
+    firsts = [first for first, _ in chunks]
+    counts = [count for _, count in chunks]
+    assert firsts == [sum(counts[:i]) for i in range(len(counts))]  # contiguous from 0
+    assert sum(counts) == games and min(counts) >= 1
+    assert max(counts) - min(counts) <= 1                 # equal within one game
+    if len(chunks) >= (workers or 1):
+        assert len(chunks) % (workers or 1) == 0          # every thread the same number
+    assert max(counts) <= 1296 * 64                       # progress and memory stay bounded
+
+
+def test_chunks_of_a_huge_rollout_come_lazily():
+    from backgammon.rollout import _chunks
+
+    chunks = _chunks(2**53, 2, None, None)   # 10**11 chunks: none is listed up front
+    first, second = next(chunks), next(chunks)
+    assert first == (0, 1296 * 64) and second == (1296 * 64, 1296 * 64)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"games": 2**63}, "games"),
+    ({"games": 2**53 + 1}, "games"),
+    ({"workers": 10**6}, "workers"),
+    ({"in_flight": 2**40}, "in_flight"),
+    ({"chunk_games": 2**63}, "chunk_games"),
+    ({"chunk_games": 0}, "chunk_games"),
+])
+def test_huge_sizes_are_refused(kwargs, match):
+    with pytest.raises(bg.RolloutError, match=match):
+        bg.rollout(bg.Position.initial(), **{"games": 100, **kwargs})
+
+
+def test_summary_says_plainly_when_stratifying_gained_nothing():
+    import dataclasses
+
+    r = bg.rollout(bg.Position.initial(), games=2592, seed=1)
+    same = dataclasses.replace(r, unstratified_stderr=r.equity.stderr * 1.01)
+    text = str(same)
+    assert "gained nothing measurable" in text and "cut the equity error" not in text
+    better = dataclasses.replace(r, unstratified_stderr=r.equity.stderr * 1.5)
+    assert "cut the equity error" in str(better) and "(1.50x)" in str(better)

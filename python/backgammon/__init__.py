@@ -33,26 +33,32 @@ from backgammon.rules import Rules
 from backgammon.game import Action, DiceSource, Game, GameResult, Phase
 from backgammon.match import Match
 from backgammon.chouette import Chouette
-from backgammon.cube import PipCountCubePolicy
-from backgammon.rollout import Estimate, RolloutError, RolloutResult, rollout
+from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
+from backgammon.rollout import Estimate, RolloutError, RolloutResult, read_position, rollout
 from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
+from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
 from backgammon import cubeful, met
+from backgammon.analysis import Analysis, analyse
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ROLLS",
     "Action",
+    "Analysis",
     "AmbiguousPlayError",
     "BackgammonError",
+    "CandidateRow",
     "Chouette",
-    "DuelResult",
+    "CubeDecision",
     "DiceSource",
+    "DuelResult",
     "Estimate",
     "Evaluation",
     "Evaluator",
+    "EvaluatorCubePolicy",
     "FormatLossError",
     "FormatLossWarning",
     "Game",
@@ -74,20 +80,25 @@ __all__ = [
     "Phase",
     "PipCountCubePolicy",
     "Play",
+    "PlaysRollout",
     "Position",
     "RankedPlay",
     "RolloutError",
     "RolloutResult",
     "Rules",
+    "analyse",
     "batch_successors",
     "duel",
     "evaluate",
     "bearoff",
+    "cube_decision",
     "cubeful",
     "met",
     "perft",
     "pubeval",
+    "read_position",
     "rollout",
+    "rollout_plays",
     "svg",
     "train",
 ]

@@ -52,6 +52,35 @@ def playout_batched(
     in_flight: int,
 ) -> npt.NDArray[np.int64]: ...
 
+ROLLOUT_FIELDS: int
+ROLLOUT_QUANTITIES: int
+ROLLOUT_SHIFT: int
+ROLLOUT_SHIFT2: int
+def scheduled_roll(game: int, ply: int, rotation: int, rot_offset: int = 0) -> int: ...
+def rollout_games(
+    board: bytes,
+    seed: int,
+    first_game: int,
+    ngames: int,
+    nets: Nets,
+    cube: bool = False,
+    cube_value: int = 1,
+    owner: str | int = "centred",
+    max_cube: int = 64,
+    cube_disabled: bool = False,
+    jacoby: bool = False,
+    beaver: bool = False,
+    backgammon_value: int = 3,
+    score: tuple[int, int] | None = None,
+    post_crawford: bool = False,
+    table: CubeTable | None = None,
+    vr: bool = False,
+    truncate: int = -1,
+    rotation: int = 2,
+    rot_offset: int = 0,
+    cancel: Cancel | None = None,
+) -> npt.NDArray[np.int64]: ...
+
 # The neural evaluator (nn.h), TD self-play (train.h), duels (playout.h)
 NN_INPUTS: int
 NN_OUTPUTS: int

@@ -32,29 +32,37 @@ def batch_successors(boards: Any, dice: Any) -> tuple[np.ndarray, np.ndarray]:
     threads run in parallel.  A bad row raises :class:`InvalidPositionError`,
     :class:`InvalidDiceError` or :class:`GameOverError` naming its index.
     """
-    b = _int_array(boards, "boards", InvalidPositionError)
+    b8 = board_rows(boards)
     d = _int_array(dice, "dice", InvalidDiceError)
-    if b.ndim != 2 or b.shape[1] != 26:
-        raise InvalidPositionError(f"boards must have shape (m, 26), got {b.shape}")
     if d.ndim != 2 or d.shape[1] != 2:
         raise InvalidDiceError(f"dice must have shape (m, 2), got {d.shape}")
-    if d.shape[0] != b.shape[0]:
+    if d.shape[0] != b8.shape[0]:
         raise InvalidDiceError(
-            f"{b.shape[0]} boards but {d.shape[0]} rolls: one roll per board")
+            f"{b8.shape[0]} boards but {d.shape[0]} rolls: one roll per board")
+    bad = np.flatnonzero(((d < 1) | (d > 6)).any(axis=1))
+    if bad.size:
+        row = int(bad[0])
+        raise InvalidDiceError(
+            f"row {row}: dice must be two integers from 1 to 6, got {d[row].tolist()}")
+    d8 = np.ascontiguousarray(d, dtype=np.uint8)
+    return _bgcore.batch_successors(b8, d8)
+
+
+def board_rows(boards: Any) -> np.ndarray:
+    """``boards`` as a C-contiguous ``int8`` array ``(m, 26)``, checked at the
+    boundary: an integer dtype (no floats truncated), exactly two dimensions
+    (nothing reshaped), every value within -15..15 before the cast (no int64
+    261 wrapping to 5).  The core checks each row's checker counts."""
+    b = _int_array(boards, "boards", InvalidPositionError)
+    if b.ndim != 2 or b.shape[1] != 26:
+        raise InvalidPositionError(f"boards must have shape (m, 26), got {b.shape}")
     if b.dtype != np.int8:
         bad = np.flatnonzero(((b < -15) | (b > 15)).any(axis=1))
         if bad.size:
             row = int(bad[0])
             raise InvalidPositionError(
                 f"row {row}: a point holds at most 15 checkers: {b[row].tolist()}")
-    bad = np.flatnonzero(((d < 1) | (d > 6)).any(axis=1))
-    if bad.size:
-        row = int(bad[0])
-        raise InvalidDiceError(
-            f"row {row}: dice must be two integers from 1 to 6, got {d[row].tolist()}")
-    b8 = np.ascontiguousarray(b, dtype=np.int8)
-    d8 = np.ascontiguousarray(d, dtype=np.uint8)
-    return _bgcore.batch_successors(b8, d8)
+    return np.ascontiguousarray(b, dtype=np.int8)
 
 
 def _int_array(value: Any, name: str, error: type[Exception]) -> np.ndarray:

@@ -28,6 +28,7 @@ import numpy as np
 from backgammon import _bgcore
 from backgammon.errors import GameOverError, InvalidPositionError
 from backgammon.position import Position, _board_bytes
+from backgammon._show import shown
 
 __all__ = [
     "NPOS",
@@ -55,12 +56,12 @@ OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammo
 def _home(home: Any) -> bytes:
     """Six counts, each >= 0, at most 15 in all, as the core's 6 bytes."""
     if isinstance(home, (str, bytes, bytearray)):
-        raise InvalidPositionError(f"a home board is 6 checker counts (points 1 to 6), got {home!r}")
+        raise InvalidPositionError(f"a home board is 6 checker counts (points 1 to 6), got {shown(home)}")
     try:
         values = [operator.index(v) for v in home]
     except TypeError:
         raise InvalidPositionError(
-            f"a home board is 6 checker counts (points 1 to 6), got {home!r}") from None
+            f"a home board is 6 checker counts (points 1 to 6), got {shown(home)}") from None
     if len(values) != 6:
         raise InvalidPositionError(
             f"a home board is 6 checker counts (points 1 to 6), got {len(values)}: {values}")

@@ -29,6 +29,7 @@ from backgammon.errors import IllegalActionError, InvalidSetupError
 from backgammon.game import DiceSource, Game, Phase
 from backgammon.match import MAX_NAME
 from backgammon.rules import Rules
+from backgammon._show import shown
 
 __all__ = ["BOX", "MAX_PLAYERS", "ROLL_OFF_ROUNDS", "TEAM", "Chouette", "ChouetteGame",
            "roll_off"]
@@ -149,7 +150,7 @@ class Chouette:
         """A chouette with ``box`` in the box and ``team`` in queue order, captain first."""
         ch = cls.__new__(cls)
         if isinstance(team, (str, bytes)):
-            raise TypeError(f"team is a sequence of names, got {team!r}"[:300])
+            raise TypeError(f"team is a sequence of names, got {shown(team)}"[:300])
         names = cls._check_names([box, *itertools.islice(team, MAX_PLAYERS)])
         dice = rng if isinstance(rng, DiceSource) else DiceSource(rng)
         ch._setup(names[0], names[1:], rules, dice)
@@ -158,27 +159,27 @@ class Chouette:
     @staticmethod
     def _check_names(players: Iterable[str]) -> list[str]:
         if isinstance(players, (str, bytes)):
-            raise TypeError(f"players are a sequence of names, got {players!r}"[:300])
+            raise TypeError(f"players are a sequence of names, got {shown(players)}"[:300])
         try:
             names = list(itertools.islice(iter(players), MAX_PLAYERS + 1))
         except TypeError:
-            raise TypeError(f"players are a sequence of names, got {players!r}"[:300]) from None
+            raise TypeError(f"players are a sequence of names, got {shown(players)}"[:300]) from None
         if not all(isinstance(n, str) for n in names):
-            raise TypeError(f"player names are strings, got {names!r}"[:300])
+            raise TypeError(f"player names are strings, got {shown(names)}"[:300])
         if len(names) < 3:
-            raise InvalidSetupError(f"a chouette has 3 or more players (RULES 11), got {names!r}")
+            raise InvalidSetupError(f"a chouette has 3 or more players (RULES 11), got {shown(names)}")
         if len(names) > MAX_PLAYERS:
             raise InvalidSetupError(f"a chouette seats at most {MAX_PLAYERS} players")
         if any(len(n) > MAX_NAME for n in names):
             raise InvalidSetupError(f"a name has at most {MAX_NAME} characters")
         if len(set(names)) != len(names):
-            raise InvalidSetupError(f"players need distinct names, got {names!r}")
+            raise InvalidSetupError(f"players need distinct names, got {shown(names)}")
         return names
 
     def _setup(self, box: str, team: list[str], rules: Rules | None, dice: DiceSource) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {rules!r}")
+            raise TypeError(f"rules must be a Rules, got {shown(rules)}")
         if rules.beaver:
             raise InvalidSetupError("this chouette has no beavers: every member answers alone")
         self._rules = rules
@@ -290,7 +291,7 @@ class Chouette:
     @staticmethod
     def _side(side: str) -> int:
         if side not in ("box", "team"):
-            raise IllegalActionError(f"side is 'box' or 'team', got {side!r}"[:300])
+            raise IllegalActionError(f"side is 'box' or 'team', got {shown(side)}"[:300])
         return BOX if side == "box" else TEAM
 
     # ------------------------------------------------------------------
@@ -305,7 +306,7 @@ class Chouette:
             game.double()  # refused, with the game's reason
         if game.turn == TEAM:
             if isinstance(agree, (str, bytes)):
-                raise TypeError(f"agree is a collection of names, got {agree!r}"[:300])
+                raise TypeError(f"agree is a collection of names, got {shown(agree)}"[:300])
             agreed = set(itertools.islice(agree or (), MAX_PLAYERS + 1))
             missing = [m for m in self._active if m not in agreed]
             if missing:
@@ -331,17 +332,17 @@ class Chouette:
         """
         game = self._game
         if not isinstance(take, bool):
-            raise TypeError(f"an answer is True (take) or False (drop), got {take!r}"[:300])
+            raise TypeError(f"an answer is True (take) or False (drop), got {shown(take)}"[:300])
         if game.phase is not Phase.DOUBLED:
             raise IllegalActionError(
-                f"no double to answer: the game is in phase {game.phase.value!r}")
+                f"no double to answer: the game is in phase {shown(game.phase.value)}")
         if game.turn == TEAM:  # the team doubled: the box answers
             if name != self._box:
                 raise IllegalActionError(f"the team doubled: the box ({self._box}) answers")
             game.take() if take else game.drop()
             return
         if name not in self._active:
-            raise IllegalActionError(f"{name!r} is not a team member in this game"[:300])
+            raise IllegalActionError(f"{shown(name)} is not a team member in this game"[:300])
         answers = dict(self._answers)
         if name in answers:
             raise IllegalActionError(f"{name} has already answered")
@@ -374,7 +375,7 @@ class Chouette:
         """
         game = self._game
         if game.result is None:
-            raise IllegalActionError(f"the game is not over (phase {game.phase.value!r})")
+            raise IllegalActionError(f"the game is not over (phase {shown(game.phase.value)})")
         winner = game.result.winner
         for member in self._active:  # after a drop by every member nothing is left
             if winner == BOX:
@@ -399,4 +400,4 @@ class Chouette:
         return net
 
     def __repr__(self) -> str:
-        return f"<Chouette box={self.box} team={list(self.team)} {self.game!r}>"
+        return f"<Chouette box={self.box} team={list(self.team)} {shown(self.game)}>"

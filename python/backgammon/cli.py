@@ -2,10 +2,15 @@
 
     backgammon moves [POSITION_ID] DICE     legal plays of a roll, with Position IDs
     backgammon perft DEPTH [POSITION_ID] [--rolls 36]
-    backgammon rollout [POSITION_ID] [--games N] [--policy net|pubeval|random] [--seed S]
-                       [--workers W] [--json]
+    backgammon rollout [POSITION] [--games N] [--policy net|pubeval|random] [--seed S]
+                       [--workers W] [--stop-error E] [--max-seconds T] [--json]
+    backgammon analyse-roll POSITION [DICE] [--games N] [--top K] [--seed S] [--workers W]
+                       [--ply P] [--policy P] [--stop-error E] [--max-seconds T] [--json]
+    backgammon analyse FILE [--ply N] [--no-cube] [--json | --html OUT]
+                                            analyse a .mat, .sgf or JSON record
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
+    (POSITION: a Position ID, a GNUbgID or an XGID)
 """
 
 from __future__ import annotations
@@ -40,7 +45,10 @@ def parse_dice_text(text: str) -> tuple[int, int]:
 
 
 def _position(text: str | None) -> Position:
-    return Position.initial() if text is None else Position.from_position_id(text)
+    """The position of any spelling: Position ID, GNUbgID or XGID."""
+    from backgammon.rollout import read_position
+
+    return Position.initial() if text is None else read_position(text)[0]
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
@@ -75,9 +83,85 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     pos = _position(args.position)
     result = rollout(pos, games=args.games, policy=args.policy, seed=args.seed,
                      workers=args.workers, stratify=not args.no_stratify,
-                     progress=not args.no_progress)
+                     progress=not args.no_progress, stop_error=args.stop_error,
+                     max_seconds=args.max_seconds)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result)
+    return 0
+
+
+def _cmd_analyse_roll(args: argparse.Namespace) -> int:
+    from backgammon.candidates import rollout_plays
+    from backgammon.rollout import read_position
+
+    pos, carried = read_position(args.position)
+    if args.dice is not None:
+        dice = parse_dice_text(args.dice)
+    elif carried is not None:
+        dice = carried
+    else:
+        raise InvalidDiceError(f"{args.position!r} carries no dice: give them, e.g. 31")
+    result = rollout_plays(pos, dice, top=args.top, games=args.games, ply=args.ply,
+                           policy=args.policy, seed=args.seed, workers=args.workers,
+                           progress=not args.no_progress, stop_error=args.stop_error,
+                           max_seconds=args.max_seconds)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result)
+    return 0
+
+
+_MAX_RECORD = 16 << 20  # bytes: a long match record is a few hundred KB
+
+
+def _read_record(path: str) -> tuple[object, tuple[str, str]]:
+    """The games of a .mat, .sgf or JSON record file, and the names."""
+    from backgammon.errors import InvalidRecordError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_RECORD + 1)
+    except OSError as exc:
+        raise InvalidRecordError(f"cannot read {path!r}: {exc.strerror}") from None
+    if len(data) > _MAX_RECORD:
+        raise InvalidRecordError(f"{path!r} is larger than {_MAX_RECORD >> 20} MiB")
+    text = data.decode("utf-8", errors="replace")
+    lower = path.lower()
+    if lower.endswith(".sgf") or text.lstrip("\ufeff \t\r\n").startswith("("):
+        from backgammon.formats.sgf import read_sgf
+        record = read_sgf(text)
+    elif lower.endswith(".json") or text.lstrip().startswith("{"):
+        from backgammon.formats.record import read_json
+        record = read_json(text)
+    else:
+        from backgammon.formats.mat import read_mat
+        record = read_mat(text)
+    source = record.match if record.match is not None else record.games
+    return source, tuple(record.names)  # type: ignore[return-value]
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from backgammon.analysis import analyse
+
+    source, names = _read_record(args.file)
+    result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube),
+                                 names=names)
+    if args.html:
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(result.to_html())
+        except OSError as exc:
+            print(f"backgammon: error: cannot write {args.html!r}: {exc.strerror}",
+                  file=sys.stderr)
+            return 2
+        print(f"wrote {args.html}")
+    elif args.json:
+        print(result.to_json(indent=2))
     else:
         print(result)
     return 0
@@ -138,8 +222,8 @@ def _parser() -> argparse.ArgumentParser:
         "rollout", help="play a position out many times",
         description="Roll a position out (default: the opening position) and print the "
                     "chances of winning, gammons and backgammons, and the cubeless equity.")
-    ro.add_argument("position", metavar="POSITION_ID", nargs="?",
-                    help="gnubg Position ID; the player on roll rolls first")
+    ro.add_argument("position", metavar="POSITION", nargs="?",
+                    help="Position ID, GNUbgID or XGID; the player on roll rolls first")
     ro.add_argument("--games", type=int, default=1296 * 10,
                     help="number of games (default 12,960; multiples of 1,296 balance "
                          "the first two rolls)")
@@ -151,9 +235,46 @@ def _parser() -> argparse.ArgumentParser:
                     help="native threads (default: one per CPU); results do not depend on it")
     ro.add_argument("--no-stratify", action="store_true",
                     help="plain random dice for the first two rolls too")
+    _stopping_options(ro)
     ro.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ro.add_argument("--json", action="store_true", help="print the result as JSON")
     ro.set_defaults(run=_cmd_rollout)
+    an = sub.add_parser(
+        "analyse", help="analyse every decision of a match",
+        description="Analyse every checker play and cube decision of a .mat, .sgf or JSON "
+                    "record with the neural evaluator: errors, error rates and luck.")
+    an.add_argument("file", metavar="FILE", help="a .mat, .sgf or JSON match record")
+    an.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="evaluation depth (default 0)")
+    an.add_argument("--no-cube", action="store_true", help="leave cube decisions out")
+    out = an.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    out.add_argument("--html", metavar="OUT", help="write a self-contained HTML report to OUT")
+    an.set_defaults(run=_cmd_analyse)
+    ar = sub.add_parser(
+        "analyse-roll", help="roll out the best plays of a roll",
+        description="Pre-screen the plays of a roll by the nets and roll the best out with "
+                    "the same dice for each, then print them ranked with their equities, "
+                    "the difference to the best play and the errors.")
+    ar.add_argument("position", metavar="POSITION",
+                    help="Position ID, GNUbgID or XGID (the player on roll plays DICE)")
+    ar.add_argument("dice", metavar="DICE", nargs="?",
+                    help="the roll, e.g. 31 (default: the dice of a GNUbgID or XGID)")
+    ar.add_argument("--games", type=int, default=1296,
+                    help="games per play (default 1,296: each pair of first rolls once)")
+    ar.add_argument("--top", type=int, default=5, help="plays to roll out (default 5)")
+    ar.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="the ply of the pre-screen (default 0)")
+    ar.add_argument("--policy", choices=("net", "pubeval", "random"), default="net",
+                    help="how both sides play the games (default: the bundled nets)")
+    ar.add_argument("--seed", type=int, default=None,
+                    help="fixes the games (default: a random seed, printed)")
+    ar.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="native threads (default: one per CPU); results do not depend on it")
+    _stopping_options(ar)
+    ar.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    ar.add_argument("--json", action="store_true", help="print the result as JSON")
+    ar.set_defaults(run=_cmd_analyse_roll)
     du = sub.add_parser(
         "duel", help="play one policy against another over duplicate dice",
         description="Play policy A against policy B (net, pubeval, random, or a weights "
@@ -189,6 +310,14 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--no-progress", action="store_true")
     tr.set_defaults(run=_cmd_train)
     return parser
+
+
+def _stopping_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stop-error", type=float, default=None, metavar="E",
+                        help="stop once the equity error (for plays: every difference's "
+                             "error) is below E, checked at fixed game counts")
+    parser.add_argument("--max-seconds", type=float, default=None, metavar="T",
+                        help="stop before a round that would end past T seconds")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,8 +24,9 @@ from typing import Any
 from backgammon.errors import BackgammonError, IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
+from backgammon._show import shown
 
-__all__ = ["CubeDecision", "PipCountCubePolicy"]
+__all__ = ["CubeDecision", "EvaluatorCubePolicy", "PipCountCubePolicy", "cube_decision"]
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,9 @@ class PipCountCubePolicy:
         for name in ("double_lead", "redouble_lead", "take_lead"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"{name} is a number, got {value!r}")
+                raise TypeError(f"{name} is a number, got {shown(value)}")
             if not math.isfinite(value):
-                raise InvalidSetupError(f"{name} is a finite lead, got {value!r}")
+                raise InvalidSetupError(f"{name} is a finite lead, got {shown(value)}")
 
     @staticmethod
     def lead(position: Position) -> float:
@@ -53,7 +54,7 @@ class PipCountCubePolicy:
     def should_double(self, game: Game) -> bool:
         """Whether the player on roll should double now (False when doubling is not allowed)."""
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
         if not game.can_double():
             return False
         need = self.redouble_lead if game.cube_owner == game.turn else self.double_lead
@@ -62,10 +63,10 @@ class PipCountCubePolicy:
     def should_take(self, game: Game) -> bool:
         """Whether the doubled player should take (the game must be waiting for the answer)."""
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {game!r}"[:300])
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
         if game.phase is not Phase.DOUBLED:
             raise IllegalActionError(
-                f"no double to answer: the game is in phase {game.phase.value!r}")
+                f"no double to answer: the game is in phase {shown(game.phase.value)}")
         return self.lead(game.position) <= self.take_lead  # the doubler's lead
 
 
@@ -128,9 +129,11 @@ class CubeDecision:
         chances = cf.chances_tuple(chances)
         cf.check_cube(cube)
         if owner not in (cf.CENTRED, cf.OWN, cf.OPPONENT):
-            raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {owner!r}")
+            raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {shown(owner)}")
         if owner == cf.OPPONENT:
             available, why = False, "the opponent owns the cube"
+        elif not rules.cube:
+            available, why = False, "these rules play without the cube"
         elif not rules.can_double_to(2 * cube):
             available, why = False, "the cube is at its limit"
         elif score is not None and 1 in score and not post_crawford and score != (1, 1):
@@ -140,8 +143,11 @@ class CubeDecision:
         # The numbers come from the core (cube.h), the same model as
         # backgammon.cubeful, which stays the reference (tests/test_cube_core.py).
         table = None if score is None else _bgcore.cube_table(met.default_table())
+        # A cube that can no longer move (no cube, or at its limit) is dead for
+        # both sides: Janowski's money model has no limit of its own.
+        live_x = x if rules.can_double_to(2 * cube) else 0.0
         nd, dt, dp, _, beaver, _, _ = _bgcore.cube_decide(
-            chances, cube=cube, owner=owner, x=x, max_cube=rules.max_cube,
+            chances, cube=cube, owner=owner, x=live_x, max_cube=rules.max_cube,
             cube_disabled=not rules.cube, jacoby=rules.jacoby, beaver=rules.beaver,
             score=score, post_crawford=post_crawford, table=table)
         take = dt <= dp
@@ -212,3 +218,92 @@ class CubeDecision:
         return (f"<table><caption>{html.escape(self._heading())}</caption>{rows}"
                 f"<tr><th colspan='3'>{html.escape(self.action)}</th></tr></table>")
 
+
+
+def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: Any = None, *,
+                  cube: int = 1, owner: str = "centred", score: tuple[int, int] | None = None,
+                  post_crawford: bool = False, rules: Any = None,
+                  x: float | None = None) -> CubeDecision:
+    """Double, take or pass for the player on roll, from the nets' chances at ``ply``.
+
+    A :class:`~backgammon.Game` supplies its cube, owner, score and rules (it
+    must be waiting for a roll, or for the answer to a double: then the
+    decision is the doubler's, and ``take`` answers for the doubled player).
+    A :class:`~backgammon.Position` takes them as arguments: ``score`` is
+    ``(away, opponent_away)`` in match play, ``None`` for money.  ``x``
+    defaults to gnubg's cube efficiency for the position.
+
+        >>> import backgammon as bg
+        >>> bg.cube_decision(bg.Position.initial()).action
+        'No double, take'
+    """
+    from backgammon import cubeful
+    from backgammon.nn import evaluate
+
+    if isinstance(game_or_position, Game):
+        game = game_or_position
+        if game.phase not in (Phase.ROLL, Phase.DOUBLED):
+            raise IllegalActionError(
+                "a cube decision comes before the roll or while a double is pending; the game "
+                f"is in phase {shown(game.phase.value)}")
+        position, rules = game.position, game.rules
+        cube = game.cube
+        owner = ("centred" if game.cube_owner is None
+                 else "own" if game.cube_owner == game.turn else "opponent")
+        score, post_crawford = _game_score(game)
+    elif isinstance(game_or_position, Position):
+        position = game_or_position
+    else:
+        raise TypeError(f"cube_decision takes a Game or a Position, got {shown(game_or_position)}"[:300])
+    chances = evaluate(position, ply=ply, evaluator=evaluator)
+    if x is None:
+        x = cubeful.cube_efficiency(position)
+    return CubeDecision.from_chances(chances, cube=cube, owner=owner, score=score,
+                                     post_crawford=post_crawford, rules=rules, x=x)
+
+
+def _game_score(game: Game) -> tuple[tuple[int, int] | None, bool]:
+    """``(away, opponent_away)`` of the player on roll and the post-Crawford flag."""
+    if not game.match_length:
+        return None, False
+    own, opp = game.score[game.turn], game.score[1 - game.turn]
+    away = (game.match_length - own, game.match_length - opp)
+    return away, 1 in away and not game.crawford
+
+
+@dataclass(frozen=True)
+class EvaluatorCubePolicy:
+    """Double, redouble and take as the nets' cube decisions say (see :func:`cube_decision`).
+
+    ``ply``: the evaluation depth; ``evaluator``: ``None`` for the bundled nets.
+    The same interface as :class:`PipCountCubePolicy`, so a game loop can use either.
+
+        >>> from backgammon.game import Game
+        >>> game = Game.from_position(Position.initial())
+        >>> EvaluatorCubePolicy().should_double(game)
+        False
+    """
+
+    ply: int = 0
+    evaluator: Any = None
+
+    def decision(self, game: Game) -> CubeDecision:
+        return cube_decision(game, self.ply, self.evaluator)
+
+    def should_double(self, game: Game) -> bool:
+        """Whether the player on roll should double now (False when doubling is not allowed)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
+        if not game.can_double():
+            return False
+        action = self.decision(game).action
+        return action.startswith(("Double", "Redouble"))
+
+    def should_take(self, game: Game) -> bool:
+        """Whether the doubled player should take (a beaver counts as a take)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
+        if game.phase is not Phase.DOUBLED:
+            raise IllegalActionError(
+                f"no double to answer: the game is in phase {shown(game.phase.value)}")
+        return self.decision(game).take

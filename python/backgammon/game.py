@@ -45,8 +45,13 @@ from backgammon.errors import (
 )
 from backgammon.position import Play, Position, Step
 from backgammon.rules import OPENING_DICE, Rules
+from backgammon._show import shown
 
-__all__ = ["MAX_STEPS", "RESIGN_KINDS", "Action", "DiceSource", "Game", "GameResult", "Phase"]
+__all__ = ["MAX_MATCH_LENGTH", "MAX_STEPS", "RESIGN_KINDS", "Action", "DiceSource", "Game", "GameResult",
+           "Phase"]
+
+MAX_MATCH_LENGTH = 32767
+"""The longest match: what a gnubg Match ID can carry (15 bits)."""
 
 RESIGN_KINDS = ("single", "gammon", "backgammon")
 """What a player may resign, in increasing order (RULES 7.2-7.4)."""
@@ -114,7 +119,7 @@ def _die_value(value: Any, source: Any) -> int:
         die = None
     if die is None or not 1 <= die <= 6:
         raise IllegalDiceActionError(
-            f"the dice source {source!r} gave {value!r}: a die is an integer from 1 to 6")
+            f"the dice source {shown(source)} gave {shown(value)}: a die is an integer from 1 to 6")
     return die
 
 
@@ -150,7 +155,7 @@ class DiceSource:
         if isinstance(rng, DiceSource):
             rng = rng.source
         if isinstance(rng, bool):
-            raise TypeError(f"rng is a seed, a random number generator or a callable, got {rng!r}")
+            raise TypeError(f"rng is a seed, a random number generator or a callable, got {shown(rng)}")
         if rng is None or isinstance(rng, int):
             rng = random.Random(rng)
         if isinstance(rng, np.random.Generator):
@@ -164,7 +169,7 @@ class DiceSource:
         else:
             raise TypeError(
                 "rng is an integer seed, a random.Random-like object (randint), a numpy "
-                f"Generator or RandomState, or a callable returning a die, got {rng!r}")
+                f"Generator or RandomState, or a callable returning a die, got {shown(rng)}")
         self.source = rng
         self._kind = kind
         self._pending: list[int] = []   # dice handed back by refused actions, next last
@@ -215,13 +220,13 @@ class DiceSource:
     def from_state(cls, data: Any) -> DiceSource:
         """The source :meth:`state` described (``ValueError`` or ``TypeError`` if malformed)."""
         if not isinstance(data, dict) or data.get("kind") != "random.Random":
-            raise ValueError(f"a dice source state is a random.Random state, got {data!r}"[:200])
+            raise ValueError(f"a dice source state is a random.Random state, got {shown(data)}"[:200])
         version, internal, gauss = data["state"]
         if not (isinstance(internal, list) and len(internal) == 625
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in internal)):
             raise ValueError("a random.Random state holds 625 integers")
         if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, float)):
-            raise ValueError(f"a random.Random state ends with a float or null, got {gauss!r}"[:200])
+            raise ValueError(f"a random.Random state ends with a float or null, got {shown(gauss)}"[:200])
         rng = random.Random()
         rng.setstate((version, tuple(internal), gauss))
         source = cls(rng)
@@ -243,7 +248,7 @@ class DiceSource:
         return new
 
     def __repr__(self) -> str:
-        return f"DiceSource({self.source!r})"
+        return f"DiceSource({shown(self.source)})"
 
 
 def _action(method: _F) -> _F:
@@ -289,30 +294,30 @@ def _dice(dice: Any) -> tuple[int, int]:
         d1, d2 = dice
     except (TypeError, ValueError):
         raise IllegalDiceActionError(
-            f"dice are two integers from 1 to 6, got {dice!r}"[:300]) from None
+            f"dice are two integers from 1 to 6, got {shown(dice)}"[:300]) from None
     a, b = _integer(d1), _integer(d2)
     if a is None or b is None or not (1 <= a <= 6 and 1 <= b <= 6):
-        raise IllegalDiceActionError(f"dice are two integers from 1 to 6, got {dice!r}"[:300])
+        raise IllegalDiceActionError(f"dice are two integers from 1 to 6, got {shown(dice)}"[:300])
     return a, b
 
 
 def _point(value: Any, step: Any) -> int:
     point = _integer(value)
-    if point is None:
+    if point is None or not 0 <= point <= 25:
         raise IllegalPlayActionError(
-            f"a step is two integers (from, to), got {step!r}"[:300])
+            f"a step is two points from 0 to 25 (from, to), got {shown(step)}"[:300])
     return point
 
 
 def _steps(play: Any) -> tuple[Step, ...]:
     """The steps of ``play`` (any iterable of pairs, read once), checked to be integers."""
     if isinstance(play, (str, bytes)):
-        raise IllegalPlayActionError(f"steps are (from, to) pairs, got {play!r}"[:300])
+        raise IllegalPlayActionError(f"steps are (from, to) pairs, got {shown(play)}"[:300])
     try:
         items = list(itertools.islice(iter(play), MAX_STEPS + 1))
     except TypeError:
         raise IllegalPlayActionError(
-            f"a play is a Play, notation text or (from, to) steps, got {play!r}"[:300]) from None
+            f"a play is a Play, notation text or (from, to) steps, got {shown(play)}"[:300]) from None
     if len(items) > MAX_STEPS:
         raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps")
     out = []
@@ -321,7 +326,7 @@ def _steps(play: Any) -> tuple[Step, ...]:
             src, dst = step
         except (TypeError, ValueError):
             raise IllegalPlayActionError(
-                f"a step is a pair (from, to), got {step!r}"[:300]) from None
+                f"a step is a pair (from, to), got {shown(step)}"[:300]) from None
         out.append((_point(src, step), _point(dst, step)))
     return tuple(out)
 
@@ -336,7 +341,7 @@ def _notation_steps(text: str) -> tuple[Step, ...]:
         chain = list(zip(segment.points, segment.points[1:]))
         steps.extend(chain * segment.repeat)
     if len(steps) > MAX_STEPS:
-        raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps, {text!r} has "
+        raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps, {shown(text)} has "
                                      f"{len(steps)}"[:300])
     return tuple(steps)
 
@@ -347,7 +352,7 @@ def _resign_kind(kind: Any) -> str:
     if isinstance(kind, str) and kind in RESIGN_KINDS:
         return str(kind)
     raise IllegalActionError(
-        f"a resignation is 'single', 'gammon' or 'backgammon' (or 1, 2, 3), got {kind!r}"[:300])
+        f"a resignation is 'single', 'gammon' or 'backgammon' (or 1, 2, 3), got {shown(kind)}"[:300])
 
 
 class Game:
@@ -380,32 +385,33 @@ class Game:
                  crawford: bool = False) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {rules!r}")
+            raise TypeError(f"rules must be a Rules, got {shown(rules)}")
         if _integer(match_length) is None:
-            raise TypeError(f"match_length is an integer, got {match_length!r}")
+            raise TypeError(f"match_length is an integer, got {shown(match_length)}")
         match_length = operator.index(match_length)
-        if match_length < 0:
+        if not 0 <= match_length <= MAX_MATCH_LENGTH:
             raise InvalidSetupError(
-                f"match_length is 0 (money) or a positive integer, got {match_length}")
+                f"match_length is 0 (money) or a positive integer up to {MAX_MATCH_LENGTH}, "
+                f"got {shown(match_length)}")
         if match_length:
             rules.check_match_play()  # RULES 9.4
         if isinstance(score, (str, bytes)):
-            raise TypeError(f"score is two integers, got {score!r}")
+            raise TypeError(f"score is two integers, got {shown(score)}")
         try:
             s0, s1 = score
         except (TypeError, ValueError):
-            raise TypeError(f"score is two integers, got {score!r}"[:300]) from None
+            raise TypeError(f"score is two integers, got {shown(score)}"[:300]) from None
         s0, s1 = _integer(s0), _integer(s1)  # type: ignore[assignment]
         if s0 is None or s1 is None:
-            raise TypeError(f"score is two integers, got {score!r}"[:300])
+            raise TypeError(f"score is two integers, got {shown(score)}"[:300])
         if min(s0, s1) < 0:
-            raise InvalidSetupError(f"score is two integers >= 0, got {score!r}")
+            raise InvalidSetupError(f"score is two integers >= 0, got {shown(score)}")
         if crawford not in (True, False):
-            raise TypeError(f"crawford is True or False, got {crawford!r}")
+            raise TypeError(f"crawford is True or False, got {shown(crawford)}")
         if crawford and not match_length:
             raise InvalidSetupError("only a match game can be the Crawford game (RULES 10.2)")
         if match_length and max(s0, s1) >= match_length:
-            raise InvalidSetupError(f"at {s0}-{s1} the match to {match_length} is already won "
+            raise InvalidSetupError(f"at {shown(s0)}-{shown(s1)} the match to {match_length} is already won "
                                     "(RULES 10.1)")
         if crawford and (s0 == match_length - 1) == (s1 == match_length - 1):
             raise InvalidSetupError(
@@ -558,11 +564,11 @@ class Game:
         """
         game = cls(rules, rng=rng, match_length=match_length, score=score, crawford=crawford)
         if not isinstance(position, Position):
-            raise TypeError(f"position must be a Position, got {position!r}")
+            raise TypeError(f"position must be a Position, got {shown(position)}")
         if position.outcome() is not None:
-            raise IllegalActionError(f"the game in {position!r} is already over")
+            raise IllegalActionError(f"the game in {shown(position)} is already over")
         if isinstance(turn, bool) or turn not in (0, 1):
-            raise IllegalActionError(f"turn is player 0 or 1, got {turn!r}")
+            raise IllegalActionError(f"turn is player 0 or 1, got {shown(turn)}")
         game._check_cube(cube, cube_owner)
         game._position = position
         game._turn = turn
@@ -580,13 +586,13 @@ class Game:
     def _check_cube(self, cube: Any, cube_owner: Any) -> None:
         """Refuse a cube this game cannot show (a game set up mid-way)."""
         if isinstance(cube, bool) or isinstance(cube_owner, bool):
-            raise TypeError(f"cube and cube_owner are integers, got {cube!r}, {cube_owner!r}")
+            raise TypeError(f"cube and cube_owner are integers, got {shown(cube)}, {shown(cube_owner)}")
         if cube not in (1, 2, 4, 8, 16, 32, 64) or (cube > 1 and not self.rules.cube):
-            raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {cube!r}")
+            raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {shown(cube)}")
         if cube > self.rules.max_cube:
             raise IllegalActionError(f"the cube on {cube} is above max_cube {self.rules.max_cube}")
         if cube_owner not in (None, 0, 1):
-            raise IllegalActionError(f"cube_owner is None (centred), 0 or 1, got {cube_owner!r}")
+            raise IllegalActionError(f"cube_owner is None (centred), 0 or 1, got {shown(cube_owner)}")
         if self.crawford and (cube_owner is not None or cube > 1):
             raise IllegalActionError("the Crawford game has no cube action (RULES 10.2)")
         if cube_owner is not None and cube == 1:
@@ -628,7 +634,7 @@ class Game:
     def board(self, player: int = 0) -> Position:
         """The position seen from ``player`` (0 or 1), whoever is on roll."""
         if isinstance(player, bool) or player not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
         return self.position if player == self.turn else self.position.swapped()
 
     def current_position(self) -> Position:
@@ -646,11 +652,20 @@ class Game:
                 board[dst] += 1
         return Position(board)
 
+    def cube_decision(self, ply: int = 0, evaluator: Any = None) -> Any:
+        """Double, take or pass now, by the nets (see :func:`backgammon.cube_decision`).
+
+        Asked before the roll, it is the decision of the player on roll; while
+        a double waits for its answer, ``take`` is the doubled player's answer.
+        """
+        from backgammon.cube import cube_decision
+        return cube_decision(self, ply, evaluator)
+
     def can_double(self, player: int | None = None) -> bool:
         """Whether ``player`` (default: the player on roll) may double now (RULES 8)."""
         who = self.turn if player is None else player
         if isinstance(who, bool) or who not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
         return (self.phase is Phase.ROLL and who == self.turn
                 and self._double_refusal(who) is None)
 
@@ -706,15 +721,15 @@ class Game:
     def _need(self, phase: Phase, action: str, player: int | None) -> None:
         if self.phase is not phase:
             raise IllegalActionError(
-                f"cannot {action}: the game is in phase {self.phase.value!r}, "
-                f"{action} needs {phase.value!r}")
+                f"cannot {action}: the game is in phase {shown(self.phase.value)}, "
+                f"{action} needs {shown(phase.value)}")
         self._check_player(action, player)
 
     def _check_player(self, action: str, player: int | None) -> None:
         if player is None:
             return
         if isinstance(player, bool) or player not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {player!r}"[:300])
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
         if player != self.player_to_act:
             raise IllegalActionError(
                 f"player {player} cannot {action}: it is player {self.player_to_act}'s decision")
@@ -753,7 +768,7 @@ class Game:
         """
         if self.phase is Phase.OPENING:
             if player is not None and (isinstance(player, bool) or player not in (0, 1)):
-                raise IllegalActionError(f"players are 0 and 1, got {player!r}")
+                raise IllegalActionError(f"players are 0 and 1, got {shown(player)}")
             d0, d1 = self._roll_dice(dice)
             self._record(None, "opening", (d0, d1))
             if d0 == d1:  # RULES 2.1: equal dice are rolled again
@@ -787,9 +802,9 @@ class Game:
         self._need(Phase.MOVE, "move", player)
         allowed = self.legal_moves()
         if (src, dst) not in allowed:
-            shown = ", ".join(f"{s}/{d}" for s, d in allowed) or "none (commit the turn)"
+            options = ", ".join(f"{s}/{d}" for s, d in allowed) or "none (commit the turn)"
             raise IllegalPlayActionError(
-                f"{src}/{dst} is not a legal step now with {self.dice}; legal steps: {shown}")
+                f"{src}/{dst} is not a legal step now with {self.dice}; legal steps: {options}")
         self._steps = self.steps + ((src, dst),)
 
     @_action
@@ -846,7 +861,7 @@ class Game:
                 steps = _notation_steps(play)  # RULES 12.4: as written, checked below
         elif isinstance(play, Play):
             if play.position != self.position:
-                raise IllegalPlayActionError(f"{play!r} is a play of another position")
+                raise IllegalPlayActionError(f"{shown(play)} is a play of another position")
             steps = tuple(play.moves)
         else:
             steps = _steps(play)
@@ -900,7 +915,7 @@ class Game:
                 "nothing to flag: the last play was legal, or the next roll has been "
                 "made and it stands (RULES 12.4)")
         if player is not None and (isinstance(player, bool) or player not in (0, 1)):
-            raise IllegalActionError(f"players are 0 and 1, got {player!r}")
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}")
         actions, dice = self.actions, self._dice
         before = self._unchecked
         self.__dict__.clear()
@@ -916,7 +931,7 @@ class Game:
         try:
             parsed = parse(self.position, text, self.dice)
         except BackgammonError as e:
-            raise action_error(e, f"cannot read {text!r}: {e}"[:500]) from None
+            raise action_error(e, f"cannot read {shown(text)}: {e}"[:500]) from None
         return tuple(parsed.moves) if isinstance(parsed, Play) else tuple(parsed)
 
     def _finish_turn(self, steps: tuple[Step, ...]) -> None:
@@ -998,12 +1013,12 @@ class Game:
         """
         if self.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
             raise IllegalActionError(
-                f"cannot resign: the game is in phase {self.phase.value!r}")
+                f"cannot resign: the game is in phase {shown(self.phase.value)}")
         if self.phase is Phase.OPENING and player is None:
             raise IllegalActionError("before the opening roll say who resigns (player=0 or 1)")
         who = self.player_to_act if player is None else player
         if isinstance(who, bool) or who not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {player!r}")
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}")
         kind = _resign_kind(kind)
         self._record(who, "resign", kind)
         self._resignation = (who, kind)
@@ -1114,9 +1129,9 @@ class Game:
             player, kind, value = Action(*action)
         except TypeError:
             raise IllegalActionError(
-                f"an action is (player, kind, value), got {action!r}"[:300]) from None
+                f"an action is (player, kind, value), got {shown(action)}"[:300]) from None
         if kind in ("opening", "roll") and value is None:
-            raise IllegalActionError(f"a recorded {kind} gives its dice, got {action!r}"[:300])
+            raise IllegalActionError(f"a recorded {kind} gives its dice, got {shown(action)}"[:300])
         if kind == "opening":
             if self.phase is not Phase.OPENING:
                 raise IllegalActionError("an opening roll is recorded after the opening")
@@ -1130,7 +1145,7 @@ class Game:
         elif kind in ("double", "take", "drop", "beaver", "accept", "reject", "flag"):
             getattr(self, kind)(player=player)
         else:
-            raise IllegalActionError(f"unknown action {kind!r}"[:300])
+            raise IllegalActionError(f"unknown action {shown(kind)}"[:300])
 
     def restart(self) -> Game:
         """A new game set up as this one started (same rules, match context and

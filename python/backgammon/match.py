@@ -21,8 +21,9 @@ import itertools
 from typing import Any
 
 from backgammon.errors import IllegalActionError, InvalidSetupError
-from backgammon.game import DiceSource, Game
+from backgammon.game import MAX_MATCH_LENGTH, DiceSource, Game
 from backgammon.rules import Rules
+from backgammon._show import shown
 
 __all__ = ["ORIENTATIONS", "Match"]
 
@@ -32,15 +33,15 @@ MAX_NAME = 256
 
 def _names(names: Any) -> tuple[str, str]:
     if isinstance(names, (str, bytes)):
-        raise TypeError(f"names are two strings, got {names!r}"[:300])
+        raise TypeError(f"names are two strings, got {shown(names)}"[:300])
     try:
         items = list(itertools.islice(iter(names), 3))
     except TypeError:
-        raise TypeError(f"names are two strings, got {names!r}"[:300]) from None
+        raise TypeError(f"names are two strings, got {shown(names)}"[:300]) from None
     if len(items) != 2:
-        raise InvalidSetupError(f"names are two strings, one per player, got {names!r}"[:300])
+        raise InvalidSetupError(f"names are two strings, one per player, got {shown(names)}"[:300])
     if not all(isinstance(n, str) for n in items):
-        raise TypeError(f"names are two strings, got {names!r}"[:300])
+        raise TypeError(f"names are two strings, got {shown(names)}"[:300])
     if any(len(n) > MAX_NAME for n in items):
         raise InvalidSetupError(f"a name has at most {MAX_NAME} characters")
     return items[0], items[1]
@@ -81,21 +82,22 @@ class Match:
                  crawford: bool = True, names: tuple[str, str] = ("Player 0", "Player 1"),
                  orientation: str = "right", swap_sides: bool = False) -> None:
         if isinstance(length, bool) or not isinstance(length, int):
-            raise TypeError(f"a match length is an integer, got {length!r}")
-        if length < 1:
+            raise TypeError(f"a match length is an integer, got {shown(length)}")
+        if not 1 <= length <= MAX_MATCH_LENGTH:
             raise InvalidSetupError(
-                f"a match is played to a positive number of points, got {length!r}")
+                f"a match is played to a positive number of points up to {MAX_MATCH_LENGTH}, "
+                f"got {shown(length)}")
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {rules!r}")
+            raise TypeError(f"rules must be a Rules, got {shown(rules)}")
         rules.check_match_play()  # RULES 9.4
         if crawford not in (True, False):
-            raise TypeError(f"crawford is True or False, got {crawford!r}")
+            raise TypeError(f"crawford is True or False, got {shown(crawford)}")
         if orientation not in ORIENTATIONS:
             raise InvalidSetupError(
-                f"orientation is 'right' or 'left' (RULES 1.5), got {orientation!r}"[:300])
+                f"orientation is 'right' or 'left' (RULES 1.5), got {shown(orientation)}"[:300])
         if swap_sides not in (True, False):
-            raise TypeError(f"swap_sides is True or False, got {swap_sides!r}")
+            raise TypeError(f"swap_sides is True or False, got {shown(swap_sides)}")
         self._length = length
         self._rules = rules
         self._crawford_rule = bool(crawford)
@@ -158,7 +160,7 @@ class Match:
         """
         index = len(self._games) - 1 if game is None else game
         if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"game is an index, got {game!r}")
+            raise TypeError(f"game is an index, got {shown(game)}")
         if index < 0:
             raise IllegalActionError(f"games are numbered from 0, got {index}")
         if self._swap_sides and index % 2:
@@ -223,7 +225,7 @@ class Match:
         if not self.game.over:
             raise IllegalActionError(
                 f"cannot start the next game: game {len(self.games)} is not over "
-                f"(phase {self.game.phase.value!r})")
+                f"(phase {shown(self.game.phase.value)})")
         if self.over:
             raise IllegalActionError(
                 f"cannot start another game: player {self.winner} has won the match "
@@ -253,6 +255,21 @@ class Match:
         record = read_mat(text, rules=rules)
         if record.match is None:
             raise InvalidRecordError(".mat: a 0 point match holds money games, not a match")
+        return record.match
+
+    def to_sgf(self, *, strict: bool = False) -> str:
+        """gnubg's SGF text of the match (see :mod:`backgammon.formats.sgf`)."""
+        from backgammon.formats.sgf import write_sgf
+        return write_sgf(self, strict=strict)
+
+    @classmethod
+    def from_sgf(cls, text: str, *, rules: Rules | None = None) -> Match:
+        """The match of gnubg's SGF text, every play replayed and checked."""
+        from backgammon.errors import InvalidRecordError
+        from backgammon.formats.sgf import read_sgf
+        record = read_sgf(text, rules=rules)
+        if record.match is None:
+            raise InvalidRecordError("SGF: a match length of 0 holds money games, not a match")
         return record.match
 
     def to_json(self) -> str:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from backgammon.errors import MatchEquityError
+from backgammon._show import shown
 
 __all__ = ["FORMAT", "MatchEquityTable", "default_table", "equity", "gammon_values"]
 
@@ -95,7 +96,7 @@ class MatchEquityTable:
                 raise TypeError(f"{what} is an int, got {type(v).__name__}")
             if v > self.length:
                 raise MatchEquityError(
-                    f"{what} = {v} is beyond the table's {self.length} points ({self.name})")
+                    f"{what} = {shown(v)} is beyond the table's {self.length} points ({self.name})")
         if away <= 0 and opponent_away <= 0:
             raise MatchEquityError("both players cannot have won")
         if away <= 0:
@@ -133,9 +134,9 @@ class MatchEquityTable:
         except (ValueError, RecursionError) as e:
             raise MatchEquityError(f"not a JSON match equity table: {e}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise MatchEquityError(f"not a {FORMAT!r} JSON table")
+            raise MatchEquityError(f"not a {shown(FORMAT)} JSON table")
         if data.get("version") != 1:
-            raise MatchEquityError(f"unknown table version {data.get('version')!r}")
+            raise MatchEquityError(f"unknown table version {shown(data.get('version'))}")
         try:
             return cls(
                 name=str(data["name"]),
@@ -168,7 +169,7 @@ class MatchEquityTable:
 
 def _chance(v: object) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise MatchEquityError(f"a match winning chance is a number, got {v!r}")
+        raise MatchEquityError(f"a match winning chance is a number, got {shown(v)}")
     return float(v)
 
 
@@ -208,7 +209,7 @@ class _GnubgMetReader:
         if tag in ("pre-crawford-table", "post-crawford-table"):
             kind = attrs.get("type", "explicit")
             if kind != "explicit":
-                raise MatchEquityError(f"{tag} of type {kind!r}: only explicit tables are read")
+                raise MatchEquityError(f"{tag} of type {shown(kind)}: only explicit tables are read")
             key = tag if tag == "pre-crawford-table" else f"{tag}:{attrs.get('player', 'both')}"
             self.table = self.tables.setdefault(key, [])
         elif tag == "row" and self.table is not None:
@@ -227,7 +228,7 @@ class _GnubgMetReader:
             try:
                 row.append(_chance(float(text)))
             except ValueError:
-                raise MatchEquityError(f"not a match winning chance: {text[:40]!r}") from None
+                raise MatchEquityError(f"not a match winning chance: {shown(text[:40])}") from None
         elif tag in ("pre-crawford-table", "post-crawford-table"):
             self.table = None
         elif self.path[-1:] == ["info"]:
@@ -251,7 +252,7 @@ class _GnubgMetReader:
         n = len(pre)
         if "length" in self.info and self.info["length"] != str(n):
             raise MatchEquityError(
-                f"the file says length {self.info['length']!r} but its table has {n} rows")
+                f"the file says length {shown(self.info['length'])} but its table has {n} rows")
         return {
             "name": self.info.get("name", "unnamed table"),
             "description": self.info.get("description", ""),

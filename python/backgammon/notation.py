@@ -21,6 +21,7 @@ eXtreme Gammon, FIBS, books) back into the legal play they denote:
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
 
 from backgammon import _bgcore
@@ -54,10 +55,11 @@ def format_play(board: Sequence[int], moves: Sequence[Step]) -> str:
         >>> format_play(start, [(13, 10), (13, 10), (10, 7), (10, 7)])
         '13/7(2)'
     """
-    if not moves:
+    chains = play_chains(moves)  # checks the number of steps
+    if not chains:
         return ""
     units: list[tuple[list[int], int]] = []
-    for chain in play_chains(moves):
+    for chain in chains:
         if units and units[-1][0] == chain:
             units[-1] = (chain, units[-1][1] + 1)
         else:
@@ -79,8 +81,11 @@ def play_chains(moves: Sequence[Step]) -> list[list[int]]:
         >>> play_chains([(8, 5), (6, 5)]), play_chains([(24, 18), (18, 13)])
         ([[8, 5], [6, 5]], [[24, 18, 13]])
     """
+    steps = list(islice(moves, 5))  # one past a turn: an endless iterable stops here
+    if len(steps) > 4:
+        raise IllegalPlayError(f"a turn has at most 4 steps, got more: {steps}")
     chains: list[list[int]] = []
-    for src, dst in sorted(moves, key=lambda m: (-m[0], -m[1])):
+    for src, dst in sorted(steps, key=lambda m: (-m[0], -m[1])):
         for chain in chains:  # RULES 13.1: one checker's steps are written as one move
             if chain[-1] == src:
                 chain.append(dst)
@@ -126,6 +131,7 @@ _POINT = re.compile(r"(bar|b|off|o|\d{1,3})(?![a-wyz0-9])")
 _JOIN = re.compile(r"\s*[/-]\s*")
 _MARK = re.compile(r"[*x]")
 _COUNT = re.compile(r"\s*\(\s*(\d+)\s*\)")
+_MAX_TEXT = 1000  # a play has at most 4 steps: real notation is a few dozen characters
 _NO_MOVE = frozenset({"", "no move", "(no move)", "no play", "cannot move", "can't move"})
 _EXPECTED = "play notation looks like '24/18 13/11', 'bar/22*', '6/off' or '8/5(2)'"
 
@@ -141,7 +147,10 @@ def _point_value(token: str) -> int:
 def _parse_segments(text: str) -> list[_Segment]:
     """The chains of ``text``, or :class:`InvalidPlayError` when it is not notation."""
     if not isinstance(text, str):
-        raise InvalidPlayError(f"a play in notation is a str, got {text!r}")
+        raise InvalidPlayError(f"a play in notation is a str, got {type(text).__name__}")
+    if len(text) > _MAX_TEXT:
+        raise InvalidPlayError(f"play notation is at most {_MAX_TEXT} characters, got "
+                               f"{len(text):,}: {text[:40]!r}...")
     shown = text.strip()
     low = shown.lower()
     if low in _NO_MOVE:
@@ -184,7 +193,8 @@ def _parse_segments(text: str) -> list[_Segment]:
         count = 1
         counted = _COUNT.match(low, i)
         if counted:
-            count = int(counted.group(1))
+            digits = counted.group(1)  # int() of 4,301 digits raises: look at the length first
+            count = int(digits) if len(digits) <= 4 else 0
             if not 1 <= count <= 4:
                 raise fail("a repeat count is 1 to 4", counted.start())
             i = counted.end()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 
 from backgammon import _bgcore
+from backgammon._show import shown
 from backgammon.errors import BackgammonError
 from backgammon.position import Position
 
@@ -31,18 +32,25 @@ def perft(position: Position, depth: int, rolls: int = 21) -> int:
     """
     if not isinstance(position, Position):
         position = Position(position)
-    try:
-        depth = operator.index(depth)
-    except TypeError:
-        raise BackgammonError(f"depth must be an integer, got {depth!r}") from None
+    depth = _integer(depth, "depth")
     if depth < 0:
-        raise BackgammonError(f"depth must be >= 0, got {depth}")
-    if rolls not in (21, 36):
-        raise BackgammonError(f"rolls must be 21 or 36, got {rolls!r}")
+        raise BackgammonError(f"depth must be >= 0, got {shown(depth)}")
+    if isinstance(rolls, bool) or _integer(rolls, "rolls") not in (21, 36):
+        raise BackgammonError(f"rolls must be 21 or 36, got {shown(rolls)}")
     if depth == 0 or position.outcome() is not None:
         return 1  # a finished game is a leaf, whatever the depth
     if depth > _MAX_DEPTH:
         raise BackgammonError(
-            f"depth {depth} is beyond reach: the tree grows about 500-fold a ply "
+            f"depth {shown(depth)} is beyond reach: the tree grows about 500-fold a ply "
             f"(depth {_MAX_DEPTH} at most)")
     return _bgcore.perft(position._b, depth, rolls == 36)
+
+
+def _integer(value: object, name: str) -> int:
+    """``value`` as an int; an array or anything else is refused (no truth tests)."""
+    if isinstance(value, bool):
+        raise BackgammonError(f"{name} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise BackgammonError(f"{name} must be an integer, got {shown(value)}") from None

@@ -2,7 +2,8 @@
 
 A :class:`Position` is seen from the player on roll (the board convention of
 the README).  Its legal plays come from the compiled core; Python objects are
-made only when you ask for them.
+made only when you ask for them.  The rules are those of docs/rules.md, cited
+by section as ``RULES 4.2``.
 
     >>> import backgammon as bg
     >>> pos = bg.Position.initial()
@@ -18,11 +19,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any, NamedTuple, Union, overload
 
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon._show import shown
 from backgammon.errors import IllegalPlayError, InvalidPositionError
 from backgammon.formats.position_id import decode_position_id, encode_position_id
 from backgammon.notation import format_play
@@ -336,8 +339,8 @@ class Position:
         if isinstance(board, (str, bytes, bytearray)) or board is None:
             raise InvalidPositionError(
                 f"a gnubg board is two lists of 25 checker counts, got {_short(board)}")
-        try:
-            sides = [[operator.index(v) for v in side] for side in board]
+        try:  # one more than needed at each level: endless iterables fail at once
+            sides = [[operator.index(v) for v in islice(side, 26)] for side in islice(board, 3)]
         except TypeError:
             raise InvalidPositionError(
                 f"a gnubg board is two lists of 25 checker counts, got {_short(board)}") from None
@@ -350,7 +353,8 @@ class Position:
             bad = [v for v in side if not 0 <= v <= 15]
             if bad:
                 raise InvalidPositionError(
-                    f"gnubg board counts are 0 to 15, got {bad[0]} for the {name}: {sides}")
+                    f"gnubg board counts are 0 to 15, got {shown(bad[0])} for the {name}: "
+                    f"{shown(sides)}")
         array = [0] * 26
         array[25] = on_roll[24]
         array[0] = -opponent[24]
@@ -423,7 +427,7 @@ def _board_bytes(array: Any) -> bytes:
     if isinstance(array, Position):
         return array._b
     if isinstance(array, (str, bytes, bytearray)):
-        raise InvalidPositionError(f"a position is 26 integers, got {array!r}")
+        raise InvalidPositionError(f"a position is 26 integers, got {shown(array)}")
     if isinstance(array, np.ndarray):
         if array.ndim != 1 or array.shape[0] != 26:
             raise InvalidPositionError(
@@ -433,18 +437,18 @@ def _board_bytes(array: Any) -> bytes:
                 f"a position array needs an integer dtype, got {array.dtype}: {array.tolist()}")
         values = [int(v) for v in array.tolist()]
     else:
-        try:
-            values = [operator.index(v) for v in array]
+        try:  # one more than needed: an endless iterable fails at once
+            values = [operator.index(v) for v in islice(array, 27)]
         except TypeError:
             raise InvalidPositionError(
                 f"a position is 26 integers, got {_short(array)}") from None
         if len(values) != 26:
-            raise InvalidPositionError(
-                f"a position is 26 integers, got {len(values)}: {values}")
+            got = "more" if len(values) > 26 else str(len(values))
+            raise InvalidPositionError(f"a position is 26 integers, got {got}: {_short(values)}")
     bad = [v for v in values if not -15 <= v <= 15]
     if bad:
         raise InvalidPositionError(
-            f"a point holds at most 15 checkers, got {bad[0]}: {values}")
+            f"a point holds at most 15 checkers, got {shown(bad[0])}: {shown(values)}")
     board = bytes(v & 0xFF for v in values)
     code = _bgcore.validate(board)
     if code:
@@ -454,32 +458,34 @@ def _board_bytes(array: Any) -> bytes:
     return board
 
 
-def _short(obj: Any) -> str:
-    text = repr(obj)
-    return text if len(text) < 200 else text[:200] + "..."
+_short = shown  # a caller's value in a message: short, and never raising
 
 
 def _normalize_steps(steps: Iterable[Any]) -> tuple[Step, ...]:
     if isinstance(steps, (str, bytes)):
         raise IllegalPlayError(
-            f"steps are (from, to) pairs, got the text {steps!r} (parse notation first)")
+            f"steps are (from, to) pairs, got the text {shown(steps)} (parse notation first)")
     out = []
-    try:
-        items = list(steps)
+    try:  # one more than a turn has: an endless iterable fails at once
+        items = list(islice(steps, 5))
     except TypeError:
         raise IllegalPlayError(f"steps are (from, to) pairs, got {_short(steps)}") from None
+    if len(items) > 4:
+        raise IllegalPlayError(f"a turn has at most 4 steps, got more: {_short(items)}")
     for item in items:
+        if isinstance(item, (str, bytes)):
+            raise IllegalPlayError(f"a step is a pair (from, to), got {shown(item)}")
         try:
             src, dst = item
+            if isinstance(src, bool) or isinstance(dst, bool):
+                raise TypeError  # True is not point 1
             src, dst = operator.index(src), operator.index(dst)
         except (TypeError, ValueError):
             raise IllegalPlayError(f"a step is a pair (from, to), got {_short(item)}") from None
         if not (1 <= src <= 25 and 0 <= dst < src and src - dst <= 6):
             raise IllegalPlayError(
-                f"no die moves a checker from {src} to {dst} (25 = bar, 0 = off)")
+                f"no die moves a checker from {shown(src)} to {shown(dst)} (25 = bar, 0 = off)")
         out.append((src, dst))
-    if len(out) > 4:
-        raise IllegalPlayError(f"a turn has at most 4 steps, got {len(out)}")
     return tuple(out)
 
 

@@ -1,9 +1,10 @@
 """pubeval, Tesauro's public linear evaluator (the benchmark opponent).
 
 The weights (``data/pubeval.json``, public domain) and the exact inputs follow
-the project's specification (shared/data/PUBEVAL.md).  pubeval scores a
-position for the side that has just moved: the positive side of a result of
-:meth:`Position.successors`.  Higher is better for that side.
+the project's specification, docs/pubeval.md (cited by section as
+``PUBEVAL.md 5``).  pubeval scores a position for the side that has just
+moved: the positive side of a result of :meth:`Position.successors`.  Higher
+is better for that side.
 
     >>> import backgammon as bg
     >>> from backgammon import pubeval
@@ -22,6 +23,8 @@ from typing import Any
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon.batch import board_rows
+from backgammon.errors import InvalidPositionError
 from backgammon.position import Dice, Play, Position
 
 __all__ = ["WIN_SCORE", "best_play", "is_race", "score", "scores", "weights"]
@@ -44,34 +47,54 @@ del _w
 def is_race(position: Position) -> bool:
     """Whether no contact is left: the positive side's rearmost checker (bar
     included) is past the other side's rearmost one (PUBEVAL.md 5)."""
-    return _bgcore.is_race(position._b)
+    return _bgcore.is_race(_position(position)._b)
 
 
 def score(position: Position, race: bool | None = None) -> float:
-    """pubeval's score of ``position`` for its positive side, who has just moved.
+    """pubeval's score of ``position`` for its positive side, who has just moved
+    (the inputs are defined in docs/pubeval.md).
 
     ``race`` picks the weight vector; by default it is decided from the
     position itself (PUBEVAL.md 6 explains why a move choice decides it from
     the position before the move instead, as :func:`best_play` does).
     """
-    flag = -1 if race is None else int(bool(race))
-    return float(_bgcore.pubeval_scores(position.to_array()[None, :], flag)[0])
+    return float(_bgcore.pubeval_scores(_position(position).to_array()[None, :],
+                                        _race_flag(race))[0])
 
 
 def scores(boards: Any, race: bool | None = None) -> np.ndarray:
-    """pubeval scores of an ``(m, 26)`` array of boards (float64 ``(m,)``)."""
-    arr = np.ascontiguousarray(boards, dtype=np.int8)
-    if arr.ndim != 2:
-        arr = arr.reshape(-1, 26)
-    flag = -1 if race is None else int(bool(race))
-    return _bgcore.pubeval_scores(arr, flag)
+    """pubeval scores of an ``(m, 26)`` integer array of boards (float64 ``(m,)``).
+
+    Every row must be a valid board with checkers on it: a wrong shape or
+    dtype, a value outside -15..15, too many checkers or an empty board
+    raises :class:`~backgammon.InvalidPositionError` naming the row.
+    """
+    arr = board_rows(boards)
+    empty = np.flatnonzero(~arr.any(axis=1))
+    if empty.size:
+        raise InvalidPositionError(f"row {int(empty[0])}: no checkers of either side on the board")
+    return _bgcore.pubeval_scores(arr, _race_flag(race))
+
+
+def _race_flag(race: Any) -> int:
+    if race is None:
+        return -1
+    if not isinstance(race, (bool, np.bool_)):
+        raise TypeError(f"race is True, False or None, got {type(race).__name__}")
+    return int(race)
+
+
+def _position(position: Any) -> Position:
+    if not isinstance(position, Position):
+        raise TypeError(f"pubeval scores a Position, got {type(position).__name__}")
+    return position
 
 
 def best_play(position: Position, dice: Dice) -> Play:
     """The play pubeval chooses: the highest score with the race flag of the
     position before the move; among equal scores the first play in
     :meth:`Position.legal_plays` order (PUBEVAL.md 7)."""
-    plays = position.legal_plays(dice)
+    plays = _position(position).legal_plays(dice)
     if len(plays) == 1:
         return plays[0]
     values = _bgcore.pubeval_scores(plays.results(), int(is_race(position)))

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from backgammon.errors import InvalidRulesError
+from backgammon._show import shown
 
 __all__ = ["KIND_MULTIPLIERS", "OPENING_DICE", "ROLL_AGAIN", "Rules"]
 
@@ -67,14 +68,14 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("cube", "jacoby", "beaver", "over_the_board"):
             if not isinstance(getattr(self, name), bool):
-                raise InvalidRulesError(f"{name} is True or False, got {getattr(self, name)!r}")
+                raise InvalidRulesError(f"{name} is True or False, got {shown(getattr(self, name))}")
         for name in ("max_cube", "automatic_doubles", "backgammon_value"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidRulesError(f"{name} is an integer, got {value!r}")
+                raise InvalidRulesError(f"{name} is an integer, got {shown(value)}")
         if self.max_cube not in (1, 2, 4, 8, 16, 32, 64):
             raise InvalidRulesError(
-                f"max_cube is a power of two from 1 to 64 (RULES 8.4), got {self.max_cube}")
+                f"max_cube is a power of two from 1 to 64 (RULES 8.4), got {shown(self.max_cube)}")
         if self.automatic_doubles < 0:
             raise InvalidRulesError(
                 f"automatic_doubles counts doubles per game (0 = off), got {self.automatic_doubles}")
@@ -85,8 +86,8 @@ class Rules:
                 f"a backgammon is worth 3 or 2 (RULES 7.4), got {self.backgammon_value}")
         if self.opening not in (OPENING_DICE, ROLL_AGAIN):
             raise InvalidRulesError(
-                f"opening is {OPENING_DICE!r} (RULES 2.1) or {ROLL_AGAIN!r} (RULES 2.2), "
-                f"got {self.opening!r}")
+                f"opening is {shown(OPENING_DICE)} (RULES 2.1) or {shown(ROLL_AGAIN)} (RULES 2.2), "
+                f"got {shown(self.opening)}")
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed (checked again).
@@ -123,10 +124,10 @@ class Rules:
         """
         if not isinstance(kind, str) or kind not in KIND_MULTIPLIERS:
             raise InvalidRulesError(
-                f"kind is 'single', 'gammon' or 'backgammon' (RULES 7.2-7.4), got {kind!r}"[:300])
+                f"kind is 'single', 'gammon' or 'backgammon' (RULES 7.2-7.4), got {shown(kind)}"[:300])
         for name, flag in (("cube_turned", cube_turned), ("match_play", match_play)):
             if not isinstance(flag, bool):
-                raise TypeError(f"{name} is True or False, got {flag!r}")
+                raise TypeError(f"{name} is True or False, got {shown(flag)}")
         mult = self.backgammon_value if kind == "backgammon" else KIND_MULTIPLIERS[kind]
         if self.jacoby and not match_play and not cube_turned:  # RULES 9.1, 9.4
             mult = 1
@@ -135,8 +136,8 @@ class Rules:
     def points(self, kind: str, *, cube: int, cube_turned: bool, match_play: bool = False) -> int:
         """The points of a win of ``kind`` with the cube on ``cube`` (RULES 8.5)."""
         if isinstance(cube, bool) or not isinstance(cube, int):
-            raise TypeError(f"cube is an integer, got {cube!r}")
+            raise TypeError(f"cube is an integer, got {shown(cube)}")
         if cube not in (1, 2, 4, 8, 16, 32, 64):
             raise InvalidRulesError(
-                f"the cube shows a power of two up to 64 (RULES 8.4), got {cube}")
+                f"the cube shows a power of two up to 64 (RULES 8.4), got {shown(cube)}")
         return cube * self.multiplier(kind, cube_turned=cube_turned, match_play=match_play)

@@ -504,8 +504,11 @@ def board(position: Position | Sequence[int], *, orientation: str = "right", dic
     width = _check_size(size)
     roll = None if dice is None else _bgcore.parse_dice(dice)
     cube_state = _check_cube(cube)
-    if last_play is not None and not hasattr(last_play, "moves"):
-        raise IllegalPlayError(f"last_play is a Play, got {last_play!r}")
+    if last_play is not None:
+        from backgammon.position import Play  # svg is imported by position
+        if not isinstance(last_play, Play):
+            raise IllegalPlayError(f"last_play is a Play, got {type(last_play).__name__}: "
+                                   f"{repr(last_play)[:80]}")
     a = position.tolist()
     canvas = _Canvas(orientation == "left")
     _draw_board(canvas, a)

@@ -18,6 +18,7 @@ import threading
 
 import numpy as np
 
+from backgammon._show import shown
 from backgammon.errors import GameOverError, InvalidDiceError, InvalidPositionError, RolloutError
 
 from movegen cimport *
@@ -175,19 +176,19 @@ cdef int _die(object x, object dice) except -1:
     try:
         v = x.__index__()
     except (AttributeError, TypeError, OverflowError):
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}") from None
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}") from None
     if v < 1 or v > 6:
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}")
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}")
     return <int>v
 
 
 cdef int _parse_dice(object dice, int *d1, int *d2) except -1:
     if isinstance(dice, (str, bytes)):
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}")
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}")
     try:
         a, b = dice
     except (TypeError, ValueError):
-        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {dice!r}") from None
+        raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}") from None
     d1[0] = _die(a, dice)
     d2[0] = _die(b, dice)
     return 0
@@ -1551,3 +1552,74 @@ def cube_decide_batch(probs, *, cube=1, owner="centred", x=0.68, max_cube=64,
 def cube_efficiency(bytes board):
     """cubeful.cube_efficiency of a (validated) board, in C."""
     return bg_cube_efficiency(_board_ptr(board))
+
+
+# ----------------------------------------------------------------------
+# Rollouts with the cube, luck adjustment, truncation and rotation (playout.h)
+
+ROLLOUT_FIELDS = BG_RX_FIELDS
+ROLLOUT_QUANTITIES = BG_RX_NQ
+ROLLOUT_SHIFT = BG_RX_SHIFT
+ROLLOUT_SHIFT2 = BG_RX_SHIFT2
+
+
+def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames, Nets nets,
+                  bint cube=False, int cube_value=1, owner="centred", int max_cube=64,
+                  bint cube_disabled=False, bint jacoby=False, bint beaver=False,
+                  int backgammon_value=3, score=None, bint post_crawford=False,
+                  CubeTable table=None, bint vr=False, int64_t truncate=-1, int rotation=2,
+                  int rot_offset=0, Cancel cancel=None):
+    """Statistics ``(1296, ROLLOUT_FIELDS)`` int64 of games first_game.. of a
+    rollout with the net ``nets`` (bg_rollout_range: fixed-point sums per
+    stratum).  ``owner`` and ``score`` (``(away, opponent_away)`` or None for
+    money) are the starting player's.  The GIL is released; stops on Ctrl-C
+    (main thread) or when ``cancel`` is set."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_rollout_opts o
+    cdef int r
+    cdef int64_t[:, ::1] stats
+    cdef bg_cancel c
+    _check_playing(b)
+    if nets is None:
+        raise ValueError("rollout_games needs nets")
+    if ngames < 0 or first_game < 0:
+        raise ValueError("game numbers must be >= 0")
+    if not 0 <= rotation <= 3 or not 0 <= rot_offset < 36 or backgammon_value not in (2, 3):
+        raise ValueError("rotation is 0..3, rot_offset 0..35, backgammon_value 2 or 3")
+    memset(&o, 0, sizeof(o))
+    _cube_ctx(&o.ctx, cube_value, owner, 0.68, max_cube, cube_disabled, jacoby, beaver, score,
+              post_crawford, table)
+    o.cube_on = cube
+    o.backgammon_value = backgammon_value
+    o.vr = vr
+    o.truncate = truncate
+    o.rotation = rotation
+    o.rot_offset = rot_offset
+    _cancel_init(&c, cancel, 1 if vr else _NET_POLL)
+    out = np.zeros((BG_STRATA, BG_RX_FIELDS), dtype=np.int64)
+    stats = out
+    with nogil:
+        r = bg_rollout_range(b, seed, first_game, ngames, &o, &stats[0, 0], &nets.ev, &c)
+    if r == BG_E_CANCELLED:
+        _raise_cancelled()
+    if r == -1:
+        raise MemoryError()
+    if r == BG_E_TOO_LONG:
+        raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
+    if r == BG_E_CUBE:
+        raise RolloutError("a cube decision refused the evaluator's chances")
+    return out
+
+
+def scheduled_roll(int64_t game, int ply, int rotation, int rot_offset=0):
+    """The ordered roll (0..35, 6 (d1 - 1) + d2 - 1) that rotation schedules
+    for ply ``ply`` < ``rotation`` of game ``game`` (bg_roll_sched)."""
+    cdef bg_rollout_opts o
+    cdef int d1, d2
+    if not 0 <= ply < rotation <= 3 or game < 0 or not 0 <= rot_offset < 36:
+        raise ValueError("ply < rotation <= 3, game >= 0 and rot_offset 0..35")
+    memset(&o, 0, sizeof(o))
+    o.rotation = rotation
+    o.rot_offset = rot_offset
+    bg_roll_sched(NULL, game, ply, &o, &d1, &d2)
+    return 6 * (d1 - 1) + d2 - 1

@@ -19,6 +19,12 @@
  * Pick `every` so that a poll comes every few milliseconds: a poll then
  * costs nothing measurable and the loop stops well within half a second.
  * The check itself is a load and a decrement.
+ *
+ * From Cython (_bgcore.pyx): a wrapper declares `cdef bg_cancel c`, calls
+ * `_cancel_init(&c, token, every)` (token: a Cancel or None), runs the loop
+ * with the GIL released, and on BG_E_CANCELLED calls `_raise_cancelled()`,
+ * which raises the signal handler's KeyboardInterrupt (or Cancelled when
+ * the token stopped it).  perft and playout are the examples.
  */
 #ifndef BGCORE_CANCEL_H
 #define BGCORE_CANCEL_H

@@ -453,20 +453,21 @@ static inline int bg_cube_decide(const float probs[5], const bg_cube_ctx *ctx, b
 
 /* board: the 26 points of a valid board (own checkers positive, a[25] own
  * bar, a[0] the opponent's bar).  0.68 with contact; a race
- * 0.55 + 0.00125 * (the opponent's pips) within [0.6, 0.7]; 0.6 once both
- * sides are in their home boards (or a side has no checkers left). */
+ * 0.55 + 0.00125 * (the pips of the player on roll) within [0.6, 0.7] (the
+ * side gnubg counts: benchmarks/peers_cube.py); 0.6 once both sides are in
+ * their home boards (or a side has no checkers left). */
 static inline double bg_cube_efficiency(const int8_t *board)
 {
     int p, own_max = -1, opp_min = 26, pips = 0;
     double x;
     for (p = 1; p <= 25; p++)
-        if (board[p] > 0)
+        if (board[p] > 0) {
             own_max = p;
-    for (p = 24; p >= 0; p--)
-        if (board[p] < 0) {
-            opp_min = p;
-            pips += (25 - p) * -board[p];
+            pips += p * board[p];
         }
+    for (p = 24; p >= 0; p--)
+        if (board[p] < 0)
+            opp_min = p;
     if (own_max < 0 || opp_min > 24)
         return 0.6;
     if (own_max > opp_min)

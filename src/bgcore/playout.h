@@ -17,6 +17,7 @@
 
 #include "movegen.h"
 #include "nn.h"
+#include "cube.h"
 
 /* ------------------------------------------------------------------ */
 /* Dice: xoshiro256++ per game, seeded through SplitMix64              */
@@ -279,6 +280,299 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
             bg_swap32(res, board);
         }
         if (ply == BG_MAX_PLIES) { bg_gen_free(g); return BG_E_TOO_LONG; }
+    }
+    bg_gen_free(g);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rollouts with the cube, luck adjustment, truncation and rotation     */
+
+/*
+ * bg_rollout_range plays the games of bg_playout_range with the net and,
+ * as asked:
+ *   cube      both sides double, take and pass by the 0-ply cube decisions
+ *             (bg_cube_decide on the chances of the position before the
+ *             roll, gnubg's x from bg_cube_efficiency).  The plays do not
+ *             depend on the cube, so a game goes on to its end for the
+ *             cubeless figures after a pass, which fixes only the cubeful
+ *             result: the cubeless figures equal those of a rollout without
+ *             the cube, game for game.
+ *   vr        luck adjustment: every roll's luck, the chances after the
+ *             best play of the roll rolled minus their mean over the 21
+ *             rolls (from the starting player's side), is summed over the
+ *             game and subtracted from its result.  Each luck has mean zero
+ *             given the position, so the adjusted results keep the mean.
+ *   truncate  (>= 0) a game still going at ply `truncate` is scored by the
+ *             evaluator there: its 0-ply chances (exact from the bear-off
+ *             database once both sides are home) and the cube decision's
+ *             cubeful value.
+ *   rotation  the first `rotation` rolls (0..3) follow a schedule: the first
+ *             game % 36, the second (game / 36) % 36 (both as stratify), the
+ *             third (game / 1296 + 5 r1 + 11 r2 + offset) % 36, so that every
+ *             1,296 games give each third roll 36 times and every 46,656
+ *             games each triple once; `offset` comes from the seed, which
+ *             makes the third roll uniform for any number of games.
+ *
+ * Statistics: stats[1296][BG_RX_FIELDS] int64, per stratum (as
+ * bg_playout_range): games, plies, and for each of the BG_RX_NQ quantities
+ * the sum of its per-game values in units of 2^-BG_RX_SHIFT and the sum of
+ * squares in units of 2^-BG_RX_SHIFT2.  Each game's value is rounded to
+ * those units before it is added, so sums are exact integers and any split
+ * of the games gives identical statistics.  Quantities, from the starting
+ * player's side: the five cumulative chances, the cubeless equity, the
+ * cubeful value (money: points per unit of the starting cube; match: the
+ * match winning chance; the cubeless equity without the cube), then the
+ * same seven with the luck subtracted (equal to the plain ones without vr).
+ * The cubeful value's luck is that of the 0-ply cubeful equity (Janowski,
+ * money) or cubeful match winning chance after each roll's best play, with
+ * the cube as it stands; the others' that of the cubeless chances.
+ */
+#define BG_RX_GAMES 0
+#define BG_RX_PLIES 1
+#define BG_RX_Q0 2               /* quantity q: sum at 2 + 2q, squares at 3 + 2q */
+#define BG_RX_NQ 14
+#define BG_RX_FIELDS (2 + 2 * BG_RX_NQ)
+#define BG_RX_SHIFT 30
+#define BG_RX_SHIFT2 20
+#define BG_RX_CLAMP 4096.0       /* |value| bound of the fixed point (no real game nears it) */
+#define BG_E_CUBE (-4)           /* a cube decision refused its inputs */
+
+typedef struct {
+    int cube_on;
+    bg_cube_ctx ctx;             /* at the start, for the starting player; x is set per ply */
+    int backgammon_value;        /* 3, or 2 (RULES 7.4) */
+    int vr;
+    int64_t truncate;            /* < 0: play to the end */
+    int rotation;                /* 0..3 */
+    uint32_t rot_offset;         /* 0..35 */
+} bg_rollout_opts;
+
+static inline void bg_roll_sched(bg_rng *r, int64_t game, int64_t ply, const bg_rollout_opts *o,
+                                 int *d1, int *d2)
+{
+    uint32_t k;
+    if (ply < o->rotation) {
+        if (ply == 0) k = (uint32_t)(game % 36);
+        else if (ply == 1) k = (uint32_t)((game / 36) % 36);
+        else k = (uint32_t)((game / 1296 + 5 * (game % 36) + 11 * ((game / 36) % 36)
+                             + o->rot_offset) % 36);
+    } else k = bg_rng_below(r, 36);
+    *d1 = (int)(k / 6) + 1;
+    *d2 = (int)(k % 6) + 1;
+}
+
+/* The match winning chance of a player a-away against b-away after a game
+ * (`rest`: 1-away scores are post-Crawford, as bg_match_mwc). */
+static inline double bg_rx_mwc(const bg_met *met, int64_t a, int64_t b, int rest)
+{
+    if (a <= 0) return 1.0;
+    if (b <= 0) return 0.0;
+    if (rest && (a == 1 || b == 1)) return a == 1 ? 1.0 - met->post[b - 1] : met->post[a - 1];
+    return met->pre[a - 1][b - 1];
+}
+
+static inline void bg_rx_add(int64_t *st, int q, double v)
+{
+    double a = v > BG_RX_CLAMP ? BG_RX_CLAMP : (v < -BG_RX_CLAMP ? -BG_RX_CLAMP : v);
+    st[BG_RX_Q0 + 2 * q] += llround(ldexp(a, BG_RX_SHIFT));
+    st[BG_RX_Q0 + 2 * q + 1] += llround(ldexp(a * a, BG_RX_SHIFT2));
+}
+
+/* Chances of the mover (mover's view) into the starting player's view. */
+static inline void bg_rx_view(const float *p, int mover, double *out)
+{
+    if (mover == 0) { int i; for (i = 0; i < 5; i++) out[i] = p[i]; return; }
+    out[0] = 1.0 - p[0]; out[1] = p[3]; out[2] = p[4]; out[3] = p[1]; out[4] = p[2];
+}
+
+static inline double bg_rx_equity(const double *c)
+{
+    return 2.0 * c[0] - 1.0 + c[1] - c[3] + c[2] - c[4];
+}
+
+static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t first_game,
+                                   int64_t ngames, const bg_rollout_opts *o, int64_t *stats,
+                                   const bg_evaluator *ev, bg_cancel *cancel)
+{
+    static const int rolls[21][2] = {
+        {1,1},{2,2},{3,3},{4,4},{5,5},{6,6},{1,2},{1,3},{1,4},{1,5},{1,6},
+        {2,3},{2,4},{2,5},{2,6},{3,4},{3,5},{3,6},{4,5},{4,6},{5,6}};
+    bg_gen *g = bg_gen_new();
+    const bg_cube_ctx *c0 = &o->ctx;
+    int match = o->cube_on && c0->match;
+    int crawford = match && (c0->away == 1 || c0->opponent_away == 1) && !c0->post_crawford;
+    int rest = match && (c0->post_crawford || crawford);
+    int64_t k;
+    if (!g) return -1;
+    g->want_moves = 0;
+    for (k = first_game; k < first_game + ngames; k++) {
+        int8_t board[32], chosen[32];
+        float pb[BG_NN_NOUT], pnext[BG_NN_NOUT];
+        double val[BG_RX_NQ], luck[7] = {0, 0, 0, 0, 0, 0, 0};
+        bg_rng r;
+        int64_t ply, v = c0->cube;
+        int owner = c0->owner;       /* the starting player's view */
+        int stratum = 0, have_pb = 0, cube_alive = o->cube_on, q, done = 0;
+        double cubeful = 0.0;
+        int64_t *st;
+        if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
+        memcpy(board, start, BG_NPTS);
+        bg_rng_seed(&r, seed, (uint64_t)k);
+        for (ply = 0; ply < BG_MAX_PLIES; ply++) {
+            int mover = (int)(ply & 1), d1, d2, points, i;
+            int64_t n, pick;
+            const int8_t *res;
+            bg_cube_ctx cx;
+            bg_cube_result cr;
+            int truncated = o->truncate >= 0 && ply >= o->truncate;
+            if (cube_alive || truncated) {
+                cx = *c0;
+                cx.cube = (int)v;
+                cx.owner = owner == BG_CUBE_CENTRED ? BG_CUBE_CENTRED
+                         : ((owner == BG_CUBE_OWN) == (mover == 0) ? BG_CUBE_OWN : BG_CUBE_OPPONENT);
+                if (mover) { cx.away = c0->opponent_away; cx.opponent_away = c0->away; }
+                if (truncated || bg_cube_reason_of(&cx) == BG_CUBE_AVAILABLE) {
+                    if (!have_pb) bg_eval(ev, board, pb);
+                    have_pb = 1;
+                }
+            }
+            if (truncated) {
+                double c[5];
+                bg_rx_view(pb, mover, c);
+                for (i = 0; i < 5; i++) val[i] = c[i];
+                val[5] = bg_rx_equity(c);
+                if (cube_alive) {
+                    double e;
+                    cx.x = bg_cube_efficiency(board);
+                    if (bg_cube_decide(pb, &cx, &cr) != BG_CUBE_OK) { bg_gen_free(g); return BG_E_CUBE; }
+                    e = (cr.action == BG_CUBE_DOUBLE_TAKE || cr.action == BG_CUBE_DOUBLE_BEAVER
+                         || cr.action == BG_CUBE_DOUBLE_PASS)
+                        ? (cr.double_take < cr.double_pass ? cr.double_take : cr.double_pass)
+                        : cr.no_double;
+                    if (match) cubeful = mover ? 1.0 - e : e;
+                    else cubeful = (mover ? -e : e) * (double)v / (double)c0->cube;
+                }
+                done = 1;
+                break;
+            }
+            if (cube_alive && have_pb && bg_cube_reason_of(&cx) == BG_CUBE_AVAILABLE) {
+                cx.x = bg_cube_efficiency(board);
+                if (bg_cube_decide(pb, &cx, &cr) != BG_CUBE_OK) { bg_gen_free(g); return BG_E_CUBE; }
+                if (cr.action == BG_CUBE_DOUBLE_PASS
+                    || ((cr.action == BG_CUBE_DOUBLE_TAKE || cr.action == BG_CUBE_DOUBLE_BEAVER)
+                        && !cr.take)) {
+                    /* passed: the mover wins the cube's value; the game goes on cubeless */
+                    if (match) {
+                        int64_t a = mover ? c0->opponent_away : c0->away;
+                        int64_t b = mover ? c0->away : c0->opponent_away;
+                        double m = bg_rx_mwc(c0->met, a - v, b, rest);
+                        cubeful = mover ? 1.0 - m : m;
+                    } else cubeful = (mover ? -1.0 : 1.0) * (double)v / (double)c0->cube;
+                    cube_alive = 0;
+                } else if (cr.action == BG_CUBE_DOUBLE_TAKE || cr.action == BG_CUBE_DOUBLE_BEAVER) {
+                    v *= 2;
+                    owner = mover == 0 ? BG_CUBE_OPPONENT : BG_CUBE_OWN;   /* the taker's */
+                    if (cr.beaver) v *= 2;       /* RULES 9.2: redoubled at once, kept by the beaver */
+                }
+            }
+            bg_roll_sched(&r, k, ply, o, &d1, &d2);
+            if (ply == 0) stratum = 36 * ((d1 - 1) * 6 + (d2 - 1));
+            else if (ply == 1) stratum += (d1 - 1) * 6 + (d2 - 1);
+            if (o->vr) {
+                /* every roll's best play: their mean, and the one rolled */
+                double mean[5] = {0, 0, 0, 0, 0}, got[5] = {0, 0, 0, 0, 0}, c[5];
+                double mean_cf = 0.0, got_cf = 0.0;
+                int j, lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
+                /* the cube as the opponent, next on roll, finds it */
+                int opp_owner = owner == BG_CUBE_CENTRED ? BG_CUBE_CENTRED
+                              : ((owner == BG_CUBE_OWN) == (mover == 1) ? BG_CUBE_OWN : BG_CUBE_OPPONENT);
+                for (j = 0; j < 21; j++) {
+                    float best[BG_NN_NOUT], mv[BG_NN_NOUT];
+                    double wgt = rolls[j][0] == rolls[j][1] ? 1.0 / 36.0 : 2.0 / 36.0;
+                    g->out.n = 0;
+                    n = bg_generate(g, board, rolls[j][0], rolls[j][1]);
+                    if (n < 0) { bg_gen_free(g); return -1; }
+                    pick = bg_nn_choose(ev, g->out.pos, n, board, NULL, best);
+                    bg_flip(best, mv);                 /* the mover's chances */
+                    bg_rx_view(mv, mover, c);
+                    for (i = 0; i < 5; i++) mean[i] += wgt * c[i];
+                    if (cube_alive) {
+                        /* the cubeful value after the play: the opponent's 0-ply
+                         * cubeful equity (money, per unit of the cube) or match
+                         * winning chance, into the starting player's view */
+                        int8_t after[32];
+                        double cb[5], x, e;
+                        for (i = 0; i < 5; i++) cb[i] = best[i];
+                        bg_swap32(g->out.pos + pick * BG_NPTS, after);
+                        x = bg_cube_efficiency(after);
+                        if (match) {
+                            e = bg_match_equity_d(cb, mover ? c0->away : c0->opponent_away,
+                                                  mover ? c0->opponent_away : c0->away, v,
+                                                  opp_owner, x, c0->post_crawford,
+                                                  c0->max_cube, c0->met);
+                            e = mover ? e : 1.0 - e;
+                        } else {
+                            e = bg_money_equity_d(cb, opp_owner, x,
+                                                  c0->jacoby && opp_owner == BG_CUBE_CENTRED)
+                                * (double)v / (double)c0->cube;
+                            e = mover ? e : -e;
+                        }
+                        mean_cf += wgt * e;
+                        if (rolls[j][0] == lo && rolls[j][1] == hi) got_cf = e;
+                    }
+                    if (rolls[j][0] == lo && rolls[j][1] == hi) {
+                        for (i = 0; i < 5; i++) got[i] = c[i];
+                        memcpy(chosen, g->out.pos + pick * BG_NPTS, BG_NPTS);
+                        memcpy(pnext, best, sizeof pnext);
+                    }
+                }
+                for (i = 0; i < 5; i++) luck[i] += got[i] - mean[i];
+                luck[5] += bg_rx_equity(got) - bg_rx_equity(mean);
+                if (cube_alive) luck[6] += got_cf - mean_cf;
+                res = chosen;
+            } else {
+                g->out.n = 0;
+                n = bg_generate(g, board, d1, d2);
+                if (n < 0) { bg_gen_free(g); return -1; }
+                pick = n == 1 ? 0 : bg_nn_choose(ev, g->out.pos, n, board, NULL, pnext);
+                if (n == 1) have_pb = 0;         /* no evaluation done: evaluate when needed */
+                res = g->out.pos + pick * BG_NPTS;
+            }
+            points = bg_finished(res);
+            if (points) {
+                int win = mover == 0;
+                for (i = 0; i < 5; i++) val[i] = 0.0;
+                if (win) { val[0] = 1; val[1] = points >= 2; val[2] = points >= 3; }
+                else { val[3] = points >= 2; val[4] = points >= 3; }
+                val[5] = win ? points : -points;
+                if (cube_alive) {
+                    int pts = points == 3 ? o->backgammon_value : points;
+                    if (!match && c0->jacoby && owner == BG_CUBE_CENTRED) pts = 1;   /* RULES 9.1 */
+                    if (match) {
+                        int64_t a = win ? c0->away : c0->opponent_away;
+                        int64_t b = win ? c0->opponent_away : c0->away;
+                        double m = bg_rx_mwc(c0->met, a - pts * v, b, rest);
+                        cubeful = win ? m : 1.0 - m;
+                    } else cubeful = (win ? 1.0 : -1.0) * (double)(pts * v) / (double)c0->cube;
+                }
+                ply++;
+                done = 1;
+                break;
+            }
+            bg_swap32(res, board);
+            if (!o->vr && n == 1) continue;
+            memcpy(pb, pnext, sizeof pb);   /* the chances of the next mover, before its roll */
+            have_pb = 1;
+        }
+        if (!done) { bg_gen_free(g); return BG_E_TOO_LONG; }
+        val[6] = o->cube_on ? cubeful : val[5];
+        for (q = 0; q < 6; q++) val[7 + q] = val[q] - luck[q];
+        val[13] = val[6] - (o->cube_on ? luck[6] : luck[5]);
+        st = stats + (int64_t)stratum * BG_RX_FIELDS;
+        st[BG_RX_GAMES]++;
+        st[BG_RX_PLIES] += ply;
+        for (q = 0; q < BG_RX_NQ; q++) bg_rx_add(st, q, val[q]);
     }
     bg_gen_free(g);
     return 0;

@@ -55,3 +55,30 @@ cdef extern from "playout.h" nogil:
     int bg_duel_range(const int8_t *start, uint64_t seed, int64_t first_pair,
                       int64_t npairs, const bg_player *a, const bg_player *b,
                       const bg_pubeval *pe, int64_t *stats, bg_cancel *cancel)
+
+from cube cimport bg_cube_ctx
+
+cdef extern from "playout.h" nogil:
+    enum:
+        BG_RX_FIELDS
+        BG_RX_NQ
+        BG_RX_SHIFT
+        BG_RX_SHIFT2
+        BG_E_CUBE
+
+    ctypedef struct bg_rollout_opts:
+        int cube_on
+        bg_cube_ctx ctx
+        int backgammon_value
+        int vr
+        int64_t truncate
+        int rotation
+        uint32_t rot_offset
+
+    int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t first_game,
+                         int64_t ngames, const bg_rollout_opts *o, int64_t *stats,
+                         const bg_evaluator *ev, bg_cancel *cancel)
+
+cdef extern from "playout.h" nogil:
+    void bg_roll_sched(bg_rng *r, int64_t game, int64_t ply, const bg_rollout_opts *o,
+                       int *d1, int *d2)

@@ -1,9 +1,10 @@
 """Interchange formats: gnubg's Position ID, Match ID and GNUbgID, XGID,
-Jellyfish/gnubg ``.mat`` match files and the library's JSON record."""
+Jellyfish/gnubg ``.mat`` match files, gnubg's SGF and the library's JSON record."""
 
 from backgammon.formats.match_id import MatchKey, decode_match_id, encode_match_id
 from backgammon.formats.mat import MatRecord, read_mat, write_mat
 from backgammon.formats.position_id import decode_position_id, encode_position_id
+from backgammon.formats.sgf import SgfRecord, read_sgf, write_sgf
 from backgammon.formats.record import (
     Record,
     read_json,
@@ -17,6 +18,7 @@ __all__ = [
     "MatRecord",
     "MatchKey",
     "Record",
+    "SgfRecord",
     "XGIDFields",
     "decode_match_id",
     "decode_position_id",
@@ -26,8 +28,10 @@ __all__ = [
     "encode_xgid",
     "read_json",
     "read_mat",
+    "read_sgf",
     "record_from_dict",
     "record_to_dict",
     "write_json",
     "write_mat",
+    "write_sgf",
 ]

@@ -29,8 +29,8 @@ action is replayed through :class:`Game`, so an illegal play is an
 
     >>> from backgammon.match import Match
     >>> m = Match(3, names=("Ann", "Bob"), rng=1)
-    >>> m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.resign("gammon", player=1)
-    >>> m.game.accept()
+    >>> m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.roll((6, 1)); m.game.play("13/7 8/7")
+    >>> m.game.double(); m.game.drop()
     >>> print(write_mat(m))
     ; [Player 1 "Ann"]
     ; [Player 2 "Bob"]
@@ -42,11 +42,12 @@ action is replayed through :class:`Game`, so an illegal play is an
     <BLANKLINE>
      Game 1
      Ann : 0                        Bob : 0
-      1) 31: 8/5 6/5
-          Wins 2 points
+      1) 31: 8/5 6/5                 61: 13/7 8/7
+      2)  Doubles => 2                Drops
+          Wins 1 point
     <BLANKLINE>
     >>> read_mat(write_mat(m)).match.score
-    (2, 0)
+    (1, 0)
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats.loss import report_loss
 from backgammon.notation import format_play
+from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -143,7 +145,13 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
         elif kind == "accept":
             if pending_roll is not None:  # rolled, then resigned: gnubg writes "NN:" alone
                 d1, d2 = pending_roll[1]
-                cells.append((pending_roll[0], f"{d1}{d2}:"))
+                plays = scratch.position.legal_plays((d1, d2))
+                if len(plays) == 1 and plays[0].moves:
+                    # gnubg plays a forced play of "NN:" when it reads it
+                    lost.append(f"the roll {d1}{d2} made before a resignation (its play "
+                                "is forced: gnubg would read it as played)")
+                else:
+                    cells.append((pending_roll[0], f"{d1}{d2}:"))
                 pending_roll = None
         elif kind == "reject":
             if "rejected resignations" not in lost:
@@ -188,18 +196,44 @@ def _game_text(number: int, game: Game, names: Sequence[str], match_won: bool,
                lost: list[str]) -> str:
     s0, s1 = game.score
     left = f"{names[0]} : {s0}"
-    lines = [f" Game {number}", f" {left:<31}{names[1]} : {s1}"]
-    for i, (a, b) in enumerate(_rows(_cells(game, lost)), start=1):
-        # gnubg's "%-27s ": a left cell longer than the column still ends with a space
-        lines.append(f"{i:3d}) {a:<{_WIDTH - 1}} {b}".rstrip())
+    # gnubg pads the left score to 31 columns; a longer one runs into the right name,
+    # which then reads back only if one space separates them
+    gap = "" if len(left) < 31 else " "
+    lines = [f" Game {number}", f" {left:<31}{gap}{names[1]} : {s1}"]
+    rows = _rows(_cells(game, lost))
+    last = ""
     if game.result is not None:
         r = game.result
         text = f"Wins {r.points} point{'s' if r.points != 1 else ''}"
         if match_won:
             text += " and the match"
-        pad = " " * (_LEFT + 1) if r.winner == 0 else " " * (_LEFT + _WIDTH + 1)
-        lines.append(pad + text)
+        if r.winner == 1 and rows and not rows[-1][1]:
+            rows[-1][1] = " " + text  # gnubg: on the row of the last left cell (a drop)
+        else:
+            last = (" " * (_LEFT + 1) if r.winner == 0 else " " * (_LEFT + _WIDTH + 1)) + text
+    for i, (a, b) in enumerate(rows, start=1):
+        # gnubg's "%-27s ": a left cell longer than the column still ends with a space,
+        # and one alone keeps its padding (gnubg misreads "Takes" then "Wins" without)
+        line = f"{i:3d}) {a:<{_WIDTH - 1}} {b}"
+        lines.append(line.rstrip() if b or not a else line)
+    if last:
+        lines.append(last)
     return "\n".join(lines) + "\n"
+
+
+def _safe_names(names: Sequence[str], lost: list[str]) -> tuple[str, str]:
+    """Names that read back as written: one line, no ``:`` (the score line splits at
+    it), no ``"`` (the header tags quote them), not empty; others are mended and reported."""
+    out = []
+    for k, name in enumerate(names[:2]):
+        name = str(name)
+        safe = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+        safe = safe.replace(":", ";").replace('"', "'")
+        safe = safe or f"Player {k + 1}"
+        if safe != name:
+            lost.append(f"the name {shown(name)} (written {shown(safe)})")
+        out.append(safe)
+    return out[0], out[1]
 
 
 def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = None,
@@ -223,6 +257,7 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         names = names or ("Player 0", "Player 1")
     if not games:
         raise InvalidRecordError("a .mat record needs at least one game")
+    names = _safe_names(names, lost)
     rules = games[0].rules
     if rules.backgammon_value != 3:
         lost.append("a backgammon worth 2")
@@ -257,23 +292,88 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
 
 # ----------------------------------------------------------------------
 # Reading
+#
+# Every pattern here runs in time linear in its line (no nested or adjacent
+# unbounded repeats that can overlap), and every number is at most _DIGITS long.
 
-_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
-_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_TAG = re.compile(r'^\s*;\s*\[\s*([^"\]]+?)\s+"([^"]*)"\s*\]\s*$')
-_ROW = re.compile(r"^(\s*\d+\))")
-_ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
-_CUBE = re.compile(r"^(Doubles|Beavers)\s*=>\s*(\d+)$", re.IGNORECASE)
-_WINS = re.compile(r"^Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+MAX_TEXT = 1 << 26
+"""The longest ``.mat`` text read (64 Mi characters; real files are a few hundred KB)."""
+_DIGITS = 6     # no count in a .mat file needs more (gnubg: match length < 2^15)
+_MAX_CELL = 200  # a roll and the longest play spelled out fit in far less
+
+_GAME = re.compile(r"\s*Game\s+(\d+)\s*", re.IGNORECASE)
+_LENGTH = re.compile(r"\s*(\d+)\s+point\s+match\s*", re.IGNORECASE)
+_ROW = re.compile(r"\s*\d+\)")
+_ROLL = re.compile(r"([1-6])([1-6]):(.*)", re.DOTALL)
+_CUBE = re.compile(r"(Doubles|Beavers)\s*=>\s*(\d+)", re.IGNORECASE)
+_WINS = re.compile(r"(Wins|Losses|Loses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?",
+                   re.IGNORECASE)
+_RUN = re.compile(r"\S+(?: \S+)*")
 _CELL_START = re.compile(r"(?<= )(?:[1-6][1-6]:|(?:Doubles|Beavers|Takes|Accepts|Drops|Passes|"
-                         r"Rejects|Refuses|Wins)\b)", re.IGNORECASE)
+                         r"Rejects|Refuses|Wins|Losses|Loses)\b)", re.IGNORECASE)
 _NO_MOVE = {"", "cannot move", "can't move", "no move", "cannot play"}
+_UNPLAYED = {"", "????"}  # a roll made, then a resignation or the end (gnubg, XG, BGStudio)
 
 
 def _fail(msg: str, line_no: int | None) -> InvalidRecordError:
     where = f" (line {line_no})" if line_no is not None else ""
     return InvalidRecordError(f".mat{where}: {msg}")
+
+
+def _number(digits: str, what: str, line_no: int | None) -> int:
+    if len(digits) > _DIGITS:
+        raise _fail(f"{what} has {len(digits)} digits (at most {_DIGITS})", line_no)
+    return int(digits)
+
+
+def _tag(line: str) -> tuple[str, str] | None:
+    """(key, value) of a header tag ``; [Key "Value"]``, else ``None``."""
+    body = line.strip()
+    if not body.startswith(";"):
+        return None
+    body = body[1:].strip()
+    if len(body) < 4 or body[0] != "[" or body[-1] != "]":
+        return None
+    body = body[1:-1].strip()
+    quote = body.find('"')
+    key, value = body[:quote], body[quote + 1:]
+    if quote < 1 or not key[-1].isspace() or '"' in key or "]" in key or \
+            not value.endswith('"') or '"' in value[:-1]:
+        return None
+    return key.strip(), value[:-1]
+
+
+def _score_line(line: str, line_no: int) -> tuple[str, int, str, int, int] | None:
+    """(name 0, score 0, name 1, score 1, where the right column starts) of
+    ``name : score   name : score``, else ``None``.
+
+    Split as gnubg's reader does: player 0's name ends at the first colon and
+    their score is the digits after it, so a long left score that runs into the
+    right name (gnubg pads it to 31 columns) still splits; player 1's name ends
+    at the last colon.
+    """
+    first = line.find(":")
+    last = line.rfind(":")
+    n0 = line[:first].strip()
+    if first < 0 or last == first or not n0:
+        return None
+    i = first + 1
+    while i < len(line) and line[i] == " ":
+        i += 1
+    j = i
+    while j < len(line) and line[j].isdigit():
+        j += 1
+    k = j
+    while k < len(line) and line[k].isspace():
+        k += 1
+    n1, s1 = line[k:last].strip(), line[last + 1:].strip()
+    if i == j or not n1 or not s1.isdigit() or k >= last:
+        return None
+    # a padded right name starts the right column; a run-in one says nothing of
+    # it: gnubg's column then
+    boundary = k if k - j >= 2 else _LEFT + _WIDTH - 1
+    return (n0, _number(line[i:j], "a score", line_no), n1,
+            _number(s1, "a score", line_no), boundary)
 
 
 def _split_cells(line: str, boundary: int) -> list[tuple[int, str]]:
@@ -283,14 +383,16 @@ def _split_cells(line: str, boundary: int) -> list[tuple[int, str]]:
     m = _ROW.match(line)
     if m:
         body_start = m.end()
+    runs = [(r.start(), r.group()) for r in _RUN.finditer(line, body_start)]
     out = []
-    for run in re.finditer(r"\S+(?: \S+)*", line[body_start:]):
-        start, text = body_start + run.start(), run.group()
+    for n, (start, text) in enumerate(runs):
         end = start + len(text)
-        if m and start < boundary - 3 and end > boundary + 1:
-            # a full left cell runs into the right one with a single space between:
-            # cut before the first word that starts a cell (a roll "NN:", a cube
-            # action, "Wins"), else at the last space before the column
+        if m and n == len(runs) - 1 and start < boundary - 3 and end > boundary + 1:
+            # the last run starts left and crosses the column: a full left cell runs
+            # into the right one with a single space between: cut before the first
+            # word that starts a cell (a roll "NN:", a cube action, "Wins"), else at
+            # the last space before the column.  (A left cell followed by two spaces
+            # and more text is whole, however long: gnubg's "%-27s " then " Takes".)
             nxt = _CELL_START.search(text, 1)
             cut = start + nxt.start() - 1 if nxt else line.rfind(" ", start, boundary + 2)
             if cut > start:
@@ -303,28 +405,33 @@ def _split_cells(line: str, boundary: int) -> list[tuple[int, str]]:
 
 def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     """Replay a ``.mat`` record; :class:`InvalidRecordError` (with the line) if anything
-    in it is malformed or illegal.  ``rules`` gives options the file does not carry."""
+    in it is malformed or illegal.  ``rules`` gives options the file does not carry.
+
+    A byte-order mark and any line ends (CRLF, CR, LF) are accepted."""
     from backgammon.game import Game
     from backgammon.match import Match
     from backgammon.rules import Rules
 
     if not isinstance(text, str):
         raise InvalidRecordError(f"a .mat record is text, got {type(text).__name__}")
-    lines = text.splitlines()
+    if len(text) > MAX_TEXT:
+        raise _fail(f"the text is {len(text)} characters long (at most {MAX_TEXT})", None)
+    lines = text.removeprefix("\ufeff").splitlines()
     tags: dict[str, str] = {}
     length: int | None = None
     i = 0
     while i < len(lines):
         line = lines[i]
-        if _TAG.match(line):
-            key, value = _TAG.match(line).groups()  # type: ignore[union-attr]
-            tags[key.strip().lower()] = value
-        elif _LENGTH.match(line):
-            length = int(_LENGTH.match(line).group(1))  # type: ignore[union-attr]
+        tag = _tag(line)
+        found = _LENGTH.fullmatch(line)
+        if tag is not None:
+            tags[tag[0].lower()] = tag[1]
+        elif found:
+            length = _number(found.group(1), "the match length", i + 1)
             i += 1
             break
         elif line.strip() and not line.lstrip().startswith(";"):
-            raise _fail(f"expected 'N point match', got {line.strip()!r}", i + 1)
+            raise _fail(f"expected 'N point match', got {_show(line)}", i + 1)
         i += 1
     if length is None:
         raise _fail("no 'N point match' line", None)
@@ -341,10 +448,10 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
         raise _fail(str(e), None) from None
     crawford = tags.get("crawford", "on").lower() != "off"
     if "cubelimit" in tags:
-        try:
-            limit = int(tags["cubelimit"])
-        except ValueError:
-            raise _fail(f"CubeLimit {tags['cubelimit']!r} is not a number", None) from None
+        value = tags["cubelimit"].strip()
+        if not value.isdigit():
+            raise _fail(f"CubeLimit {_show(value)} is not a number", None)
+        limit = _number(value, "CubeLimit", None)
         if limit < 1:
             raise _fail(f"CubeLimit {limit} is below 1", None)
         top = 1
@@ -354,12 +461,11 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     # group the games
     blocks: list[tuple[int, list[tuple[int, str]]]] = []
     for j in range(i, len(lines)):
-        m = _GAME.match(lines[j])
-        if m:
+        if _GAME.fullmatch(lines[j]):
             blocks.append((j + 1, []))
         elif lines[j].strip():
             if not blocks:
-                raise _fail(f"text before the first game: {lines[j].strip()!r}", j + 1)
+                raise _fail(f"text before the first game: {_show(lines[j])}", j + 1)
             blocks[-1][1].append((j + 1, lines[j]))
     if not blocks:
         raise _fail("no games", None)
@@ -367,16 +473,14 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     match = Match(length, base, rng=0, crawford=crawford) if length else None
     games: list[Game] = []
     for number, (game_line, body) in enumerate(blocks, start=1):
-        if not body or not _SCORE.match(body[0][1]):
+        found_score = _score_line(body[0][1], body[0][0]) if body else None
+        if found_score is None:
             raise _fail(f"game {number} has no score line 'name : score   name : score'",
                         game_line + 1)
-        score_no, score_line = body[0]
-        found = _SCORE.match(score_line)
-        assert found is not None
-        n0, s0, n1, s1 = found.groups()
+        score_no = body[0][0]
+        n0, s0, n1, s1, boundary = found_score
         names = names or (n0, n1)
-        boundary = found.start(3)  # where player 1's name starts
-        score = (int(s0), int(s1))
+        score = (s0, s1)
         if match is not None:
             if number > 1:
                 try:
@@ -397,18 +501,25 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     return MatRecord(names, length, games, match)
 
 
+def _show(text: str) -> str:
+    """A line or cell for an error message, cut to a readable length."""
+    text = text.strip()
+    return repr(text) if len(text) <= 60 else repr(text[:60]) + f"... ({len(text)} characters)"
+
+
 def _replay_game(game: Game, number: int, body: list[tuple[int, str]], boundary: int) -> None:
+    stated: list[int] = []  # the points of the game's "Wins" line, for a "Losses" line
     for line_no, line in body:
-        for player, cell in _split_cells(line, boundary):
+        cells = _split_cells(line, boundary)
+        # Galaxy's "Losses N point" may stand left of the "Wins" it restates
+        cells.sort(key=lambda c: c[1][:4].lower() in ("loss", "lose"))
+        for player, cell in cells:
             try:
-                _apply_cell(game, player, cell.strip())
+                _apply_cell(game, player, cell.strip(), stated, line_no)
             except InvalidRecordError:
                 raise
-            except BackgammonError as e:
-                raise _fail(f"game {number}, player {player}, {cell.strip()!r}: {e}",
-                            line_no) from None
-            except _CellError as e:
-                raise _fail(f"game {number}, player {player}, {cell.strip()!r}: {e}",
+            except (BackgammonError, _CellError) as e:
+                raise _fail(f"game {number}, player {player}, {_show(cell)}: {e}",
                             line_no) from None
 
 
@@ -416,11 +527,13 @@ class _CellError(Exception):
     pass
 
 
-def _apply_cell(game: Game, player: int, cell: str) -> None:
-    from backgammon.game import RESIGN_KINDS, Phase
+def _apply_cell(game: Game, player: int, cell: str, stated: list[int], line_no: int) -> None:
+    from backgammon.game import Phase
     from backgammon.rules import ROLL_AGAIN
 
-    m = _ROLL.match(cell)
+    if len(cell) > _MAX_CELL:
+        raise _CellError(f"a cell of {len(cell)} characters is no roll, play or result")
+    m = _ROLL.fullmatch(cell)
     if m:
         d1, d2, play = int(m.group(1)), int(m.group(2)), m.group(3).strip()
         if game.phase is Phase.OPENING:
@@ -435,16 +548,16 @@ def _apply_cell(game: Game, player: int, cell: str) -> None:
                 game.roll((hi, lo) if player == 0 else (lo, hi))  # the higher die moves
         else:
             game.roll((d1, d2), player=player)
-        if not play and game.legal_moves():
-            return  # dice rolled, then a resignation: gnubg writes "NN:" alone
-        if play.lower() in _NO_MOVE:
+        if play in _UNPLAYED and game.legal_moves():
+            return  # dice rolled, then a resignation: gnubg writes "NN:" alone, XG "NN: ????"
+        if play.lower() in _NO_MOVE or play in _UNPLAYED:
             game.play((), player=player)
         else:
             game.play(play, player=player)
         return
-    m = _CUBE.match(cell)
+    m = _CUBE.fullmatch(cell)
     if m:
-        kind, value = m.group(1).lower(), int(m.group(2))
+        kind, value = m.group(1).lower(), _number(m.group(2), "the cube", line_no)
         expect = game.cube * (2 if kind == "doubles" else 4)
         if value != expect:
             raise _CellError(f"the cube is on {game.cube}: expected {expect}")
@@ -460,20 +573,49 @@ def _apply_cell(game: Game, player: int, cell: str) -> None:
     if low in ("drops", "passes", "rejects", "refuses"):
         game.drop(player=player)
         return
-    m = _WINS.match(cell)
+    m = _WINS.fullmatch(cell)
     if m:
-        points = int(m.group(1))
-        if game.result is None:  # an accepted resignation (RULES 7, 8.5)
-            for kind in RESIGN_KINDS:
-                if game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
-                                     match_play=game.match_play) == points:
-                    game.resign(kind, player=1 - player)
-                    game.accept(player=player)
-                    break
-            else:
-                raise _CellError(f"no resignation with the cube on {game.cube} scores {points}")
-        if game.result.winner != player or game.result.points != points:  # type: ignore[union-attr]
+        points = _number(m.group(2), "the points", line_no)
+        if m.group(1).lower() != "wins":  # restates the result (Galaxy): it must agree
             r = game.result
-            raise _CellError(f"the game was won by player {r.winner} for {r.points}")  # type: ignore[union-attr]
+            if r is None or r.winner != 1 - player or points not in (r.points, *stated):
+                won = "nobody has won" if r is None else \
+                    f"player {r.winner} won {r.points}"
+                raise _CellError(f"the result says player {player} loses {points}, "
+                                 f"but {won}")
+            return
+        _apply_wins(game, player, points, bool(m.group(3)))
+        stated.append(points)
         return
     raise _CellError("not a roll, cube action or result")
+
+
+def _apply_wins(game: Game, player: int, points: int, the_match: bool) -> None:
+    """Check a ``Wins N point(s) [and the match]`` cell, or resign for it (RULES 7, 8.5).
+
+    Some exporters (Galaxy) state on the game that ends the match the points it
+    needed, capped at what the winner lacked or at the match length: accepted on
+    that game only; the real score of the game stands."""
+    from backgammon.game import RESIGN_KINDS
+
+    def stated(p: int) -> bool:
+        if p == points:
+            return True
+        if not the_match or not game.match_length:
+            return False
+        lacked = game.match_length - game.score[player]
+        return p >= lacked and points in (min(p, lacked), min(p, game.match_length))
+
+    if game.result is None:  # an accepted resignation: the least kind that scores it
+        for kind in RESIGN_KINDS:
+            if stated(game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
+                                        match_play=game.match_play)):
+                game.resign(kind, player=1 - player)
+                game.accept(player=player)
+                break
+        else:
+            raise _CellError(f"no resignation with the cube on {game.cube} scores {points}")
+    r = game.result
+    assert r is not None
+    if r.winner != player or not stated(r.points):
+        raise _CellError(f"the game was won by player {r.winner} for {r.points}")

@@ -29,11 +29,13 @@ bits       field
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 import binascii
 from typing import TYPE_CHECKING, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats.loss import common_losses, report_loss
+from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -109,25 +111,25 @@ def encode_match_id(key: MatchKey) -> str:
 def decode_match_id(text: str) -> MatchKey:
     """The :class:`MatchKey` of a 12-character Match ID; :class:`InvalidRecordError` if malformed."""
     if not isinstance(text, str):
-        raise InvalidRecordError(f"a Match ID is a string, got {text!r}")
+        raise InvalidRecordError(f"a Match ID is a string, got {shown(text)}")
     text = text.strip()
     if len(text) != 12 or not set(text) <= _ALPHABET:
         raise InvalidRecordError(
-            f"a Match ID is 12 base64 characters (A-Z a-z 0-9 + /), got {text!r}")
+            f"a Match ID is 12 base64 characters (A-Z a-z 0-9 + /), got {shown(text)}")
     try:
         bits = int.from_bytes(base64.b64decode(text, validate=True), "little")
     except (binascii.Error, ValueError):  # pragma: no cover - alphabet checked above
-        raise InvalidRecordError(f"not a Match ID: {text!r}") from None
+        raise InvalidRecordError(f"not a Match ID: {shown(text)}") from None
     f = {name: (bits >> start) & ((1 << width) - 1) for name, start, width in _FIELDS}
     if bits >> 67:
-        raise InvalidRecordError(f"Match ID {text!r} has bits set past its last field")
+        raise InvalidRecordError(f"Match ID {shown(text)} has bits set past its last field")
     if f["owner"] == 2:
-        raise InvalidRecordError(f"Match ID {text!r}: cube owner bits 10 mean nothing")
+        raise InvalidRecordError(f"Match ID {shown(text)}: cube owner bits 10 mean nothing")
     if f["game_state"] > GAME_DROP:
-        raise InvalidRecordError(f"Match ID {text!r}: game state {f['game_state']} is not 0-4")
+        raise InvalidRecordError(f"Match ID {shown(text)}: game state {f['game_state']} is not 0-4")
     if f["die1"] > 6 or f["die2"] > 6 or (f["die1"] == 0) != (f["die2"] == 0):
         raise InvalidRecordError(
-            f"Match ID {text!r}: dice {f['die1']}-{f['die2']} are neither rolled nor unrolled")
+            f"Match ID {shown(text)}: dice {f['die1']}-{f['die2']} are neither rolled nor unrolled")
     return MatchKey(
         cube=1 << f["cube_log"], cube_owner=-1 if f["owner"] == 3 else f["owner"],
         move=f["move"], crawford=bool(f["crawford"]), game_state=f["game_state"],
@@ -174,26 +176,38 @@ def game_match_key(game: Game) -> tuple[MatchKey, list[str]]:
             turn = game.result.winner
         elif reason == "drop":
             turn = 1 - game.turn
+    jacoby = rules.jacoby if not game.match_length else False  # gnubg's default
+    read = _read_id(game)
+    if read is not None and game.match_length:
+        jacoby = decode_match_id(read.split(":")[1]).jacoby  # the bit as it was read
     key = MatchKey(
         cube=game.cube, cube_owner=-1 if game.cube_owner is None else game.cube_owner,
         move=game.turn, crawford=game.crawford, game_state=state, turn=turn,
         doubled=doubled, resigned=resigned, dice=game.dice or (0, 0),
-        match_length=game.match_length, score=game.score,
-        jacoby=rules.jacoby if not game.match_length else False)
+        match_length=game.match_length, score=game.score, jacoby=jacoby)
     return key, lost
+
+
+def _read_id(game: Game) -> str | None:
+    """The GNUbgID a game was set up from, if any."""
+    start = game.start
+    return start.get("gnubg_id") if isinstance(start, Mapping) else None
 
 
 def game_gnubg_id(game: Game, *, strict: bool = False) -> str:
     """``PositionID:MatchID`` of a game (see :meth:`Game.gnubg_id`)."""
     key, lost = game_match_key(game)
     report_loss("gnubg ID", lost, strict=strict)
+    read = _read_id(game)
+    if read is not None and not game.actions and not game.steps:
+        return read  # untouched since it was read: the same string (gnubg's state 0 too)
     return f"{game.position.position_id()}:{encode_match_id(key)}"
 
 
 def split_gnubg_id(text: str) -> tuple[str, str]:
     """(Position ID, Match ID) of ``PositionID:MatchID`` (either order; ``GNUbgID`` prefix allowed)."""
     if not isinstance(text, str):
-        raise InvalidRecordError(f"a GNUbgID is a string, got {text!r}")
+        raise InvalidRecordError(f"a GNUbgID is a string, got {shown(text)}")
     body = text.strip()
     for prefix in ("GNUbgID=", "GNUbgID:", "GNUbgID"):
         if body.startswith(prefix):
@@ -201,7 +215,7 @@ def split_gnubg_id(text: str) -> tuple[str, str]:
             break
     parts = [p.strip() for p in body.split(":")]
     if len(parts) != 2:
-        raise InvalidRecordError(f"a GNUbgID is PositionID:MatchID, got {text!r}")
+        raise InvalidRecordError(f"a GNUbgID is PositionID:MatchID, got {shown(text)}")
     a, b = parts
     if len(a) == 12 and len(b) == 14:
         a, b = b, a
@@ -218,14 +232,14 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
     try:
         position = Position.from_position_id(pos_text)
     except BackgammonError as e:
-        raise InvalidRecordError(f"GNUbgID {text!r}: {e}") from None
+        raise InvalidRecordError(f"GNUbgID {shown(text)}: {e}") from None
     key = decode_match_id(match_text)
     base = Rules() if rules is None else rules
     match_play = key.match_length > 0
     if key.cube > 64:
-        raise InvalidRecordError(f"GNUbgID {text!r}: cube {key.cube} is above 64 (RULES 8.4)")
+        raise InvalidRecordError(f"GNUbgID {shown(text)}: cube {key.cube} is above 64 (RULES 8.4)")
     if key.crawford and not match_play:
-        raise InvalidRecordError(f"GNUbgID {text!r}: a Crawford flag in a money game")
+        raise InvalidRecordError(f"GNUbgID {shown(text)}: a Crawford flag in a money game")
     if not match_play and key.score != (0, 0):
         report_loss("Game read from a GNUbgID",
                     [f"the money session score {key.score[0]}-{key.score[1]}"], strict=False)
@@ -235,27 +249,51 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         if match_play:
             rules = rules.replace(automatic_doubles=0)
         if key.game_state == GAME_NONE:
-            game = Game(rules, rng=rng, match_length=key.match_length, score=key.score,
-                        crawford=key.crawford)
+            if position != Position.initial():
+                raise InvalidRecordError(
+                    f"GNUbgID {shown(text)}: no game yet, but the Position ID is not the "
+                    "opening position")
             if key.cube_owner != -1 or (key.cube > 1 and (match_play or not rules.cube)):
                 raise InvalidRecordError(
-                    f"GNUbgID {text!r}: before the opening roll the cube is in the middle "
+                    f"GNUbgID {shown(text)}: before the opening roll the cube is in the middle "
                     "(only automatic doubles, RULES 9.3, can have raised it)")
+            if key.dice != (0, 0):
+                # gnubg's analysis exports show the first play of a game this way: the
+                # game at its first play, the dice owner to play them
+                if key.doubled or key.resigned or key.turn != key.move:
+                    raise InvalidRecordError(
+                        f"GNUbgID {shown(text)}: no game yet with dice shown is the first play: "
+                        "nothing offered, the player to act on roll")
+                if key.dice[0] == key.dice[1]:
+                    raise InvalidRecordError(
+                        f"GNUbgID {shown(text)}: the first play of a game is never a double "
+                        "(RULES 2.1)")
+                game = Game.from_position(position, turn=key.move, dice=key.dice,
+                                          cube=key.cube, rules=rules, rng=rng,
+                                          match_length=key.match_length, score=key.score,
+                                          crawford=key.crawford)
+                game._set(automatic_doubles_used=key.cube.bit_length() - 1,
+                          start=dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}"))
+                return game
+            game = Game(rules, rng=rng, match_length=key.match_length, score=key.score,
+                        crawford=key.crawford)
             game._set(cube=key.cube,  # automatic doubles on opening ties
                       automatic_doubles_used=key.cube.bit_length() - 1)
-            if key.doubled or key.dice != (0, 0):
-                raise InvalidRecordError(f"GNUbgID {text!r}: no game, yet dice or a double")
+            if key.doubled:
+                raise InvalidRecordError(f"GNUbgID {shown(text)}: no game, yet a double")
             if key.resigned:  # a resignation offered before the opening roll
                 game._set(resignation=(1 - key.turn, RESIGN_KINDS[key.resigned - 1]),
                           resume=Phase.OPENING, phase=Phase.RESIGNED)
-            if key.cube > 1 or key.resigned:  # not a plain new game: restart() needs the ID
+            if key.cube > 1 or key.resigned or (match_play and key.jacoby):
+                # not a plain new game (or gnubg's Jacoby bit clear in a match, kept as
+                # read): restart() and writing need the ID
                 game._set(start={"gnubg_id": f"{pos_text}:{match_text}"})
             return game
         dice = key.dice if key.dice != (0, 0) else None
         owner = None if key.cube_owner == -1 else key.cube_owner
         if key.game_state in (GAME_PLAYING, GAME_RESIGNED, GAME_DROP):
             if key.game_state != GAME_PLAYING and position.outcome() is not None:
-                raise InvalidRecordError(f"GNUbgID {text!r}: the position is already over")
+                raise InvalidRecordError(f"GNUbgID {shown(text)}: the position is already over")
             game = Game.from_position(position, turn=key.move, dice=dice, cube=key.cube,
                                       cube_owner=owner, rules=rules, rng=rng,
                                       match_length=key.match_length, score=key.score,
@@ -265,7 +303,7 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
                         crawford=key.crawford)
             outcome = position.outcome()
             if outcome is None:
-                raise InvalidRecordError(f"GNUbgID {text!r}: game over but nobody has won")
+                raise InvalidRecordError(f"GNUbgID {shown(text)}: game over but nobody has won")
             game._check_cube(key.cube, owner)
             game._set(position=position, turn=key.move, rolled=dice, cube=key.cube,
                       cube_owner=owner)
@@ -276,7 +314,7 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
     except InvalidRecordError:
         raise
     except ValueError as e:  # BackgammonError, or a match score no game can have
-        raise InvalidRecordError(f"GNUbgID {text!r}: {e}") from None
+        raise InvalidRecordError(f"GNUbgID {shown(text)}: {e}") from None
     # restart() and the records set a game up again from its ID, whatever its state
     game._set(start=dict(game.start or {}, gnubg_id=f"{pos_text}:{match_text}"))
     if key.game_state == GAME_DROP:
@@ -285,21 +323,21 @@ def game_from_gnubg_id(text: str, *, rules: Rules | None = None, rng: object = N
         return game
     if key.game_state == GAME_RESIGNED:
         if not key.resigned:
-            raise InvalidRecordError(f"GNUbgID {text!r}: resigned, but no resignation kind")
+            raise InvalidRecordError(f"GNUbgID {shown(text)}: resigned, but no resignation kind")
         game._end(key.turn, RESIGN_KINDS[key.resigned - 1], "resign", key.cube)
         return game
     if key.doubled:
         if dice is not None:
-            raise InvalidRecordError(f"GNUbgID {text!r}: a double offered after rolling")
+            raise InvalidRecordError(f"GNUbgID {shown(text)}: a double offered after rolling")
         if key.turn == key.move and not key.resigned:
-            raise InvalidRecordError(f"GNUbgID {text!r}: the doubler cannot answer the double")
+            raise InvalidRecordError(f"GNUbgID {shown(text)}: the doubler cannot answer the double")
         refusal = game._double_refusal(game.turn)
         if refusal is not None:
-            raise InvalidRecordError(f"GNUbgID {text!r}: a double offered, but {refusal}")
+            raise InvalidRecordError(f"GNUbgID {shown(text)}: a double offered, but {refusal}")
         game._set(phase=Phase.DOUBLED)
     elif not key.resigned and key.turn != key.move:
         raise InvalidRecordError(
-            f"GNUbgID {text!r}: player {key.turn} to act but player {key.move} is on roll")
+            f"GNUbgID {shown(text)}: player {key.turn} to act but player {key.move} is on roll")
     if key.resigned:
         game._set(resignation=(1 - key.turn, RESIGN_KINDS[key.resigned - 1]),
                   resume=game.phase, phase=Phase.RESIGNED)

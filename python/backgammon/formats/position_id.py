@@ -21,7 +21,8 @@ from backgammon.errors import InvalidPositionError
 
 __all__ = ["encode_position_id", "decode_position_id"]
 
-_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_ALPHABET = frozenset(_DIGITS)
 _ID_LENGTH = 14
 _KEY_BITS = 80
 
@@ -58,6 +59,12 @@ def decode_position_id(text: str) -> list[int]:
     if len(text) != _ID_LENGTH or not set(text) <= _ALPHABET:
         raise InvalidPositionError(
             f"a Position ID is 14 base64 characters (A-Z a-z 0-9 + /), got {text!r}")
+    if _DIGITS.index(text[-1]) & 0b1111:
+        # 14 characters hold 84 bits: the last character's low 4 are not the key's
+        # and gnubg writes them 0, so each position has one spelling
+        raise InvalidPositionError(
+            f"Position ID {text!r}: its last character carries 4 unused bits, which must "
+            f"be 0 (one of {''.join(c for c in _DIGITS if not _DIGITS.index(c) & 15)})")
     try:
         data = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError):  # pragma: no cover - alphabet checked above

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.notation import format_play
+from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -167,10 +168,10 @@ def write_json(source: Match | Sequence[Game], *, names: Sequence[str] | None = 
 
 def _need(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if not isinstance(data, dict) or key not in data:
-        raise InvalidRecordError(f"record: {where} has no {key!r}")
+        raise InvalidRecordError(f"record: {where} has no {shown(key)}")
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise InvalidRecordError(f"record: {where}.{key} has the wrong type: {value!r}")
+        raise InvalidRecordError(f"record: {where}.{key} has the wrong type: {shown(value)}")
     return value
 
 
@@ -186,7 +187,7 @@ def _action_tuple(item: Any, where: str) -> tuple[Any, str, Any]:
         try:
             return Action(player, kind, tuple((int(a), int(b)) for a, b in moves))
         except (TypeError, ValueError):
-            raise InvalidRecordError(f"record: {where}.moves are [from, to] pairs: {moves!r}") from None
+            raise InvalidRecordError(f"record: {where}.moves are [from, to] pairs: {shown(moves)}") from None
     if kind == "resign":
         return Action(player, kind, _need(item, "kind", (str, int), where))
     return Action(player, kind, None)
@@ -211,15 +212,15 @@ def _replay(game: Game, data: dict[str, Any], where: str) -> None:
             raise
         except (BackgammonError, TypeError) as e:
             raise InvalidRecordError(
-                f"record: {where}.actions[{k}] {data['actions'][k]!r}: {e}"[:500]) from None
+                f"record: {where}.actions[{k}] {shown(data['actions'][k])}: {e}"[:500]) from None
     _replay_steps(game, steps, where)
     recorded = data.get("result")
     r = game.result
     got = None if r is None else {"winner": r.winner, "points": r.points, "kind": r.kind,
                                   "reason": r.reason, "cube": r.cube}
     if recorded != got:
-        raise InvalidRecordError(f"record: {where} records the result {recorded!r}, "
-                                 f"but its actions give {got!r}")
+        raise InvalidRecordError(f"record: {where} records the result {shown(recorded)}, "
+                                 f"but its actions give {shown(got)}")
 
 
 _AFTER_STEPS = ("resign", "reject")
@@ -231,7 +232,7 @@ def _replay_steps(game: Game, steps: list[Any], where: str) -> None:
         try:
             game.move(int(step[0]), int(step[1]))
         except (BackgammonError, TypeError, ValueError, IndexError) as e:
-            raise InvalidRecordError(f"record: {where}.steps[{k}] {step!r}: {e}") from None
+            raise InvalidRecordError(f"record: {where}.steps[{k}] {shown(step)}: {e}") from None
 
 
 def _dice_source(data: dict[str, Any], rng: Any) -> Any:
@@ -260,7 +261,7 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
     from backgammon.rules import Rules
 
     if _need(data, "format", str, "the record") != FORMAT:
-        raise InvalidRecordError(f"record: format is {data['format']!r}, not {FORMAT!r}")
+        raise InvalidRecordError(f"record: format is {shown(data['format'])}, not {shown(FORMAT)}")
     if _need(data, "version", int, "the record") != VERSION:
         raise InvalidRecordError(f"record: version {data['version']} is not {VERSION}")
     names = _need(data, "names", list, "the record")
@@ -319,7 +320,7 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
                         cube_owner=start.get("cube_owner"), rules=game_rules, rng=dice,
                         **context)
             except (BackgammonError, KeyError, TypeError, ValueError) as e:
-                raise InvalidRecordError(f"record: {where}.start {start!r}: {e}") from None
+                raise InvalidRecordError(f"record: {where}.start {shown(start)}: {e}") from None
         _replay(game, gd, where)
         games.append(game)
     if match is not None and (list(match.score) != data.get("score", list(match.score))

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import InvalidRecordError
 from backgammon.formats.loss import common_losses, report_loss
+from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -83,21 +84,21 @@ def _int(text: str, what: str, whole: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise InvalidRecordError(f"XGID {whole!r}: {what} is not an integer: {text!r}") from None
+        raise InvalidRecordError(f"XGID {shown(whole)}: {what} is not an integer: {shown(text)}") from None
 
 
 def decode_xgid(text: str) -> XGIDFields:
     """The :class:`XGIDFields` of an XGID (prefix optional); :class:`InvalidRecordError` if bad."""
     if not isinstance(text, str):
-        raise InvalidRecordError(f"an XGID is a string, got {text!r}")
+        raise InvalidRecordError(f"an XGID is a string, got {shown(text)}")
     body = text.strip()
     body = body.removeprefix("XGID=")
     parts = body.split(":")
     if len(parts) != 10:
-        raise InvalidRecordError(f"an XGID has 10 fields separated by ':', got {text!r}")
+        raise InvalidRecordError(f"an XGID has 10 fields separated by ':', got {shown(text)}")
     pos = parts[0]
     if len(pos) != 26:
-        raise InvalidRecordError(f"XGID {text!r}: the position has 26 characters, not {len(pos)}")
+        raise InvalidRecordError(f"XGID {shown(text)}: the position has 26 characters, not {len(pos)}")
     board = []
     for ch in pos:
         if ch == "-":
@@ -107,25 +108,25 @@ def decode_xgid(text: str) -> XGIDFields:
         elif "a" <= ch <= "o":
             board.append(-(ord(ch) - ord("a") + 1))
         else:
-            raise InvalidRecordError(f"XGID {text!r}: {ch!r} is not a checker count")
+            raise InvalidRecordError(f"XGID {shown(text)}: {shown(ch)} is not a checker count")
     cube_log = _int(parts[1], "the cube", text)
     owner = _int(parts[2], "the cube owner", text)
     turn = _int(parts[3], "the turn", text)
     if not 0 <= cube_log <= 15 or owner not in (-1, 0, 1) or turn not in (-1, 1):
-        raise InvalidRecordError(f"XGID {text!r}: cube, owner or turn out of range")
+        raise InvalidRecordError(f"XGID {shown(text)}: cube, owner or turn out of range")
     dice_text = parts[4]
     dice, action = None, ""
     if dice_text in ("D", "B", "R"):
         action = dice_text
     elif dice_text != "00":
         if len(dice_text) != 2 or not all(c in "123456" for c in dice_text):
-            raise InvalidRecordError(f"XGID {text!r}: dice {dice_text!r} are not 00, D, B, R or two dice")
+            raise InvalidRecordError(f"XGID {shown(text)}: dice {shown(dice_text)} are not 00, D, B, R or two dice")
         dice = (int(dice_text[0]), int(dice_text[1]))
     s0, s1, flags, length, max_log = (_int(parts[i], name, text) for i, name in
                                       ((5, "score 1"), (6, "score 2"), (7, "the flags"),
                                        (8, "the match length"), (9, "the max cube")))
     if min(s0, s1, flags, length, max_log) < 0 or flags > 3 or max_log > 15:
-        raise InvalidRecordError(f"XGID {text!r}: a number is out of range")
+        raise InvalidRecordError(f"XGID {shown(text)}: a number is out of range")
     return XGIDFields(tuple(board), 1 << cube_log, {0: None, 1: 0, -1: 1}[owner],
                       0 if turn == 1 else 1, dice, action, (s0, s1), flags, length,
                       1 << max_log)
@@ -179,7 +180,7 @@ def game_from_xgid(text: str, *, rules: Rules | None = None, rng: Any = None) ->
 
     f = decode_xgid(text)
     if f.action == "R":
-        raise InvalidRecordError(f"XGID {text!r}: raccoons are not a rule of this library")
+        raise InvalidRecordError(f"XGID {shown(text)}: raccoons are not a rule of this library")
     base = Rules() if rules is None else rules
     match_play = f.match_length > 0
     ignored = []  # XG's usual max cube 2^10 is not reported: this library's cube stops at 64
@@ -187,12 +188,12 @@ def game_from_xgid(text: str, *, rules: Rules | None = None, rng: Any = None) ->
         ignored.append(f"the money session score {f.score[0]}-{f.score[1]}")
     report_loss("Game read from an XGID", ignored, strict=False)
     if f.cube > 64:
-        raise InvalidRecordError(f"XGID {text!r}: cube {f.cube} is above 64 (RULES 8.4)")
+        raise InvalidRecordError(f"XGID {shown(text)}: cube {f.cube} is above 64 (RULES 8.4)")
     try:
         position0 = Position(f.board)
         if match_play:
             if f.flags > 1:
-                raise InvalidRecordError(f"XGID {text!r}: match flags are 0 or 1 (Crawford)")
+                raise InvalidRecordError(f"XGID {shown(text)}: match flags are 0 or 1 (Crawford)")
             rules = base.replace(jacoby=False, automatic_doubles=0,
                                  max_cube=max(f.cube, min(f.max_cube, 64)))
         else:
@@ -207,11 +208,11 @@ def game_from_xgid(text: str, *, rules: Rules | None = None, rng: Any = None) ->
     except InvalidRecordError:
         raise
     except ValueError as e:  # BackgammonError, or a match score no game can have
-        raise InvalidRecordError(f"XGID {text!r}: {e}") from None
+        raise InvalidRecordError(f"XGID {shown(text)}: {e}") from None
     if f.action == "D":
         refusal = game._double_refusal(game.turn)
         if refusal is not None:
-            raise InvalidRecordError(f"XGID {text!r}: a double offered, but {refusal}")
+            raise InvalidRecordError(f"XGID {shown(text)}: a double offered, but {refusal}")
         game._set(phase=Phase.DOUBLED)
     game._set(start=dict(game.start or {}, xgid=text.strip()))
     return game

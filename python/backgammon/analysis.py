@@ -1,0 +1,820 @@
+"""Analyse a whole match: every checker play and cube decision, errors, rates and luck.
+
+:func:`analyse` replays each game of a :class:`~backgammon.Match` (or a list
+of games) and values, with the neural evaluator, every decision a player
+made:
+
+- each **checker play** with more than one legal play (forced plays are no
+  decision): the equity of the play made, of the best play, and the loss;
+- each **cube decision**: a player on roll who could double (doubled or
+  rolled), and the answer to every double (take, pass or beaver).
+
+Equities are cubeful, from the decider's side, in gnubg's *normalised* units
+(EMG, "equivalent to money game"): in money play points per unit of the cube;
+in match play the match winning chance (MWC) rescaled so that winning the
+cube's points is +1 and losing them -1.  ``Decision.loss`` is in these units
+(so the thresholds below apply to money and match alike); in match play
+``Decision.loss_mwc`` is the same loss in match winning chances, which is
+what the report shows beside it.
+
+Flags use gnubg's published thresholds (gnubg.c ``arSkillLevel``: a loss
+above 0.04 is *doubtful*, above 0.08 *bad*, above 0.16 *very bad*) and XG's
+(0.020 an *error*, 0.080 a *blunder*, in ``Decision.xg``).  A cube error is
+flagged with its kind (``"missed double"``, ``"wrong double"``, ``"wrong
+take"``, ``"wrong pass"``) once its loss passes gnubg's doubtful threshold;
+``Decision.skill`` holds the severity for every kind.
+
+Rates, per player:
+
+- :meth:`Analysis.error_rate`: gnubg's "error rate per decision": the total
+  loss divided by the counted decisions, times 1000 (mEMG).  Counted: the
+  unforced checker plays, every double and answer, and the no-doubles that
+  were close (gnubg's ``isCloseCubedecision``: the best cube action minus
+  double-take-or-pass, whichever the taker picks, is under 0.16).
+- :meth:`Analysis.pr`: a PR-like figure, XG's convention: 500 times the
+  average loss per counted decision, where a no-double counts when its
+  no-double equity is positive and within 0.2 of doubling (XG's rule for
+  "close" cube decisions) and a checker play only when its plays differ by
+  0.001 or more.  With the same evaluator it reads like XG's PR;
+  the evaluator differs, so the figures do not match XG's.
+
+Luck (gnubg's ``LuckNormal`` / ``LuckFirst``): the value after the best play
+of the roll rolled minus the average, over the 36 rolls (30 non-doubles for
+the opening roll), of the value after each roll's best play, evaluated at
+0-ply whatever ``ply`` the decisions use (gnubg's default).  Rolls with luck
+above 0.3 are *lucky*, above 0.6 *very lucky* (gnubg.c ``arLuckLevel``),
+and likewise unlucky.
+
+    >>> import backgammon as bg
+    >>> from backgammon.analysis import analyse
+    >>> m = bg.Match(1, rng=3)
+    >>> m.game.roll((3, 1)); m.game.play("8/5 6/5")
+    >>> a = analyse(m)
+    >>> [(d.player, d.kind, d.made, d.best, d.flag) for d in a.decisions]
+    [(0, 'play', '8/5 6/5', '8/5 6/5', None)]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from backgammon import _bgcore, met
+from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon.game import Game, Phase
+from backgammon.position import Position
+
+__all__ = ["Analysis", "Decision", "PlayerStats", "Roll", "SKILL_THRESHOLDS",
+           "XG_THRESHOLDS", "LUCK_THRESHOLDS", "analyse", "default_evaluator"]
+
+SKILL_THRESHOLDS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
+"""gnubg's default skill thresholds (gnubg.c ``arSkillLevel``), normalised equity."""
+XG_THRESHOLDS = (("blunder", 0.080), ("error", 0.020))
+"""XG's default error and blunder thresholds, normalised equity."""
+LUCK_THRESHOLDS = (("very lucky", 0.6), ("lucky", 0.3))
+"""gnubg's default luck thresholds (gnubg.c ``arLuckLevel``); negated for unlucky."""
+CLOSE_CUBE = 0.16
+"""gnubg's isCloseCubedecision: a no-double counts when doubling loses less than this."""
+XG_CLOSE_CUBE = 0.2
+"""XG's rule for a counted no-double: ND > 0 and ND - min(DT, DP) < 0.2."""
+
+FORMAT = "backgammon-analysis"
+VERSION = 1
+_MAX_ITEMS = 100_000  # decisions or rolls read from a dict: a long match has a few thousand
+_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.uint8)
+_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
+_OPENING = _ROLLS[_ROLLS[:, 0] != _ROLLS[:, 1]]
+_OPENING_WEIGHTS = np.full(len(_OPENING), 1.0 / len(_OPENING))
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of one player.
+
+    ``game`` (0-based) and ``action`` (the index of the action in that game's
+    record) place it; ``kind`` is ``"play"`` or ``"cube"``.  ``made`` and
+    ``best`` are a play in gnubg's notation, or ``"double"``, ``"no double"``,
+    ``"take"``, ``"pass"``, ``"beaver"``.  ``equity_made``, ``equity_best`` and
+    ``loss`` (>= 0) are normalised cubeful equities for ``player``;
+    ``loss_mwc`` the loss in match winning chances (``None`` in money play).
+    ``flag``: ``None``, a severity (``"doubtful"``, ``"bad"``, ``"very bad"``)
+    for a play, or the cube error's kind.  ``counted``: in gnubg's error rate;
+    ``counted_pr``: in the PR.  ``position_id`` is the position seen by
+    ``player`` (for an answer to a double: seen by the doubler, as gnubg
+    shows it); ``options`` the best few choices with their equities.
+    """
+
+    game: int
+    action: int
+    player: int
+    kind: str
+    made: str
+    best: str
+    equity_made: float
+    equity_best: float
+    loss: float
+    loss_mwc: float | None
+    flag: str | None
+    skill: str | None
+    xg: str | None
+    counted: bool
+    counted_pr: bool
+    position_id: str
+    dice: tuple[int, int] | None
+    cube: int
+    cube_owner: int | None
+    options: tuple[tuple[str, float], ...] = ()
+    cube_action: str | None = None
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The luck of one roll: ``luck`` (normalised equity) and ``luck_mwc`` (match play)."""
+
+    game: int
+    action: int
+    player: int
+    dice: tuple[int, int]
+    luck: float
+    luck_mwc: float | None
+    label: str | None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Totals of one player (losses and luck in normalised equity unless ``_mwc``)."""
+
+    player: int
+    name: str
+    plays: int
+    unforced_plays: int
+    cube_decisions: int
+    counted: int
+    counted_pr: int
+    loss: float
+    loss_plays: float
+    loss_cube: float
+    loss_mwc: float | None
+    error_rate: float
+    pr: float
+    flags: dict
+    luck: float
+    luck_mwc: float | None
+    rolls: int
+    lucky: int
+    unlucky: int
+
+
+def _skill(loss: float) -> str | None:
+    for name, limit in SKILL_THRESHOLDS:
+        if loss > limit:  # gnubg's Skill(): strictly worse than the threshold
+            return name
+    return None
+
+
+def _xg(loss: float) -> str | None:
+    for name, limit in XG_THRESHOLDS:
+        if loss >= limit:
+            return name
+    return None
+
+
+def _luck_label(luck: float) -> str | None:
+    (very, very_limit), (lucky, limit) = LUCK_THRESHOLDS
+    if abs(luck) <= limit:
+        return None
+    name = very if abs(luck) > very_limit else lucky
+    return name if luck > 0 else name.replace("lucky", "unlucky")
+
+
+# ---------------------------------------------------------------- valuation
+
+def _efficiencies(boards: np.ndarray) -> np.ndarray:
+    """:func:`backgammon.cubeful.cube_efficiency` of each row of ``boards``, vectorised."""
+    b = boards.astype(np.int16)
+    n = len(b)
+    idx = np.arange(26)
+    own = b[:, 1:26] > 0
+    opp = b[:, 0:25] < 0
+    has_own, has_opp = own.any(axis=1), opp.any(axis=1)
+    own_max = np.where(own, idx[1:26], 0).max(axis=1)
+    opp_min = np.where(opp, idx[0:25], 99).min(axis=1)
+    own_pips = (np.where(b[:, 1:26] > 0, b[:, 1:26], 0) * idx[1:26]).sum(axis=1)
+    race = np.clip(0.55 + 0.00125 * own_pips, 0.6, 0.7)   # the pips of the player on roll
+    x = np.where(own_max > opp_min, 0.68,
+                 np.where((own_max <= 6) & (opp_min >= 19), 0.6, race))
+    x = np.where(has_own & has_opp, x, 0.6)
+    return x.reshape(n)
+
+
+_TABLE: Any = None
+
+
+def _cube_table() -> Any:
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _bgcore.cube_table(met.default_table())
+    return _TABLE
+
+
+@dataclass(frozen=True)
+class _Context:
+    """The cube and score as the player on roll sees them."""
+
+    cube: int
+    owner: str                       # "centred", "own", "opponent"
+    score: tuple[int, int] | None    # (away, opponent_away), None for money
+    post_crawford: bool
+    rules: Any
+    scale: float = 1.0               # MWC of winning minus losing the cube's points / 2
+    lose: float = 0.0                # MWC after losing the cube's points
+
+    def flipped(self) -> _Context:
+        owner = {"centred": "centred", "own": "opponent", "opponent": "own"}[self.owner]
+        score = None if self.score is None else (self.score[1], self.score[0])
+        return _Context(self.cube, owner, score, self.post_crawford, self.rules)
+
+    def kwargs(self) -> dict[str, Any]:
+        r = self.rules
+        return dict(cube=self.cube, owner=self.owner, max_cube=r.max_cube,
+                    cube_disabled=not r.cube, jacoby=r.jacoby, beaver=r.beaver,
+                    score=self.score, post_crawford=self.post_crawford,
+                    table=None if self.score is None else _cube_table())
+
+    def normalise(self, mwc: np.ndarray | float) -> Any:
+        """Match winning chances -> normalised equity (gnubg's mwc2eq)."""
+        return (mwc - self.lose) / self.scale - 1.0
+
+
+def _context(game: Game, player: int) -> _Context:
+    owner = ("centred" if game.cube_owner is None
+             else "own" if game.cube_owner == player else "opponent")
+    if not game.match_length:
+        return _Context(game.cube, owner, None, False, game.rules)
+    from backgammon.cubeful import MatchModel
+    away = game.match_length - game.score[player]
+    opp = game.match_length - game.score[1 - player]
+    post = (away == 1 or opp == 1) and not game.crawford
+    model = MatchModel((0.5, 0.0, 0.0, 0.0, 0.0), away, opp, post, game.rules.max_cube, None)
+    win, lose = model.mwc(0, game.cube, 0), model.mwc(0, 0, game.cube)
+    return _Context(game.cube, owner, (away, opp), post, game.rules,
+                    scale=max((win - lose) / 2.0, 1e-9), lose=lose)
+
+
+def default_evaluator() -> Any:
+    """The evaluator :func:`analyse` uses when given none: the bundled nets."""
+    try:
+        from backgammon.nn import Evaluator
+    except ImportError:  # pragma: no cover - the nets land with backgammon.nn
+        raise BackgammonError(
+            "analysis needs an evaluator: backgammon.nn is not available") from None
+    return Evaluator.default()
+
+
+class _Valuer:
+    """Values positions for analysis with an evaluator at a ply."""
+
+    def __init__(self, evaluator: Any, ply: int) -> None:
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 2:
+            raise BackgammonError(f"ply is 0, 1 or 2, got {ply!r}")
+        if evaluator is None:
+            evaluator = default_evaluator()
+        if not callable(getattr(evaluator, "evaluate_batch", None)):
+            raise TypeError(f"evaluator must have evaluate_batch(boards), got {evaluator!r}"[:300])
+        if ply:
+            try:
+                from backgammon.nn import Evaluator as NN
+            except ImportError:  # pragma: no cover
+                NN = None
+            if NN is None or not isinstance(evaluator, NN):
+                raise BackgammonError("ply 1 and 2 need a backgammon.nn.Evaluator")
+        self.evaluator = evaluator
+        self.ply = ply
+
+    def chances(self, boards: np.ndarray, ply: int = 0) -> np.ndarray:
+        """(n, 5) cubeless chances of boards for their player on roll."""
+        if not len(boards):
+            return np.zeros((0, 5), np.float32)
+        if ply == 0:
+            out = np.asarray(self.evaluator.evaluate_batch(boards), np.float32)
+            if out.shape != (len(boards), 5) or not np.isfinite(out).all():
+                raise BackgammonError(f"the evaluator gave {out.shape} chances for "
+                                      f"{len(boards)} boards, or values that are not finite")
+            return np.clip(out, 0.0, 1.0)
+        from backgammon.nn import evaluate
+        return np.array([evaluate(Position(row.tolist()), ply, self.evaluator).probabilities
+                         for row in boards], np.float32)
+
+    @staticmethod
+    def no_double(chances: np.ndarray, boards: np.ndarray, ctx: _Context) -> np.ndarray:
+        """Cubeful value (native units: equity per cube, or MWC) of boards for their player
+        on roll, who does not double now."""
+        x = _efficiencies(boards)
+        r = ctx.rules
+        if ctx.score is None and (not r.cube or 2 * ctx.cube > r.max_cube):
+            x = np.zeros(len(boards))  # a dead cube (the core's money model assumes a live one)
+        out = np.empty(len(boards))
+        kw = ctx.kwargs()
+        for xv in np.unique(x):
+            rows = np.flatnonzero(x == xv)
+            values = _bgcore.cube_decide_batch(chances[rows], x=float(xv), **kw)[0]
+            out[rows] = values[:, 0]
+        return out
+
+    def after(self, results: np.ndarray, ctx: _Context, ply: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
+        """Normalised values (and MWC) for the mover of boards after the move."""
+        opp = np.ascontiguousarray(-results[:, ::-1])
+        nd = self.no_double(self.chances(opp, ply), opp, ctx.flipped())
+        if ctx.score is None:
+            return -nd, None
+        mwc = 1.0 - nd
+        return ctx.normalise(mwc), mwc
+
+    def luck(self, board: np.ndarray, dice: tuple[int, int], ctx: _Context,
+             opening: bool) -> tuple[float, float | None]:
+        """gnubg's luck of ``dice`` rolled in ``board`` (the roller's view), at 0-ply."""
+        rolls, weights = (_OPENING, _OPENING_WEIGHTS) if opening else (_ROLLS, _WEIGHTS)
+        befores = np.repeat(board.reshape(1, 26), len(rolls), axis=0)
+        results, offsets = _bgcore.batch_successors(befores, rolls)
+        values, mwc = self.after(results, ctx)
+        starts = offsets[:-1].astype(np.intp)
+        best = np.maximum.reduceat(values, starts)
+        hi, lo = max(dice), min(dice)
+        k = int(np.flatnonzero((rolls[:, 0] == lo) & (rolls[:, 1] == hi))[0])
+        luck = float(best[k] - weights @ best)
+        if mwc is None:
+            return luck, None
+        best_mwc = np.maximum.reduceat(mwc, starts)
+        return luck, float(best_mwc[k] - weights @ best_mwc)
+
+
+# ---------------------------------------------------------------- the analysis
+
+def _play_text(play: Any) -> str:
+    return str(play) or "(no move)"
+
+
+class _Analyser:
+    def __init__(self, valuer: _Valuer, cube: bool) -> None:
+        self.valuer = valuer
+        self.cube = cube
+        self.decisions: list[Decision] = []
+        self.rolls: list[Roll] = []
+        self.forced = [0, 0]
+
+    def game(self, number: int, game: Game) -> None:
+        replay = game.restart()
+        pending: tuple[Any, ...] | None = None  # the doubler's decision, for the answer
+        for index, action in enumerate(game.actions):
+            kind = action.kind
+            if kind == "roll" and replay.phase is Phase.ROLL:
+                player = replay.turn
+                if self.cube and replay.can_double():
+                    self._cube(number, index, replay, player, "no double")
+                board = np.frombuffer(replay.position._b, np.int8)
+                ctx = _context(replay, player)
+                replay.apply(action)
+                self._luck(number, index, player, board, replay.dice, ctx, opening=False)
+                continue
+            if kind == "double" and replay.phase is Phase.ROLL:
+                player = replay.turn
+                pending = self._cube(number, index, replay, player, "double") if self.cube else None
+            elif kind in ("take", "drop", "beaver") and pending is not None:
+                self._answer(number, index, replay, pending, kind)
+                pending = None
+            elif kind == "play" and replay.phase is Phase.MOVE:
+                self._play(number, index, replay, action.value)
+            replay.apply(action)
+            if kind == "opening" and replay.phase is Phase.MOVE:
+                player = replay.turn
+                board = np.frombuffer(replay.position._b, np.int8)
+                self._luck(number, index, player, board, replay.dice,
+                           _context(replay, player), opening=True)
+
+    def _luck(self, number: int, index: int, player: int, board: np.ndarray,
+              dice: Any, ctx: _Context, opening: bool) -> None:
+        luck, luck_mwc = self.valuer.luck(board, tuple(dice), ctx, opening)
+        self.rolls.append(Roll(number, index, player, (int(dice[0]), int(dice[1])),
+                               luck, luck_mwc, _luck_label(luck)))
+
+    def _play(self, number: int, index: int, game: Game, steps: Any) -> None:
+        position, dice = game.position, game.dice
+        assert dice is not None
+        plays = position.legal_plays(dice)
+        if len(plays) < 2:
+            self.forced[game.turn] += 1
+            return  # forced: no decision
+        try:
+            made_result = position.play(tuple(map(tuple, steps)), dice)
+        except BackgammonError:
+            return  # an unchecked illegal play (RULES 12.4) is no choice among legal plays
+        results = plays._results
+        try:
+            made = plays.index(made_result)
+        except ValueError:
+            return
+        ctx = _context(game, game.turn)
+        values, mwc = self.valuer.after(results, ctx)
+        ply = self.valuer.ply
+        if ply:  # re-evaluate the best few and the play made deeper (gnubg's move filter)
+            top = [int(i) for i in np.argsort(-values, kind="stable")[:8]]
+            if made not in top:
+                top.append(made)
+            deep, deep_mwc = self.valuer.after(results[top], ctx, ply)
+            values = np.full(len(results), -np.inf)
+            values[top] = deep
+            if mwc is not None:
+                mwc = np.full(len(results), -np.inf)
+                mwc[top] = deep_mwc
+        order = np.argsort(-values, kind="stable")
+        best = int(order[0])
+        finite = values[np.isfinite(values)]
+        spread = float(finite.max() - finite.min())  # XG does not count plays all alike
+        loss = max(0.0, float(values[best] - values[made]))
+        loss_mwc = None if mwc is None else max(0.0, float(mwc[best] - mwc[made]))
+        skill = _skill(loss)
+        options = tuple((_play_text(plays[int(i)]), float(values[i]))
+                        for i in order[:5] if np.isfinite(values[i]))
+        self.decisions.append(Decision(
+            number, index, game.turn, "play", _play_text(plays[made]), _play_text(plays[best]),
+            float(values[made]), float(values[best]), loss, loss_mwc, skill, skill, _xg(loss),
+            True, bool(spread >= 0.001), position.position_id(), (int(dice[0]), int(dice[1])), game.cube,
+            game.cube_owner, options))
+
+    def _cube(self, number: int, index: int, game: Game, player: int, made: str) -> tuple[Any, ...] | None:
+        from backgammon.cube import CubeDecision
+        position = game.position
+        board = np.frombuffer(position._b, np.int8).reshape(1, 26)
+        chances = self.valuer.chances(board, self.valuer.ply)[0]
+        ctx = _context(game, player)
+        x = float(_efficiencies(board)[0])
+        d = CubeDecision.from_chances(tuple(float(c) for c in chances), cube=ctx.cube,
+                                      owner=ctx.owner, score=ctx.score,
+                                      post_crawford=ctx.post_crawford, rules=ctx.rules, x=x)
+        if not d.available:
+            return None
+        if ctx.score is None:
+            nd, dt, dp = d.no_double, d.double_take, d.double_pass
+        else:
+            nd, dt, dp = (float(ctx.normalise(v)) for v in (d.no_double, d.double_take, d.double_pass))
+        doubled = min(dt, dp)
+        optimal = max(nd, doubled)
+        best = "double" if d.action.startswith(("Double", "Redouble")) else "no double"
+        equity = doubled if made == "double" else nd
+        loss = max(0.0, optimal - equity)
+        if made == "double":
+            kind = "wrong double" if best == "no double" else None
+            counted = counted_pr = True
+        else:
+            kind = "missed double" if best == "double" else None
+            counted = optimal - doubled < CLOSE_CUBE
+            counted_pr = nd > 0 and nd - doubled < XG_CLOSE_CUBE
+        self._cube_decision(number, index, player, made, best, equity, optimal, loss, kind,
+                            counted, counted_pr, game, ctx, d, position, (nd, dt, dp))
+        return (d, ctx, position, (nd, dt, dp), game.cube, game.cube_owner)
+
+    def _answer(self, number: int, index: int, game: Game, pending: tuple[Any, ...],
+                kind: str) -> None:
+        d, ctx, position, (nd, dt, dp), cube, owner = pending
+        made = {"drop": "pass"}.get(kind, kind)
+        took = made != "pass"
+        best = ("beaver" if d.beaver else "take") if d.take else "pass"
+        # from the taker's side: taking gives the doubler dt, passing dp
+        equity, other = (-dt, -dp) if took else (-dp, -dt)
+        optimal = max(equity, other)
+        loss = max(0.0, optimal - equity)
+        error = None
+        if took and not d.take:
+            error = "wrong take"
+        elif not took and d.take:
+            error = "wrong pass"
+        self._cube_decision(number, index, 1 - game.turn, made, best, equity, optimal, loss,
+                            error, True, True, game, ctx, d, position, (nd, dt, dp),
+                            cube=cube, owner=owner)
+
+    def _cube_decision(self, number: int, index: int, player: int, made: str, best: str,
+                       equity: float, optimal: float, loss: float, error: str | None,
+                       counted: bool, counted_pr: bool, game: Game, ctx: _Context, d: Any,
+                       position: Position, values: tuple[float, float, float],
+                       cube: int | None = None, owner: int | None = None) -> None:
+        skill = _skill(loss)
+        flag = error if (error is not None and skill is not None) else None
+        loss_mwc = None if ctx.score is None else loss * ctx.scale
+        nd, dt, dp = values
+        sign = 1.0 if made in ("double", "no double") else -1.0
+        take = "beaver" if d.beaver else "take"
+        options = tuple(sorted((("no double", sign * nd), (f"double, {take}", sign * dt),
+                                ("double, pass", sign * dp)), key=lambda o: -o[1]))
+        self.decisions.append(Decision(
+            number, index, player, "cube", made, best, equity, optimal, loss, loss_mwc, flag,
+            skill, _xg(loss), counted, counted_pr, position.position_id(), None,
+            game.cube if cube is None else cube, game.cube_owner if cube is None else owner,
+            options, d.action))
+
+
+def _games(source: Any) -> tuple[list[Game], tuple[str, str], int]:
+    from backgammon.match import Match
+    if isinstance(source, Match):
+        return list(source.games), source.names, source.length
+    if isinstance(source, Game):
+        return [source], ("Player 0", "Player 1"), source.match_length
+    if isinstance(source, (str, bytes)):
+        raise TypeError("analyse a Match, a Game or a list of Games; read a file first "
+                        "(Match.from_mat, Match.from_json)")
+    try:
+        games = list(source)
+    except TypeError:
+        raise TypeError(f"analyse a Match, a Game or a list of Games, got {source!r}"[:300]) from None
+    if not all(isinstance(g, Game) for g in games):
+        raise TypeError("analyse a Match, a Game or a list of Games")
+    length = games[0].match_length if games else 0
+    return games, ("Player 0", "Player 1"), length
+
+
+def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None) -> Analysis:
+    """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
+    or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
+
+    ``cube=False`` leaves cube decisions out.  Checker plays are valued at
+    ``ply`` (at ply 1 and 2 the 8 best plays at 0-ply and the play made are
+    looked at again, like gnubg's move filter); luck is always found at 0-ply.
+    Any object with ``evaluate_batch(boards) -> (n, 5)`` chances may serve as
+    the evaluator at ply 0.
+
+        >>> import backgammon as bg
+        >>> m = bg.Match(1, rng=3)
+        >>> m.game.roll((6, 1)); m.game.play("13/7 8/7")
+        >>> a = analyse(m)
+        >>> len(a.decisions), a.error_rate(0)
+        (1, 0.0)
+    """
+    games, names, length = _games(match)
+    if not isinstance(cube, bool):
+        raise TypeError(f"cube is True or False, got {cube!r}")
+    analyser = _Analyser(_Valuer(evaluator, ply), bool(cube))
+    results = []
+    for number, game in enumerate(games):
+        analyser.game(number, game)
+        r = game.result
+        results.append(None if r is None else {"winner": r.winner, "points": r.points,
+                                               "kind": r.kind, "reason": r.reason})
+    return Analysis(names=tuple(names), match_length=length, ply=ply, cube=bool(cube),
+                    decisions=tuple(analyser.decisions), rolls=tuple(analyser.rolls),
+                    results=tuple(results), forced=tuple(analyser.forced))
+
+
+# ---------------------------------------------------------------- the report
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of a match: ``decisions`` and ``rolls`` in order, per-player totals.
+
+    ``str()`` is a text report, :meth:`to_html` a self-contained HTML page,
+    :meth:`to_dict` / :meth:`to_json` the data (read back by :meth:`from_dict`
+    / :meth:`from_json`).
+    """
+
+    names: tuple[str, str]
+    match_length: int
+    ply: int
+    cube: bool
+    decisions: tuple[Decision, ...]
+    rolls: tuple[Roll, ...]
+    results: tuple[dict | None, ...] = field(default=())
+    forced: tuple[int, int] = (0, 0)
+
+    @property
+    def match_play(self) -> bool:
+        return self.match_length > 0
+
+    def _player(self, player: int) -> int:
+        if isinstance(player, bool) or player not in (0, 1):
+            raise BackgammonError(f"players are 0 and 1, got {player!r}")
+        return player
+
+    def flagged(self, player: int | None = None) -> list[Decision]:
+        """The flagged decisions (of ``player``, or of both)."""
+        return [d for d in self.decisions
+                if d.flag is not None and (player is None or d.player == player)]
+
+    def error_rate(self, player: int) -> float:
+        """gnubg's error rate: total loss per counted decision x 1000 (mEMG)."""
+        return self.stats(player).error_rate
+
+    def pr(self, player: int) -> float:
+        """A PR-like figure: 500 x the average loss per decision, counted as XG does."""
+        return self.stats(player).pr
+
+    def stats(self, player: int) -> PlayerStats:
+        """The totals of ``player``."""
+        p = self._player(player)
+        mine = [d for d in self.decisions if d.player == p]
+        plays = [d for d in mine if d.kind == "play"]
+        cubes = [d for d in mine if d.kind == "cube"]
+        loss = sum(d.loss for d in mine)
+        counted = sum(d.counted for d in mine)
+        counted_pr = sum(d.counted_pr for d in mine)
+        flags: dict[str, int] = {}
+        for d in mine:
+            if d.flag is not None:
+                flags[d.flag] = flags.get(d.flag, 0) + 1
+        rolls = [r for r in self.rolls if r.player == p]
+        mwc = (sum(d.loss_mwc or 0.0 for d in mine) if self.match_play else None)
+        luck_mwc = (sum(r.luck_mwc or 0.0 for r in rolls) if self.match_play else None)
+        return PlayerStats(
+            player=p, name=self.names[p], plays=len(plays) + self.forced[p], unforced_plays=len(plays),
+            cube_decisions=len(cubes), counted=counted, counted_pr=counted_pr, loss=loss,
+            loss_plays=sum(d.loss for d in plays), loss_cube=sum(d.loss for d in cubes),
+            loss_mwc=mwc, error_rate=1000.0 * loss / counted if counted else 0.0,
+            pr=500.0 * loss / counted_pr if counted_pr else 0.0, flags=flags,
+            luck=sum(r.luck for r in rolls), luck_mwc=luck_mwc, rolls=len(rolls),
+            lucky=sum(r.luck > LUCK_THRESHOLDS[1][1] for r in rolls),
+            unlucky=sum(r.luck < -LUCK_THRESHOLDS[1][1] for r in rolls))
+
+    # -------------------------------------------------------------- text
+
+    def _units(self) -> str:
+        if self.match_play:
+            return (f"{self.match_length}-point match.  Losses and luck in normalised equity "
+                    "(EMG); in match play also in match winning chances (MWC %).")
+        return "Money play.  Losses and luck in equity per unit of the cube."
+
+    def _loss_text(self, d: Decision) -> str:
+        text = f"{d.loss:.3f}"
+        if d.loss_mwc is not None:
+            text += f" ({100 * d.loss_mwc:.2f}% MWC)"
+        return text
+
+    def _game_lines(self) -> list[str]:
+        out = []
+        for i, r in enumerate(self.results):
+            if r is None:
+                out.append(f"game {i + 1}: not finished")
+                continue
+            kind = "" if r.get("kind") == "single" else f" ({r.get('kind')})"
+            how = {"drop": ", double passed", "resign": ", resigned"}.get(r.get("reason"), "")
+            points = r.get("points")
+            out.append(f"game {i + 1}: {self.names[r['winner']]} wins {points} "
+                       f"point{'s' if points != 1 else ''}{kind}{how}")
+        return out
+
+    def __str__(self) -> str:
+        lines = [f"Analysis at {self.ply}-ply: {self.names[0]} vs {self.names[1]}",
+                 self._units(), ""]
+        head = f"{'':28}{self.names[0][:20]:>22}{self.names[1][:20]:>22}"
+        lines.append(head)
+        s = (self.stats(0), self.stats(1))
+
+        def row(label: str, fmt: Any) -> None:
+            lines.append(f"{label:28}{fmt(s[0]):>22}{fmt(s[1]):>22}")
+
+        row("Checker plays (unforced)", lambda t: f"{t.plays} ({t.unforced_plays})")
+        row("Cube decisions", lambda t: str(t.cube_decisions))
+        row("Counted decisions", lambda t: str(t.counted))
+        row("Total loss", lambda t: f"{t.loss:.3f}")
+        row("  checker play", lambda t: f"{t.loss_plays:.3f}")
+        row("  cube", lambda t: f"{t.loss_cube:.3f}")
+        if self.match_play:
+            row("Total loss (MWC)", lambda t: f"{100 * (t.loss_mwc or 0):.2f}%")
+        row("Error rate (mEMG/decision)", lambda t: f"{t.error_rate:.1f}")
+        row("PR (XG-like)", lambda t: f"{t.pr:.2f}")
+        for name in ("doubtful", "bad", "very bad", "missed double", "wrong double",
+                     "wrong take", "wrong pass"):
+            row(f"  {name}", lambda t, n=name: str(t.flags.get(n, 0)))
+        row("Luck (total)", lambda t: f"{t.luck:+.3f}")
+        if self.match_play:
+            row("Luck (MWC)", lambda t: f"{100 * (t.luck_mwc or 0):+.2f}%")
+        row("Luck per roll (x 1000)", lambda t: f"{1000 * t.luck / t.rolls:+.1f}" if t.rolls else "0")
+        row("Lucky / unlucky rolls", lambda t: f"{t.lucky} / {t.unlucky}")
+        lines += ["", "Games:"] + [f"  {line}" for line in self._game_lines()]
+        flagged = self.flagged()
+        lines += ["", f"Flagged decisions ({len(flagged)}):"]
+        for d in flagged:
+            dice = f" {d.dice[0]}{d.dice[1]}" if d.dice else ""
+            lines.append(f"  game {d.game + 1}, {self.names[d.player]}{dice}: {d.flag}: "
+                         f"{d.made}, best {d.best}, loss {self._loss_text(d)}  [{d.position_id}]")
+        return "\n".join(lines)
+
+    # -------------------------------------------------------------- data
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as JSON-ready data (``format`` and ``version`` included)."""
+        return {"format": FORMAT, "version": VERSION, "names": list(self.names),
+                "match_length": self.match_length, "ply": self.ply, "cube": self.cube,
+                "forced": list(self.forced),
+                "results": [None if r is None else dict(r) for r in self.results],
+                "decisions": [_plain(asdict(d)) for d in self.decisions],
+                "rolls": [_plain(asdict(r)) for r in self.rolls]}
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Analysis:
+        """The analysis :meth:`to_dict` wrote (:class:`InvalidRecordError` if malformed)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidRecordError(f"not a {FORMAT} record")
+        if data.get("version") != VERSION:
+            raise InvalidRecordError(f"{FORMAT} version {data.get('version')!r}, "
+                                     f"this library reads {VERSION}")
+        try:
+            names = tuple(str(n) for n in data["names"])
+            if len(names) != 2:
+                raise ValueError("two names")
+            decisions = _items(data["decisions"], Decision)
+            rolls = _items(data["rolls"], Roll)
+            results = tuple(_result(r) for r in _bounded(data.get("results", [])))
+            length, ply, cube = data["match_length"], data["ply"], data["cube"]
+            forced = tuple(int(n) for n in data.get("forced", (0, 0)))
+            if len(forced) != 2:
+                raise ValueError("two forced counts")
+            if not (isinstance(length, int) and isinstance(ply, int) and isinstance(cube, bool)):
+                raise ValueError("match_length, ply and cube")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidRecordError(f"{FORMAT}: malformed record ({exc})"[:300]) from None
+        return cls(names=names, match_length=length, ply=ply, cube=cube,  # type: ignore[arg-type]
+                   decisions=decisions, rolls=rolls, results=results,
+                   forced=forced)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Analysis:
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise InvalidRecordError(f"{FORMAT}: not JSON ({exc})"[:300]) from None
+        return cls.from_dict(data)
+
+    # -------------------------------------------------------------- HTML
+
+    def to_html(self, title: str | None = None) -> str:
+        """A self-contained HTML report (inline CSS and SVG boards, no external references)
+        with the totals and the board of every flagged decision."""
+        from backgammon.analysis_html import render
+        return render(self, title)
+
+    def _repr_html_(self) -> str:  # Jupyter
+        return self.to_html()
+
+
+def _plain(d: dict[str, Any]) -> dict[str, Any]:
+    """Tuples -> lists, for JSON."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, tuple):
+            v = [list(x) if isinstance(x, tuple) else x for x in v]
+        out[k] = v
+    return out
+
+
+_FLOATS = {"equity_made", "equity_best", "loss", "loss_mwc", "luck", "luck_mwc"}
+
+
+def _items(items: Any, cls: type) -> tuple[Any, ...]:
+    _bounded(items)
+    names = [f.name for f in fields(cls)]
+    out = []
+    for item in items:
+        if not isinstance(item, dict) or set(item) - set(names):
+            raise ValueError(f"a {cls.__name__.lower()} is an object with the fields {names}")
+        values = dict(item)
+        for k in ("dice",):
+            if values.get(k) is not None:
+                values[k] = tuple(int(v) for v in values[k])
+        if "options" in values:
+            values["options"] = tuple((str(t), float(e)) for t, e in values["options"])
+        for k in _FLOATS & set(values):
+            if values[k] is not None:
+                values[k] = float(values[k])
+                if not math.isfinite(values[k]):
+                    raise ValueError(f"{k} is a finite number")
+        item = cls(**values)
+        if item.player not in (0, 1) or isinstance(item.player, bool):
+            raise ValueError(f"players are 0 and 1, got {item.player!r}")
+        if not all(isinstance(getattr(item, k), int) for k in ("game", "action")):
+            raise ValueError("game and action are integers")
+        if cls is Decision and (item.kind not in ("play", "cube") or not all(
+                isinstance(getattr(item, k), str) for k in ("made", "best", "position_id"))):
+            raise ValueError("a decision's kind is 'play' or 'cube', made and best are text")
+        out.append(item)
+    return tuple(out)
+
+
+def _bounded(items: Any) -> list[Any]:
+    if not isinstance(items, list) or len(items) > _MAX_ITEMS:
+        raise ValueError(f"a list of at most {_MAX_ITEMS} items")
+    return items
+
+
+def _result(r: Any) -> dict | None:
+    if r is None:
+        return None
+    if not (isinstance(r, dict) and r.get("winner") in (0, 1) and isinstance(r.get("points"), int)
+            and isinstance(r.get("kind"), str) and isinstance(r.get("reason"), str)):
+        raise ValueError(f"a game result is winner, points, kind and reason, got {r!r}"[:200])
+    return {k: r[k] for k in ("winner", "points", "kind", "reason")}

@@ -1,0 +1,442 @@
+"""Roll out the candidate plays of a roll, with common dice.
+
+:func:`rollout_plays` pre-screens the plays of a roll by evaluation, rolls each
+candidate out from the mover's side and ranks them.  Every candidate plays the
+same games (game ``k`` takes the same dice for every play: the same seed), so
+the errors of the differences between plays are much smaller than the errors
+of their equities.
+
+    >>> import backgammon as bg
+    >>> rows = bg.rollout_plays(bg.Position.initial(), (3, 1), top=2, games=72, seed=1,
+    ...                         policy="pubeval")
+    >>> len(rows), rows[0].difference.value, rows[0].difference.stderr
+    (2, 0.0, 0.0)
+
+How the error of a difference is found.  The core adds up the games of a
+rollout per stratum (the 1,296 pairs of first two rolls), and game ``k`` of a
+block of 1,296 games aligned on a multiple of 1,296 falls in a stratum of its
+own.  The candidates are therefore played in such blocks (split further only
+inside a block), which gives every game's result for every play: the sums of
+the paired differences and of their squares per stratum.  The difference is
+then estimated exactly as the equities are (the same strata and weights, so
+``difference`` is the difference of the two equities), and its error is the
+stratified error of the paired differences, not a bound.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, overload
+
+import numpy as np
+
+from backgammon.errors import RolloutError
+from backgammon.position import Play, Position
+from backgammon.rollout import (_DEFAULT_IN_FLIGHT, _FIELDS, _G, _LB, _LG, _PLIES, _STRATA,
+                                _SV, _SV2, _W, _WB, _WG, Estimate, Policy, _as_position,
+                                _estimate, _never_moves, _past_budget, _PolicyRunner,
+                                _positive_int, _Progress, _rounds, _seed, _stopping,
+                                _strata_for_estimates, read_estimate)
+
+__all__ = ["CandidateRow", "PlaysRollout", "rollout_plays"]
+
+_MAX_CANDIDATES = 64     # plays rolled out at once: gnubg's move filters keep far fewer
+_ROUND_TABLES = 256      # (candidate, block) tables held per round: memory stays ~25 MB
+_ZERO = Estimate(0.0, 0.0, 0.0, 0.0)
+_PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """One rolled-out play, from the side of the player who makes it.
+
+    ``equity`` is cubeless, in points per game; ``difference`` is this play's
+    equity minus the best play's (0 with error 0 for the best), its error
+    from the paired games; the five probabilities are gnubg's (cumulative).
+    ``ply_equity`` is the equity at ``ply`` that pre-screened the play."""
+
+    play: Play
+    equity: Estimate
+    difference: Estimate
+    win: Estimate
+    win_gammon: Estimate
+    win_backgammon: Estimate
+    lose_gammon: Estimate
+    lose_backgammon: Estimate
+    ply_equity: float
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float, float]:
+        """``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``."""
+        return tuple(getattr(self, name).value for name in _PROBABILITIES)  # type: ignore
+
+
+@dataclass(frozen=True)
+class PlaysRollout(Sequence[CandidateRow]):
+    """The outcome of :func:`rollout_plays`: the rows, best first.
+
+    ``games`` is the number of games each candidate played (the same games);
+    ``stopped`` says why the rollout stopped before the games asked for, or is
+    None."""
+
+    position: Position
+    dice: tuple[int, int]
+    rows: tuple[CandidateRow, ...]
+    games: int
+    policy: str
+    seed: int
+    ply: int
+    seconds: float
+    stopped: str | None = None
+
+    @overload
+    def __getitem__(self, index: int) -> CandidateRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[CandidateRow, ...]: ...
+    def __getitem__(self, index: int | slice) -> CandidateRow | tuple[CandidateRow, ...]:
+        return self.rows[index]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[CandidateRow]:
+        return iter(self.rows)
+
+    @property
+    def best(self) -> CandidateRow:
+        return self.rows[0]
+
+    def __str__(self) -> str:
+        d1, d2 = self.dice
+        lines = [f"Rollout of the plays of {d1}-{d2} in {self.position.position_id()}: "
+                 f"{self.games:,} games each (common dice), policy {self.policy}, "
+                 f"seed {self.seed}, pre-screened at {self.ply}-ply",
+                 f"  {'#':>2}  {'play':<22}{'equity':>9}{'± se':>8}{'diff':>9}{'± se':>8}"
+                 f"   {'win':>5} {'w g':>5} {'w bg':>5}  {'lose':>5} {'l g':>5} {'l bg':>5}"]
+        for i, row in enumerate(self.rows, 1):
+            text = str(row.play) or "(no move)"
+            diff = (f"{'':>9}{'':>8}" if i == 1 else
+                    f"{row.difference.value:>+9.4f}{row.difference.stderr:>8.4f}")
+            lines.append(
+                f"  {i:>2}  {text:<22}{row.equity.value:>+9.4f}{row.equity.stderr:>8.4f}{diff}"
+                f"   {row.win.value:>5.3f} {row.win_gammon.value:>5.3f} "
+                f"{row.win_backgammon.value:>5.3f}  {1 - row.win.value:>5.3f} "
+                f"{row.lose_gammon.value:>5.3f} {row.lose_backgammon.value:>5.3f}")
+        lines.append(f"  cubeless equities for the player on roll; {self.seconds:.2f} s")
+        if self.stopped:
+            lines.append(f"  stopped early: {self.stopped}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from backgammon.svg import board
+
+        head = ("<tr><th>#</th><th>play</th><th>equity</th><th>± se</th><th>diff</th>"
+                "<th>± se</th><th>win</th><th>w g</th><th>w bg</th><th>l g</th>"
+                "<th>l bg</th></tr>")
+        cells = []
+        for i, row in enumerate(self.rows, 1):
+            diff = ("<td></td><td></td>" if i == 1 else
+                    f"<td>{row.difference.value:+.4f}</td><td>{row.difference.stderr:.4f}</td>")
+            probs = "".join(f"<td>{getattr(row, n).value:.3f}</td>" for n in _PROBABILITIES)
+            cells.append(f"<tr><td>{i}</td><td>{html.escape(str(row.play) or '(no move)')}"
+                         f"</td><td>{row.equity.value:+.4f}</td>"
+                         f"<td>{row.equity.stderr:.4f}</td>{diff}{probs}</tr>")
+        caption = html.escape(f"{self.dice[0]}-{self.dice[1]} in {self.position.position_id()}: "
+                              f"{self.games:,} games each, policy {self.policy}, "
+                              f"seed {self.seed}" + (f"; stopped early: {self.stopped}"
+                                                     if self.stopped else ""))
+        svg = board(self.position, dice=self.dice, size=360).svg
+        return (f'<div style="display:flex;gap:1em;align-items:flex-start">'
+                f'<div>{svg}</div><table><caption>{caption}</caption>{head}'
+                f'{"".join(cells)}</table></div>')
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record; :meth:`from_dict` reads it back."""
+        def est(e: Estimate) -> dict[str, Any]:
+            return {"value": e.value, "stderr": e.stderr, "ci95": [e.low, e.high]}
+
+        return {
+            "position_id": self.position.position_id(), "dice": list(self.dice),
+            "games": self.games, "policy": self.policy, "seed": self.seed, "ply": self.ply,
+            "seconds": self.seconds, "stopped": self.stopped,
+            "rows": [{"play": str(r.play), "moves": [list(m) for m in r.play.moves],
+                      "ply_equity": r.ply_equity, "equity": est(r.equity),
+                      "difference": est(r.difference),
+                      **{n: est(getattr(r, n)) for n in _PROBABILITIES}}
+                     for r in self.rows],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> PlaysRollout:
+        """The result :meth:`to_dict` wrote; :class:`RolloutError` names a bad field."""
+        if not isinstance(data, dict):
+            raise RolloutError(f"a saved rollout of plays is a dict, got {type(data).__name__}")
+        try:
+            position = Position.from_position_id(data["position_id"])
+            d1, d2 = data["dice"]
+            dice = (int(d1), int(d2))
+            rows = []
+            for item in data["rows"]:
+                play = Play(position, [tuple(m) for m in item["moves"]], dice)
+                if str(play) != item["play"]:
+                    raise ValueError(f"play {item['play']!r} is not its moves {item['moves']}")
+                rows.append(CandidateRow(
+                    play, read_estimate(item["equity"]), read_estimate(item["difference"]),
+                    *(read_estimate(item[n]) for n in _PROBABILITIES),
+                    ply_equity=float(item["ply_equity"])))
+            stopped = data.get("stopped")
+            return cls(position, dice, tuple(rows), int(data["games"]), str(data["policy"]),
+                       int(data["seed"]), int(data["ply"]), float(data["seconds"]),
+                       None if stopped is None else str(stopped))
+        except KeyError as exc:
+            raise RolloutError(f"the saved rollout of plays has no {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:  # BackgammonError is a ValueError
+            raise RolloutError(f"the saved rollout of plays is bad: {exc}") from None
+
+
+def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | str] | None = None,
+                  top: int = 5, games: int = _STRATA, *, ply: int = 0, policy: Policy = "net",
+                  seed: int | None = None, workers: int | None = None,
+                  executor: Executor | None = None,
+                  progress: bool | Callable[[int, int], Any] = False,
+                  stop_error: float | None = None, max_seconds: float | None = None,
+                  in_flight: int = _DEFAULT_IN_FLIGHT) -> PlaysRollout:
+    """Rolls out the candidate plays of ``dice`` in ``position`` and ranks them.
+
+    ``position`` is a :class:`Position` or any spelling :func:`~backgammon.read_position`
+    reads; ``dice`` two numbers or text such as ``"31"``.
+
+    The candidates are ``plays`` (:class:`Play` objects or any notation
+    :meth:`Position.parse_play` reads), else the ``top`` best plays at ``ply``
+    by the nets (by ``policy`` when it is an :class:`~backgammon.Evaluator`),
+    at most as many as there are legal plays.  Each is rolled out for
+    ``games`` games with the same dice (the same ``seed``), the opponent
+    rolling first, and read from the mover's side.  ``policy``, ``workers``,
+    ``executor``, ``progress`` and ``in_flight`` are as in
+    :func:`~backgammon.rollout`; the first two rolls are always stratified.
+    ``stop_error`` stops at the end of the first round (the fixed schedule of
+    :func:`~backgammon.rollout`) where the error of every difference to the
+    best play is below it (with a single candidate: its equity's error);
+    ``max_seconds`` is a time budget.  Returns a :class:`PlaysRollout`: rows
+    best first, each with ``play``, ``equity`` and ``difference``.
+    """
+    pos = _as_position(position)
+    if pos.outcome() is not None:
+        raise RolloutError(f"the game is already over in {pos!r}")
+    if isinstance(dice, str):  # "31", "3-1"
+        from backgammon.cli import parse_dice_text
+        dice = parse_dice_text(dice)
+    legal = pos.legal_plays(dice)
+    dice = legal.dice
+    from backgammon.nn import Evaluator, rank_plays
+
+    screen = rank_plays(pos, dice, ply, policy if isinstance(policy, Evaluator) else None)
+    ply_equity = {r.play: r.equity for r in screen}
+    if plays is None:
+        top = _positive_int(top, "top")
+        candidates = [r.play for r in screen[:top]]
+    else:
+        candidates = _given_plays(pos, dice, plays)
+    if len(candidates) > _MAX_CANDIDATES:
+        raise RolloutError(f"at most {_MAX_CANDIDATES} plays are rolled out at once, "
+                           f"got {len(candidates)}")
+    games = _positive_int(games, "games")
+    seed = _seed(int.from_bytes(os.urandom(8), "little") >> 1 if seed is None else seed)
+    runner = _PolicyRunner(policy, workers, executor, in_flight)
+    stop_error, max_seconds = _stopping(stop_error, max_seconds)
+    starts: list[bytes | None] = []
+    exact: list[int] = []
+    for play in candidates:
+        done_now = play.result.outcome()
+        if done_now is not None:  # the play bears off the last checker
+            starts.append(None)
+            exact.append(done_now.points)
+            continue
+        start = play.result.swapped()
+        stuck = _never_moves(start)
+        if stuck:
+            raise RolloutError(f"the game can never end after {play}: {stuck}")
+        starts.append(start._b)
+        exact.append(0)
+
+    k = len(candidates)
+    rolled = [i for i in range(k) if starts[i] is not None]
+    tables = np.zeros((k, _STRATA, len(_FIELDS)), dtype=np.int64)  # mover's side
+    cross = np.zeros((k, k, _STRATA), dtype=np.int64)  # sum over games of v_a * v_b
+    staged = stop_error is not None or max_seconds is not None
+    # memory: a round holds one table per candidate and block of 1,296 games
+    most = _STRATA * max(1, _ROUND_TABLES // k)
+    rounds: Iterable[tuple[int, int]] = _rounds(games) if staged else (
+        (f, min(most, games - f)) for f in range(0, games, most))  # lazily: any games
+    parallel = 16 if executor is not None else workers or 1
+    bar = _Progress(progress, games * max(len(rolled), 1))
+    begin = time.perf_counter()
+    done, stopped, rows = 0, None, None
+    try:
+        for first, count in rounds:
+            if max_seconds is not None and done and _past_budget(begin, done, count,
+                                                                 max_seconds):
+                stopped = f"time budget of {max_seconds:g} s reached after {done:,} games"
+                break
+            for part in range(first, first + count, most):
+                _play_round(runner, seed, starts, exact,
+                            _blocks(part, min(most, first + count - part)), parallel,
+                            tables, cross, bar)
+            done += count
+            rows = _rows(candidates, tables, cross, ply_equity)
+            if bar.shows_notes:
+                worst = max((r.difference.stderr for r in rows[1:]), default=0.0)
+                bar.update(0, f"best {rows[0].equity.value:+.4f}, largest diff error "
+                              f"{worst:.4f}")
+            if stop_error is not None and done < games:
+                worst = (max(r.difference.stderr for r in rows[1:]) if k > 1
+                         else rows[0].equity.stderr)
+                if worst < stop_error:
+                    what = "difference" if k > 1 else "equity"
+                    stopped = (f"every {what} error below {stop_error:g} "
+                               f"(largest {worst:.4f}) after {done:,} games")
+                    break
+    finally:
+        bar.close()
+    assert rows is not None
+    return PlaysRollout(pos, dice, tuple(rows), done, runner.name, seed, ply,
+                        time.perf_counter() - begin, stopped)
+
+
+def _given_plays(pos: Position, dice: tuple[int, int], plays: Iterable[Play | str]) -> list[Play]:
+    if isinstance(plays, (str, Play)):
+        plays = [plays]
+    out: list[Play] = []
+    legal = pos.legal_plays(dice)
+    for item in plays:
+        if isinstance(item, str):
+            play = pos.parse_play(item, dice)
+        elif isinstance(item, Play):
+            if item not in legal:
+                raise RolloutError(f"{item!r} is not a legal play of {dice[0]}-{dice[1]} in "
+                                   f"{pos.position_id()}")
+            play = item
+        else:
+            raise TypeError(f"a candidate is a Play or its notation, got {type(item).__name__}")
+        if play in out:
+            raise RolloutError(f"the play {play} is given twice")
+        out.append(play)
+    if not out:
+        raise RolloutError("no plays given to roll out")
+    return out
+
+
+def _blocks(first: int, count: int) -> list[tuple[int, int]]:
+    """The round ``first .. first + count - 1`` cut at multiples of 1,296: in
+    each piece every stratum has at most one game."""
+    out, k, end = [], first, first + count
+    while k < end:
+        stop = min((k // _STRATA + 1) * _STRATA, end)
+        out.append((k, stop - k))
+        k = stop
+    return out
+
+
+def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
+                exact: list[int], blocks: list[tuple[int, int]], parallel: int,
+                tables: np.ndarray, cross: np.ndarray, bar: _Progress) -> None:
+    """Plays the blocks of a round for every candidate and adds them to the
+    mover's ``tables`` and to ``cross``, the per-stratum sums of the products
+    of two candidates' points in the same game."""
+    rolled = [i for i, s in enumerate(starts) if s is not None]
+    per_block = np.zeros((len(blocks), len(starts), _STRATA, len(_FIELDS)), dtype=np.int64)
+    if rolled:
+        # enough chunks for the threads, never one across a block's end
+        units = len(blocks) * len(rolled)
+        pieces = max(1, min(8, math.ceil(4 * parallel / units))) if parallel > 1 else 1
+        jobs, where = [], []
+        for b, (b_first, b_count) in enumerate(blocks):
+            size = math.ceil(b_count / pieces)
+            for i in rolled:
+                for f in range(b_first, b_first + b_count, size):
+                    jobs.append((starts[i], seed, f, min(size, b_first + b_count - f)))
+                    where.append((b, i))
+        parts = runner.parts(jobs, True)
+        try:
+            for part, (b, i), job in zip(parts, where, jobs):
+                per_block[b, i] += part
+                bar.update(job[3])
+        finally:
+            parts.close()
+    for b, (b_first, b_count) in enumerate(blocks):
+        table = per_block[b]
+        table[rolled] = _mover_side(table[rolled])
+        n = _block_counts(b_first, b_count)
+        for i, points in enumerate(exact):
+            if starts[i] is None:  # the play bears off the last checker: won in every game
+                table[i, :, _G] = table[i, :, _W] = n
+                table[i, :, _WG] = n * (points >= 2)
+                table[i, :, _WB] = n * (points == 3)
+                table[i, :, _SV] = n * points
+                table[i, :, _SV2] = n * points * points
+        tables += table
+        v = table[:, :, _SV]  # one game or none per stratum: that game's points
+        cross += v[:, None, :] * v[None, :, :]
+
+
+def _mover_side(stats: np.ndarray) -> np.ndarray:
+    """Statistics of rollouts with the opponent on roll, from the mover's side:
+    the opponent's wins are the mover's losses, and the points change sign."""
+    out = np.empty_like(stats)
+    out[..., _G] = stats[..., _G]
+    out[..., _W] = stats[..., _G] - stats[..., _W]
+    out[..., _WG], out[..., _WB] = stats[..., _LG], stats[..., _LB]
+    out[..., _LG], out[..., _LB] = stats[..., _WG], stats[..., _WB]
+    out[..., _SV] = -stats[..., _SV]
+    out[..., _SV2] = stats[..., _SV2]
+    out[..., _PLIES] = stats[..., _PLIES]
+    return out
+
+
+def _block_counts(first: int, count: int) -> np.ndarray:
+    """Games per stratum among games ``first .. first + count - 1`` (stratified:
+    game k's first roll is k mod 36, the reply (k // 36) mod 36)."""
+    k = np.arange(first, first + count, dtype=np.int64)
+    return np.bincount(36 * (k % 36) + (k // 36) % 36, minlength=_STRATA)
+
+
+def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
+          ply_equity: dict[Play, float]) -> list[CandidateRow]:
+    est = [_estimates(t) for t in tables]
+    order = sorted(range(len(candidates)), key=lambda i: -est[i]["equity"].value)
+    best = order[0]
+    rows = []
+    for i in order:
+        diff = _ZERO if i == best else _difference(tables, cross, i, best)
+        rows.append(CandidateRow(candidates[i], est[i]["equity"], diff,
+                                 *(est[i][n] for n in _PROBABILITIES),
+                                 ply_equity=float(ply_equity[candidates[i]])))
+    return rows
+
+
+def _estimates(table: np.ndarray) -> dict[str, Estimate]:
+    strata, stratified = _strata_for_estimates(table, True)
+    n = strata[:, _G]
+    out = {name: _estimate(n, strata[:, col], strata[:, col], stratified)
+           for name, col in zip(_PROBABILITIES, (_W, _WG, _WB, _LG, _LB))}
+    out["equity"] = _estimate(n, strata[:, _SV], strata[:, _SV2], stratified)
+    return out
+
+
+def _difference(tables: np.ndarray, cross: np.ndarray, i: int, best: int) -> Estimate:
+    """Play ``i``'s equity minus the best's, from the paired games: per stratum
+    the sum of the differences and of their squares, in the same strata and
+    weights as the equities."""
+    a, b = tables[i], tables[best]
+    diff = np.zeros_like(a)
+    diff[:, _G] = a[:, _G]
+    diff[:, _SV] = a[:, _SV] - b[:, _SV]
+    diff[:, _SV2] = a[:, _SV2] + b[:, _SV2] - 2 * cross[i, best]
+    strata, stratified = _strata_for_estimates(diff, True)
+    return _estimate(strata[:, _G], strata[:, _SV], strata[:, _SV2], stratified)

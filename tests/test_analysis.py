@@ -1,0 +1,495 @@
+"""Match analysis (backgammon.analysis): decisions, flags, totals, luck, reports, CLI.
+
+The evaluators here are transparent (a fixed chance, exact bear-off chances,
+a pip-and-blot formula), so expected answers follow from the cube model by
+hand and do not depend on trained nets.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import analysis, bearoff, cubeful
+from backgammon.analysis import Analysis, analyse
+from backgammon.errors import BackgammonError, InvalidRecordError
+
+
+# ---------------------------------------------------------------- evaluators
+
+class Fixed:
+    """Every board: the player on roll wins with chance p, no gammons."""
+
+    def __init__(self, p: float) -> None:
+        self.p = p
+
+    def evaluate_batch(self, boards):
+        out = np.zeros((len(boards), 5), np.float32)
+        out[:, 0] = self.p
+        return out
+
+
+class Exact:
+    """Exact cubeless chances of bear-offs (and of finished games)."""
+
+    def evaluate_batch(self, boards):
+        b = np.asarray(boards, np.int8)
+        out = np.zeros((len(b), 5), np.float32)
+        live = [i for i, row in enumerate(b) if (row > 0).any() and (row < 0).any()]
+        if live:
+            out[live] = bearoff.batch_probabilities(b[live])
+        # a finished board seen by the player on roll: the opponent bore off, we lost
+        return out
+
+
+class PipsAndBlots:
+    """Win chance from the pip-count lead and the blots (a blot costs 0.3 in logit)."""
+
+    def evaluate_batch(self, boards):
+        b = np.asarray(boards, np.int16)
+        idx = np.arange(26)
+        own = np.where(b > 0, b, 0)
+        opp = np.where(b < 0, -b, 0)
+        lead = (opp * (25 - idx)).sum(axis=1) - (own * idx).sum(axis=1)
+        blots = (b[:, 1:25] == 1).sum(axis=1) - (b[:, 1:25] == -1).sum(axis=1)
+        out = np.zeros((len(b), 5), np.float32)
+        out[:, 0] = 1.0 / (1.0 + np.exp(-(0.05 * lead - 0.3 * blots)))
+        done = ~(b < 0).any(axis=1)      # the opponent has borne off: we lost
+        out[done, 0] = 0.0
+        return out
+
+
+def _board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
+    """A position from the mover's points -> checkers and the opponent's (its own numbering)."""
+    a = [0] * 26
+    for p, n in own.items():
+        a[p] = n
+    for p, n in opp.items():
+        a[25 - p] = -n
+    return bg.Position(a)
+
+
+# ---------------------------------------------------------------- forced plays and luck
+
+def test_forced_only_game_has_no_decisions_and_exact_luck():
+    # Two checkers on my 6-point against one on the opponent's ace: I win only with
+    # 3-3, 4-4, 5-5 or 6-6 (4 rolls of 36), else the opponent bears off next.  Every
+    # play here is forced; the cube is off, so cubeful = cubeless equity.
+    pos = _board({6: 2}, {1: 1})
+    for dice, expected in (((6, 6), 1 - (2 * 4 / 36 - 1)), ((6, 5), -1 - (2 * 4 / 36 - 1))):
+        game = bg.Game.from_position(pos, rules=bg.Rules(cube=False))
+        game.roll(dice)
+        game.play(game.position.legal_plays(dice)[0])
+        if not game.over:
+            game.roll((2, 1))
+            game.play(game.position.legal_plays((2, 1))[0])
+        assert game.over
+        a = analyse(game, evaluator=Exact())
+        assert a.decisions == ()
+        assert a.rolls[0].player == 0 and a.rolls[0].dice == dice
+        assert a.rolls[0].luck == pytest.approx(expected, abs=1e-6)
+        assert all(r.luck == pytest.approx(0, abs=1e-6) for r in a.rolls[1:])  # a sure win
+        assert a.stats(0).plays == 1 and a.stats(0).unforced_plays == 0
+        assert a.error_rate(0) == 0.0
+    assert analysis._luck_label(1.778) == "very lucky"
+    assert analysis._luck_label(-0.222) is None
+    assert analysis._luck_label(-0.45) == "unlucky"
+
+
+def test_luck_averages_to_zero_over_the_rolls():
+    valuer = analysis._Valuer(PipsAndBlots(), 0)
+    game = bg.Game.from_position(bg.Position.initial())
+    ctx = analysis._context(game, 0)
+    board = np.frombuffer(bg.Position.initial()._b, np.int8)
+    total = sum((1 if a == b else 2) / 36 * valuer.luck(board, (a, b), ctx, opening=False)[0]
+                for a in range(1, 7) for b in range(a, 7))
+    assert total == pytest.approx(0.0, abs=1e-9)
+    opening = sum(valuer.luck(board, (a, b), ctx, opening=True)[0] / 15
+                  for a in range(1, 7) for b in range(a + 1, 7))
+    assert opening == pytest.approx(0.0, abs=1e-9)
+
+
+def test_efficiencies_match_cube_efficiency():
+    rng = np.random.default_rng(4)
+    boards = []
+    m = bg.Match(5, rng=2)
+    g = m.game
+    while not g.over and len(boards) < 120:
+        if g.phase is bg.Phase.MOVE:
+            plays = g.position.legal_plays(g.dice)
+            g.play(plays[int(rng.integers(len(plays)))])
+        else:
+            g.roll()
+        boards.append(g.position.to_array())
+    boards.append(_board({6: 2}, {1: 1}).to_array())
+    boards.append(_board({6: 2, 9: 1}, {1: 1, 20: 3}).to_array())
+    arr = np.array(boards, np.int8)
+    expected = [cubeful.cube_efficiency(bg.Position.from_array(row)) for row in arr]
+    assert analysis._efficiencies(arr) == pytest.approx(expected)
+
+
+# ---------------------------------------------------------------- checker plays
+
+def test_blot_left_needlessly_is_flagged_with_the_hand_computed_loss():
+    # Money, no cube: the loss is the cubeless equity difference, computed here
+    # from the evaluator directly (swap the result to the opponent, flip the chance).
+    pos = _board({13: 5, 8: 3, 6: 5, 24: 2}, {13: 5, 8: 3, 6: 5, 24: 2})
+    dice = (6, 1)
+    game = bg.Game.from_position(pos, dice=dice, rules=bg.Rules(cube=False))
+    blunder = pos.parse_play("24/18 8/7", dice)     # two blots; 13/7 8/7 makes a point
+    game.play(blunder)
+    a = analyse(game, evaluator=PipsAndBlots())
+    [d] = a.decisions
+    ev = PipsAndBlots()
+
+    def value(play):
+        p = ev.evaluate_batch(np.array([play.result.swapped().to_array()]))[0, 0]
+        return 1 - 2 * p                            # the mover's cubeless equity
+    best = max(pos.legal_plays(dice), key=value)
+    assert str(best) == "13/7 8/7"
+    assert d.kind == "play" and d.player == 0 and d.made == "24/18 8/7" and d.best == "13/7 8/7"
+    assert d.loss == pytest.approx(value(best) - value(blunder), abs=1e-5)
+    assert d.loss > 0.16 and d.flag == "very bad" and d.xg == "blunder"
+    assert d.equity_best - d.equity_made == pytest.approx(d.loss)
+    assert d.loss_mwc is None and d.options[0][0] == "13/7 8/7"
+
+
+def _bot_match(length: int, seed: int, evaluator, blunder_at: int | None):
+    """A match where both sides make the analysis's best play, except one blunder:
+    the first decision from number ``blunder_at`` on whose worst play loses > 0.2."""
+    valuer = analysis._Valuer(evaluator, 0)
+    m = bg.Match(length, rng=seed)
+    count, blunder = 0, None
+    while True:
+        g = m.game
+        while not g.over:
+            if g.phase is not bg.Phase.MOVE:
+                g.roll()
+                continue
+            plays = g.position.legal_plays(g.dice)
+            values, _ = valuer.after(plays._results, analysis._context(g, g.turn))
+            pick = int(np.argmax(values))
+            if len(plays) > 1:
+                count += 1
+                worst = int(np.argmin(values))
+                if (blunder is None and blunder_at is not None and count >= blunder_at
+                        and values[pick] - values[worst] > 0.2):
+                    blunder = (len(m.games) - 1, g.turn, str(plays[worst]))
+                    pick = worst
+            g.play(plays[pick])
+        if m.over:
+            return m, blunder
+        m.next_game()
+
+
+def test_one_deliberate_blunder_is_the_only_flag():
+    m, blunder = _bot_match(3, seed=11, evaluator=PipsAndBlots(), blunder_at=12)
+    assert blunder is not None
+    a = analyse(m, cube=False, evaluator=PipsAndBlots())
+    flagged = a.flagged()
+    assert [(d.game, d.player, d.made) for d in flagged] == [blunder]
+    assert flagged[0].flag == "very bad" and flagged[0].loss > 0.2
+    assert all(d.loss < 1e-9 for d in a.decisions if d is not flagged[0])
+    assert all(d.kind == "play" for d in a.decisions)
+    # every unforced play of the record is a decision, each of its mover
+    for player in (0, 1):
+        s = a.stats(player)
+        assert s.unforced_plays == sum(d.player == player for d in a.decisions)
+        assert s.loss_mwc is not None and s.loss_mwc == pytest.approx(flagged[0].loss_mwc
+                                                                      if player == blunder[1] else 0)
+
+
+def test_totals_add_up():
+    m, _ = _bot_match(5, seed=3, evaluator=PipsAndBlots(), blunder_at=5)
+    a = analyse(m, evaluator=PipsAndBlots())
+    for player in (0, 1):
+        s = a.stats(player)
+        mine = [d for d in a.decisions if d.player == player]
+        assert all(d.loss >= 0 for d in mine)
+        assert s.loss == pytest.approx(sum(d.loss for d in mine))
+        assert s.loss_plays + s.loss_cube == pytest.approx(s.loss)
+        assert s.unforced_plays + s.cube_decisions == len(mine)
+        assert s.counted == sum(d.counted for d in mine)
+        assert a.error_rate(player) == pytest.approx(1000 * s.loss / s.counted)
+        assert a.pr(player) == pytest.approx(500 * s.loss / s.counted_pr)
+        assert sum(s.flags.values()) == len(a.flagged(player))
+        rolls = [r for r in a.rolls if r.player == player]
+        assert s.luck == pytest.approx(sum(r.luck for r in rolls)) and s.rolls == len(rolls)
+        assert s.loss_mwc == pytest.approx(sum(d.loss_mwc for d in mine))
+    assert sum(a.stats(p).plays for p in (0, 1)) == sum(
+        1 for g in m.games for act in g.actions if act.kind == "play")
+
+
+def test_a_play_the_nets_rate_far_worse_is_the_only_flag():
+    nets = bg.Evaluator.default()
+    m, blunder = _bot_match(1, seed=7, evaluator=nets, blunder_at=6)
+    assert blunder is not None
+    a = analyse(m, cube=False)                       # the bundled nets by default
+    assert [(d.game, d.player, d.made) for d in a.flagged()] == [blunder]
+    assert a.flagged()[0].flag == "very bad"
+
+
+def test_deeper_plies_with_the_nets():
+    game = bg.Game(rng=4)
+    for _ in range(12):
+        if game.phase is bg.Phase.MOVE:
+            game.play(bg.nn.best_play(game.position, game.dice))
+        else:
+            game.roll()
+    a0, a1 = analyse(game, ply=0), analyse(game, ply=1)
+    assert a1.ply == 1 and len(a1.decisions) == len(a0.decisions) > 0
+    assert [d.made for d in a1.decisions] == [d.made for d in a0.decisions]
+    for d in a1.decisions:
+        assert d.loss >= 0 and d.equity_best >= d.equity_made - 1e-12
+    assert [r.luck for r in a1.rolls] == [r.luck for r in a0.rolls]   # luck stays at 0-ply
+
+
+# ---------------------------------------------------------------- cube decisions
+
+def _money(p: float):
+    game = bg.Game.from_position(bg.Position.initial())   # contact: x = 0.68
+    return game, Fixed(p)
+
+
+def test_missed_double_is_flagged():
+    # p = 0.78, no gammons, x = 0.68 (Janowski by hand): no double
+    # 0.68 * 0.9333 + 0.32 * 0.56 = 0.814; double, take 2 * (0.68 * 0.45 + 0.32 * 0.56)
+    # = 0.970 < double, pass 1: the proper action is double, take; not doubling loses 0.156.
+    game, ev = _money(0.78)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    a = analyse(game, evaluator=ev)
+    [cube] = [d for d in a.decisions if d.kind == "cube"]
+    assert (cube.player, cube.made, cube.best) == (0, "no double", "double")
+    assert cube.loss == pytest.approx(0.970 - 0.814, abs=2e-3)
+    assert cube.flag == "missed double" and cube.skill == "bad" and cube.counted
+    assert cube.cube_action == "Double, take"
+    assert a.stats(0).flags == {"missed double": 1}
+
+
+def test_wrong_take_is_flagged():
+    # p = 0.95: double, take is worth 2 * (0.68 * 0.875 + 0.32 * 0.9) = 1.766 > 1: pass.
+    game, ev = _money(0.95)
+    game.double()
+    game.take()
+    a = analyse(game, evaluator=ev)
+    double, take = a.decisions
+    assert (double.player, double.made, double.best, double.flag) == (0, "double", "double", None)
+    assert double.loss == pytest.approx(0.0, abs=1e-9)
+    assert (take.player, take.made, take.best, take.flag) == (1, "take", "pass", "wrong take")
+    assert take.loss == pytest.approx(1.766 - 1.0, abs=2e-3)
+
+
+def test_wrong_double_and_wrong_pass_are_flagged():
+    # p = 0.60: no double 0.68 * 1/3 + 0.32 * 0.2 = 0.291; double, take
+    # 2 * (0.68 * 0 + 0.32 * 0.2) = 0.128: no double, take.  Doubling loses 0.163,
+    # passing loses 1 - 0.128 = 0.872 for the taker.
+    game, ev = _money(0.60)
+    game.double()
+    game.drop()
+    a = analyse(game, evaluator=ev)
+    double, drop = a.decisions
+    assert (double.made, double.best, double.flag) == ("double", "no double", "wrong double")
+    assert double.loss == pytest.approx(0.291 - 0.128, abs=2e-3) and double.skill == "very bad"
+    assert (drop.player, drop.made, drop.best, drop.flag) == (1, "pass", "take", "wrong pass")
+    assert drop.loss == pytest.approx(1.0 - 0.128, abs=2e-3)
+    assert analyse(game, cube=False, evaluator=ev).decisions == ()
+
+
+def test_match_play_losses_in_mwc():
+    # At 7-away each, a normalised loss converts to MWC with half the gap between
+    # winning and losing the cube's point: (MET(6, 7) - MET(7, 6)) / 2.
+    m = bg.Match(7)
+    m.game.roll((3, 1))
+    m.game.play("8/5 6/5")
+    m.game.double()
+    m.game.drop()
+    a = analyse(m, evaluator=Fixed(0.6))
+    drop = a.decisions[-1]
+    assert (drop.player, drop.made) == (0, "pass")      # player 1 doubled at its first turn
+    half_gap = (bg.met.equity(6, 7) - bg.met.equity(7, 6)) / 2
+    assert drop.loss_mwc == pytest.approx(drop.loss * half_gap, rel=1e-6)
+    assert a.stats(0).loss_mwc == pytest.approx(drop.loss_mwc)
+    assert "match winning chances" in str(a)
+
+
+def test_crawford_game_has_no_cube_decisions():
+    game = bg.Game.from_position(bg.Position.initial(), match_length=5, score=(4, 2),
+                                 crawford=True)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    assert [d.kind for d in analyse(game, evaluator=Fixed(0.8)).decisions] == ["play"]
+
+
+# ---------------------------------------------------------------- reports
+
+@pytest.fixture(scope="module")
+def report():
+    m, _ = _bot_match(3, seed=5, evaluator=PipsAndBlots(), blunder_at=3)
+    return analyse(m, evaluator=PipsAndBlots())
+
+
+def test_from_dict_refuses_a_bad_player(report):
+    data = report.to_dict()
+    data["decisions"][0]["player"] = 5
+    with pytest.raises(InvalidRecordError):
+        Analysis.from_dict(data)
+    data = report.to_dict()
+    data["decisions"][0]["loss"] = float("nan")
+    with pytest.raises(InvalidRecordError):
+        Analysis.from_dict(data)
+
+
+def test_json_round_trip(report):
+    text = report.to_json()
+    again = Analysis.from_json(text)
+    assert again == report
+    assert json.loads(again.to_json()) == json.loads(text)
+    assert Analysis.from_dict(report.to_dict()).error_rate(1) == report.error_rate(1)
+
+
+@pytest.mark.parametrize("bad", [
+    None, [], {"format": "x"}, {"format": "backgammon-analysis", "version": 2},
+    {"format": "backgammon-analysis", "version": 1},
+    {"format": "backgammon-analysis", "version": 1, "names": ["a", "b"], "match_length": 3,
+     "ply": 0, "cube": True, "decisions": [{"nope": 1}], "rolls": []},
+    {"format": "backgammon-analysis", "version": 1, "names": ["a", "b"], "match_length": 3,
+     "ply": 0, "cube": True, "decisions": "x", "rolls": []},
+    {"format": "backgammon-analysis", "version": 1, "names": ["a", "b"], "match_length": 3,
+     "ply": 0, "cube": True, "decisions": [], "rolls": [], "results": [{"winner": 2}]},
+])
+def test_from_dict_refuses_malformed(bad):
+    with pytest.raises(InvalidRecordError):
+        Analysis.from_dict(bad)
+    with pytest.raises(InvalidRecordError):
+        Analysis.from_json("{not json")
+
+
+def test_text_report(report):
+    text = str(report)
+    assert "Error rate" in text and "PR" in text and "Luck" in text
+    assert "game 1: Player " in text and " wins " in text
+    assert f"Flagged decisions ({len(report.flagged())})" in text
+
+
+def test_html_is_self_contained(report):
+    page = report.to_html()
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.count("<svg") == len(report.flagged()) > 0
+    lowered = page.lower()
+    for ref in ("http://", "https://", "src=", "href=", "@import", "url(", "<script", "<link"):
+        assert ref not in lowered.replace('xmlns="http://www.w3.org/2000/svg"', ""), ref
+
+
+def _browser():
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(_browser() is None, reason="no headless Chromium installed")
+def test_html_renders_in_a_browser(report, tmp_path):
+    from PIL import Image
+
+    page = tmp_path / "report.html"
+    page.write_text(report.to_html(), encoding="utf-8")
+    png = tmp_path / "report.png"
+    cmd = [_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+           f"--screenshot={png}", "--window-size=900,1400", page.as_uri()]
+    subprocess.run(cmd, check=False, capture_output=True, timeout=120)
+    assert png.exists(), "the browser wrote no screenshot"
+    image = np.asarray(Image.open(png).convert("RGB"), np.int16)
+    assert image.shape[0] >= 1000 and image.shape[1] >= 800
+    # not blank: many colours, and a fair share of non-white pixels (text, boards)
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50
+    assert (image.sum(axis=2) < 600).mean() > 0.05
+
+
+# ---------------------------------------------------------------- API edges and CLI
+
+def test_bad_arguments():
+    game, ev = _money(0.5)
+    with pytest.raises(TypeError):
+        analyse("match.mat", evaluator=ev)
+    with pytest.raises(TypeError):
+        analyse(game, cube=1, evaluator=ev)
+    with pytest.raises(BackgammonError):
+        analyse(game, ply=3, evaluator=ev)
+    with pytest.raises(BackgammonError):
+        analyse(game, ply=1, evaluator=ev)       # deeper plies need the nets
+    with pytest.raises(TypeError):
+        analyse(game, evaluator=object())
+    with pytest.raises(BackgammonError):
+        analyse(game, evaluator=ev).error_rate(2)
+
+
+def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
+    from backgammon.cli import main
+
+    m, blunder = _bot_match(3, seed=11, evaluator=PipsAndBlots(), blunder_at=12)
+    m.names = ("Alice", "Bob")
+    path = tmp_path / "match.mat"
+    path.write_text(m.to_mat())
+    monkeypatch.setattr(analysis, "default_evaluator", PipsAndBlots)
+    assert main(["analyse", str(path), "--no-cube"]) == 0
+    out = capsys.readouterr().out
+    assert "Alice" in out and "Bob" in out and "Flagged decisions (1)" in out
+    assert blunder[2] in out
+    assert main(["analyse", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["names"] == ["Alice", "Bob"]
+    html_path = tmp_path / "report.html"
+    assert main(["analyse", str(path), "--html", str(html_path)]) == 0
+    assert html_path.read_text().startswith("<!DOCTYPE html>")
+    capsys.readouterr()
+    assert main(["analyse", str(tmp_path / "missing.mat")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    monkeypatch.undo()                                # now with the bundled nets
+    assert main(["analyse", str(path)]) == 0
+    assert "Error rate" in capsys.readouterr().out
+    json_path = tmp_path / "match.json"
+    json_path.write_text(m.to_json())
+    assert main(["analyse", str(json_path), "--no-cube"]) == 0
+    assert "Alice" in capsys.readouterr().out
+    sgf_path = tmp_path / "match.sgf"
+    sgf_path.write_text(m.to_sgf())
+    monkeypatch.setattr(analysis, "default_evaluator", PipsAndBlots)
+    assert main(["analyse", str(sgf_path), "--no-cube"]) == 0
+    out = capsys.readouterr().out
+    assert "Alice" in out and "Flagged decisions (1)" in out and blunder[2] in out
+
+
+def test_docstring_examples():
+    import backgammon.analysis_html as page
+
+    for module in (analysis, page):
+        assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+def test_unchecked_plays_and_resignations_are_no_decisions():
+    # RULES 12.4: an illegal play recorded unchecked is no choice among legal plays;
+    # flagged, its mover plays the same dice again, and that play is analysed.
+    game = bg.Game(bg.Rules(over_the_board=True), rng=1)
+    game.roll((3, 1))
+    game.play([(8, 4)])                     # a 4 with 3-1
+    game.flag()
+    game.play("8/5 6/5")
+    game.roll((6, 4))
+    game.play([(24, 13)])                   # 11 pips with 6-4: stands unflagged
+    game.roll((2, 1))
+    game.resign("single")
+    game.accept()
+    a = analyse(game, evaluator=PipsAndBlots())
+    plays = [d for d in a.decisions if d.kind == "play"]
+    assert [(d.player, d.made) for d in plays] == [(0, "8/5 6/5")]
+    assert a.results[0]["reason"] == "resign"
+    assert "resigned" in str(a)
