@@ -1148,21 +1148,22 @@ for c in ["set threads 1", "set player 0 human", "set player 1 human",
           "set board 4HPwATDgc/ABMA", f"set rollout trials {n}", "set rollout cubeful off",
           "set rollout chequerplay plies 0", "set rollout varredn off"]:
     gnubg.command(c)
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 gnubg.command("rollout")
-sys.stderr.write(f"@@seconds {time.perf_counter() - t}\n")
+sys.stderr.write(f"@@seconds {time.perf_counter() - t} {time.process_time() - c}\n")
 """
 
 
-def gnubg_rollout_seconds(n: int) -> float | None:
+def gnubg_rollout_seconds(n: int) -> tuple[float, float] | None:
+    """(wall, CPU) seconds of gnubg's rollout of n games, in a fresh process."""
     import subprocess
     proc = subprocess.run([sys.executable, "-c", _GNUBG_ROLLOUT, str(n)], capture_output=True,
                           text=True, timeout=3600)
-    m = re.search(r"@@seconds ([0-9.eE+-]+)", proc.stderr)
+    m = re.search(r"@@seconds ([0-9.eE+-]+) ([0-9.eE+-]+)", proc.stderr)
     if not m:
         print(f"  gnubg rollout failed: {proc.stderr[-500:]}")
         return None
-    return float(m.group(1))
+    return float(m.group(1)), float(m.group(2))
 
 
 def nn_points(res: tuple[int, ...]) -> int:
@@ -1267,11 +1268,14 @@ def run_nn(bg, args) -> dict[str, Any]:
                 break
             secs.append(s_)
         if secs:
-            t_gr = Timing("gnubg: cubeless 0-ply rollout, threads 1", {"games": g}, secs)
+            t_gr = Timing("gnubg: cubeless 0-ply rollout, threads 1", {"games": g},
+                          [w for w, _ in secs])
+            t_gr.cpu = [c for _, c in secs]  # type: ignore[attr-defined]
             print_table([t_ro, t_gr])
             pairs = [("net rollout games/s", t_ro, t_gr, "games")]
-            out["rollout_gnubg"] = t_gr.as_dict()
+            out["rollout_gnubg"] = cpu_timing_dict(t_gr)
             out["rollout_ratios"] = print_ratios(pairs)
+            out["rollout_cpu_ratios"] = print_cpu_ratios(pairs)
         else:
             print_table([t_ro])
     else:

@@ -105,3 +105,16 @@ def test_a_duel_stops_on_ctrl_c(workers):
                                            workers=workers))
     assert latency < STOPPED_WITHIN
     assert not [t for t in threading.enumerate() if t.name.startswith("backgammon-duel")]
+
+
+def test_net_rollouts_are_identical_for_any_workers():
+    ev = Evaluator.default()
+    pos = bg.Position.initial()
+    one = bg.rollout(pos, games=1296, seed=5, policy=ev, workers=1)
+    three = bg.rollout(pos, games=1296, seed=5, policy=ev, workers=3, chunk_games=300)
+    named = bg.rollout(pos, games=1296, seed=5, policy="net", workers=2)
+    assert np.array_equal(one.strata, three.strata) and np.array_equal(one.strata, named.strata)
+    assert one.policy == "net" and one.games == 1296
+    # the net policy is neither random nor pubeval
+    assert not np.array_equal(one.strata, bg.rollout(pos, games=1296, seed=5,
+                                                     policy="pubeval").strata)

@@ -381,3 +381,12 @@ def test_avx2_and_baseline_kernels_agree_exactly(net, positions):
         assert pick[0] == pick_base[0] and np.array_equal(pick[1], pick_base[1])
     finally:
         _bgcore.nn_use_avx2(before)
+
+
+@pytest.mark.parametrize("module", ["backgammon.nn", "backgammon.duel", "backgammon.train"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

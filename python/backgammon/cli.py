@@ -224,8 +224,8 @@ def _parser() -> argparse.ArgumentParser:
                     "chances of winning, gammons and backgammons, and the cubeless equity.")
     ro.add_argument("position", metavar="POSITION", nargs="?",
                     help="Position ID, GNUbgID or XGID; the player on roll rolls first")
-    ro.add_argument("--games", type=int, default=1296 * 50,
-                    help="number of games (default 64,800; multiples of 1,296 balance "
+    ro.add_argument("--games", type=int, default=1296 * 10,
+                    help="number of games (default 12,960; multiples of 1,296 balance "
                          "the first two rolls)")
     ro.add_argument("--policy", choices=("net", "pubeval", "random"), default="net",
                     help="how both sides play: the bundled nets (default), pubeval or random")

@@ -838,14 +838,25 @@ def nn_encode(bytes board):
 
 
 def nn_scan_agrees(bytes board):
-    """Whether the vectorised board scan of nn.h equals the portable one."""
+    """Whether the vectorised board scan and shot/escape counts of nn.h equal
+    the portable ones."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_nn_scan_t x, y
     memset(&x, 0, sizeof(x))
     memset(&y, 0, sizeof(y))
+    cdef int se[4]
+    cdef int ref[4]
     bg_nn_scan(b, &x)
     bg_nn_scan_plain(b, &y)
-    return memcmp(&x, &y, sizeof(x)) == 0
+    if memcmp(&x, &y, sizeof(x)) != 0:
+        return False
+    # the four-lane shots and escapes against the one-at-a-time functions
+    bg_nn_shots_escapes(&x, se)
+    ref[0] = bg_nn_shots(x.own, x.opp_blot, x.opp_made)
+    ref[1] = bg_nn_escapes(bg_highbit(x.own), x.opp_made) if x.own else 0
+    ref[2] = bg_nn_shots(x.opp, x.own_blot_t, x.own_made_t)
+    ref[3] = bg_nn_escapes(bg_highbit(x.opp), x.own_made_t) if x.opp else 0
+    return se[0] == ref[0] and se[1] == ref[1] and se[2] == ref[2] and se[3] == ref[3]
 
 
 def nn_is_race(bytes board):

@@ -284,17 +284,88 @@ static inline int bg_nn_scan_home(const bg_nn_scan_t *s)
     return !(s->own & ~0x7Eu) && !(s->opp & ~0x7Eu) && s->own && s->opp;
 }
 
+/* The lowest point the other side has made among the 12 in front of a
+ * checker at p, as the mask of the points past it (1 .. low - 1); 0 with
+ * *none = 1 when there is no such point (the checker escapes with any roll). */
+static inline uint32_t bg_nn_past(int p, uint32_t closed, int *none)
+{
+    int lo = p - 12 < 1 ? 1 : p - 12, low;
+    uint32_t window = closed & (((1u << p) - 1) & ~((1u << lo) - 1));
+    *none = !window;
+    if (!window) return 0;
+    low = bg_highbit(window & (~window + 1u));
+    return ((1u << low) - 1) & ~1u;
+}
+
+/* Shots and escapes of both sides (bg_nn_shots, bg_nn_escapes) in one pass
+ * over the 21 rolls: four 32-bit lanes (our checkers, our rearmost, theirs,
+ * their rearmost) shift together, the same integer counts. */
+static inline void bg_nn_shots_escapes(const bg_nn_scan_t *s, int *out)
+{
+#ifdef BG_SSE2
+    int none_us = 1, none_them = 1, d1, d2, k;
+    uint32_t rear_us = s->own ? 1u << bg_highbit(s->own) : 0;
+    uint32_t rear_them = s->opp ? 1u << bg_highbit(s->opp) : 0;
+    uint32_t past_us = s->own ? bg_nn_past(bg_highbit(s->own), s->opp_made, &none_us) : 0;
+    uint32_t past_them = s->opp ? bg_nn_past(bg_highbit(s->opp), s->own_made_t, &none_them) : 0;
+    int32_t c[4];
+    const __m128i M = _mm_setr_epi32((int)s->own, (int)rear_us, (int)s->opp, (int)rear_them);
+    const __m128i O = _mm_setr_epi32((int)~s->opp_made, (int)~s->opp_made,
+                                     (int)~s->own_made_t, (int)~s->own_made_t);
+    const __m128i T = _mm_setr_epi32((int)s->opp_blot, (int)past_us, (int)s->own_blot_t,
+                                     (int)past_them);
+    const __m128i z = _mm_setzero_si128(), one = _mm_set1_epi32(1);
+    __m128i S[7], cnt = z;
+    for (d1 = 1; d1 <= 6; d1++) S[d1] = _mm_and_si128(_mm_srl_epi32(M, _mm_cvtsi32_si128(d1)), O);
+    for (d1 = 1; d1 <= 6; d1++) {
+        const __m128i sh1 = _mm_cvtsi32_si128(d1);
+        for (d2 = d1; d2 <= 6; d2++) {
+            __m128i hit, w;
+            if (d1 == d2) {
+                __m128i r = S[d1];
+                hit = r;
+                for (k = 1; k < 4; k++) {
+                    r = _mm_and_si128(_mm_srl_epi32(r, sh1), O);
+                    hit = _mm_or_si128(hit, r);
+                }
+                w = one;
+            } else {
+                const __m128i sh2 = _mm_cvtsi32_si128(d2);
+                hit = _mm_or_si128(_mm_or_si128(S[d1], S[d2]),
+                                   _mm_or_si128(_mm_and_si128(_mm_srl_epi32(S[d1], sh2), O),
+                                                _mm_and_si128(_mm_srl_epi32(S[d2], sh1), O)));
+                w = _mm_add_epi32(one, one);
+            }
+            /* lanes where hit & T != 0 add the roll's weight */
+            cnt = _mm_add_epi32(cnt, _mm_andnot_si128(_mm_cmpeq_epi32(_mm_and_si128(hit, T), z), w));
+        }
+    }
+    _mm_storeu_si128((__m128i *)c, cnt);
+    out[0] = c[0];
+    out[1] = s->own ? (none_us ? 36 : c[1]) : 0;
+    out[2] = c[2];
+    out[3] = s->opp ? (none_them ? 36 : c[3]) : 0;
+#else
+    out[0] = bg_nn_shots(s->own, s->opp_blot, s->opp_made);
+    out[1] = s->own ? bg_nn_escapes(bg_highbit(s->own), s->opp_made) : 0;
+    out[2] = bg_nn_shots(s->opp, s->own_blot_t, s->own_made_t);
+    out[3] = s->opp ? bg_nn_escapes(bg_highbit(s->opp), s->own_made_t) : 0;
+#endif
+}
+
 /* The eight feature inputs from a scan. */
 static inline void bg_nn_scan_features(const bg_nn_scan_t *s, float *f)
 {
+    int se[4];
+    bg_nn_shots_escapes(s, se);
     f[BG_F_PIPS] = (float)s->pips_own * 0.01f;
     f[BG_F_PIPS + 1] = (float)s->pips_opp * 0.01f;
-    f[BG_F_SHOTS] = (float)bg_nn_shots(s->own, s->opp_blot, s->opp_made) * (1.0f / 36.0f);
-    f[BG_F_SHOTS + 1] = (float)bg_nn_shots(s->opp, s->own_blot_t, s->own_made_t) * (1.0f / 36.0f);
+    f[BG_F_SHOTS] = (float)se[0] * (1.0f / 36.0f);
+    f[BG_F_SHOTS + 1] = (float)se[2] * (1.0f / 36.0f);
     f[BG_F_PRIME] = (float)bg_nn_run(s->own_made) * (1.0f / 6.0f);
     f[BG_F_PRIME + 1] = (float)bg_nn_run(s->opp_made) * (1.0f / 6.0f);
-    f[BG_F_ESCAPE] = s->own ? (float)bg_nn_escapes(bg_highbit(s->own), s->opp_made) * (1.0f / 36.0f) : 0.0f;
-    f[BG_F_ESCAPE + 1] = s->opp ? (float)bg_nn_escapes(bg_highbit(s->opp), s->own_made_t) * (1.0f / 36.0f) : 0.0f;
+    f[BG_F_ESCAPE] = (float)se[1] * (1.0f / 36.0f);
+    f[BG_F_ESCAPE + 1] = (float)se[3] * (1.0f / 36.0f);
 }
 
 /* The eight feature inputs of board b. */
@@ -457,32 +528,102 @@ static inline void bg_nn_accumulate(const bg_mlp *m, const int16_t *idx, const f
     bg_nn_addcols(acc, m->w1, m->hpad, idx, val, n);
 }
 
-static inline void bg_nn_hidden(const float *acc, float *h, int hpad)
-{
-    int j;
-    for (j = 0; j < hpad; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
-}
-
 static inline float bg_nn_logistic(float x)
 {
     if (x < -40.0f) x = -40.0f;
     return 1.0f / (1.0f + expf(-x));
 }
 
-/* The five raw output probabilities from hidden activations h (padded
- * entries multiply zero weights).  Eight partial sums: a fixed order the
- * compiler may vectorise without reassociating. */
-static inline void bg_nn_output(const bg_mlp *m, const float *h, float *out)
+/* Hidden activations h of the sums acc, and the five output sums t (before
+ * the logistic); padded entries multiply zero weights.  The plain version
+ * is the reference: eight partial sums per output, then
+ * ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7)); the SSE2 and AVX2
+ * versions do the same operations lane by lane, so all three agree bit for bit. */
+static inline void bg_nn_head_plain(const bg_mlp *m, const float *acc, float *h, float *t)
 {
-    int k, j, l;
+    int k, j, l, hp = m->hpad;
+    for (j = 0; j < hp; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
     for (k = 0; k < BG_NN_NOUT; k++) {
-        const float *w = m->w2 + (size_t)k * m->hpad;
-        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0}, t;
-        for (j = 0; j < m->hpad; j += 8)
+        const float *w = m->w2 + (size_t)k * hp;
+        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (j = 0; j < hp; j += 8)
             for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
-        t = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
-        out[k] = bg_nn_logistic(t + m->b2[k]);
+        t[k] = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
     }
+}
+
+#ifdef BG_SSE2
+static inline float bg_nn_fold4(__m128 u)
+{
+    float v[4];
+    _mm_storeu_ps(v, u);
+    return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+static inline void bg_nn_head_base(const bg_mlp *m, const float *acc, float *h, float *t)
+{
+    const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
+    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    __m128 s[BG_NN_NOUT][2];
+    int k, j, q, hp = m->hpad;
+    for (k = 0; k < BG_NN_NOUT; k++) s[k][0] = s[k][1] = _mm_setzero_ps();
+    for (j = 0; j < hp; j += 8) {
+        __m128 x[2];
+        for (q = 0; q < 2; q++) {
+            __m128 a = _mm_loadu_ps(acc + j + 4 * q);
+            __m128 d = _mm_add_ps(one, _mm_and_ps(a, absmask));
+            x[q] = _mm_add_ps(half, _mm_div_ps(_mm_mul_ps(half, a), d));
+            _mm_storeu_ps(h + j + 4 * q, x[q]);
+        }
+        for (k = 0; k < BG_NN_NOUT; k++) {
+            const float *w = m->w2 + (size_t)k * hp + j;
+            s[k][0] = _mm_add_ps(s[k][0], _mm_mul_ps(_mm_loadu_ps(w), x[0]));
+            s[k][1] = _mm_add_ps(s[k][1], _mm_mul_ps(_mm_loadu_ps(w + 4), x[1]));
+        }
+    }
+    for (k = 0; k < BG_NN_NOUT; k++) t[k] = bg_nn_fold4(_mm_add_ps(s[k][0], s[k][1]));
+}
+#else
+#define bg_nn_head_base bg_nn_head_plain
+#endif
+
+#ifdef BG_NN_X86_DISPATCH
+__attribute__((target("avx2"))) static void bg_nn_head_avx2(const bg_mlp *m, const float *acc,
+                                                             float *h, float *t)
+{
+    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+    __m256 s[BG_NN_NOUT];
+    int k, j, hp = m->hpad;
+    for (k = 0; k < BG_NN_NOUT; k++) s[k] = _mm256_setzero_ps();
+    for (j = 0; j < hp; j += 8) {
+        __m256 a = _mm256_loadu_ps(acc + j);
+        __m256 d = _mm256_add_ps(one, _mm256_and_ps(a, absmask));
+        __m256 x = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, a), d));
+        _mm256_storeu_ps(h + j, x);
+        for (k = 0; k < BG_NN_NOUT; k++)
+            s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(_mm256_loadu_ps(m->w2 + (size_t)k * hp + j), x));
+    }
+    for (k = 0; k < BG_NN_NOUT; k++) {
+        float v[4];
+        __m128 u = _mm_add_ps(_mm256_castps256_ps128(s[k]), _mm256_extractf128_ps(s[k], 1));
+        _mm_storeu_ps(v, u);
+        t[k] = (v[0] + v[1]) + (v[2] + v[3]);
+    }
+}
+#endif
+
+/* Hidden activations into h and the five raw output probabilities. */
+static inline void bg_nn_head(const bg_mlp *m, const float *acc, float *h, float *out)
+{
+    float t[BG_NN_NOUT];
+    int k;
+#ifdef BG_NN_X86_DISPATCH
+    if (bg_nn_avx2) bg_nn_head_avx2(m, acc, h, t);
+    else
+#endif
+    bg_nn_head_base(m, acc, h, t);
+    for (k = 0; k < BG_NN_NOUT; k++) out[k] = bg_nn_logistic(t[k] + m->b2[k]);
 }
 
 /* The exact value of a finished board (a side has no checkers), or 0 if
@@ -560,8 +701,7 @@ static inline void bg_nn_forward_scan(const bg_mlp *m, const int8_t *b, const bg
     float val[BG_NN_MAXNZ];
     int n = bg_nn_encode_scan(b, s, idx, val);
     bg_nn_accumulate(m, idx, val, n, acc);
-    bg_nn_hidden(acc, h, m->hpad);
-    bg_nn_output(m, h, out);
+    bg_nn_head(m, acc, h, out);
 }
 
 /* The five probabilities of board b for the player on roll, before rolling. */
@@ -644,8 +784,7 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     for (i = 0; i < BG_NN_NFEAT; i++)
         if (f[i] != s->f[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - s->f[i]; }
     bg_nn_addcols(acc, m->w1, hp, idx, val, n);
-    bg_nn_hidden(acc, h, hp);
-    bg_nn_output(m, h, out);
+    bg_nn_head(m, acc, h, out);
 }
 
 /*

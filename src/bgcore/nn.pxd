@@ -1,5 +1,5 @@
 # Cython declarations of the neural evaluator (nn.h) and TD training (train.h).
-from libc.stdint cimport int8_t, int16_t, uint64_t, int64_t
+from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t, int64_t
 from movegen cimport bg_cancel
 
 cdef extern from "nn.h" nogil:
@@ -31,7 +31,11 @@ cdef extern from "nn.h" nogil:
 
     int bg_nn_init_cpu(int allow)
     ctypedef struct bg_nn_scan_t:
-        pass
+        uint32_t own, opp, own_made, opp_made, opp_blot, own_blot_t, own_made_t
+    int bg_nn_shots(uint32_t own, uint32_t blot, uint32_t closed)
+    int bg_nn_escapes(int p, uint32_t closed)
+    int bg_highbit(uint32_t m)
+    void bg_nn_shots_escapes(const bg_nn_scan_t *s, int *out)
     void bg_nn_scan(const int8_t *b, bg_nn_scan_t *s)
     void bg_nn_scan_plain(const int8_t *b, bg_nn_scan_t *s)
     int bg_nn_is_race(const int8_t *b)

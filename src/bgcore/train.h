@@ -34,8 +34,7 @@ static inline void bg_td_update(const bg_mlp *m, const bg_mlp_rw *rw, const int8
     int n, i, j, k, hp = m->hpad, nh = m->nhid;
     n = bg_nn_encode(b, idx, val);
     bg_nn_accumulate(m, idx, val, n, acc);
-    bg_nn_hidden(acc, h, hp);
-    bg_nn_output(m, h, out);
+    bg_nn_head(m, acc, h, out);
     for (k = 0; k < BG_NN_NOUT; k++) delta[k] = lr * (t[k] - out[k]);
     for (j = 0; j < hp; j++) g[j] = 0.0f;
     for (k = 0; k < BG_NN_NOUT; k++) {

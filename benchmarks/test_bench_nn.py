@@ -1,0 +1,94 @@
+"""Neural evaluator benchmarks (pytest-benchmark): 0-ply evaluations a second
+in batches of distinct positions (AVX2 and the SSE2 baseline), the net's move
+choice, and rollouts with the net policy on one and two threads.  Each
+checks its answer (shapes, identical statistics across rounds).
+
+    python -m pytest benchmarks/test_bench_nn.py --benchmark-only
+
+Peer comparisons (gnubg-nn, gnubg) are in compare_peers.py (``nn`` section).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytest_benchmark", reason="the benchmarks need pytest-benchmark")
+
+import backgammon as bg
+from backgammon import _bgcore
+
+N = 20_000
+GAMES = 1296 * 2
+
+
+@pytest.fixture(scope="module")
+def positions() -> np.ndarray:
+    rng = random.Random(2026)
+    seen, out = set(), []
+    while len(out) < N:
+        pos = bg.Position.initial()
+        for _ in range(400):
+            res = pos.successors((rng.randint(1, 6), rng.randint(1, 6)))
+            pos = bg.Position.from_array(res[rng.randrange(len(res))]).swapped()
+            if pos.outcome() is not None:
+                break
+            key = pos.to_array().tobytes()
+            if key not in seen:
+                seen.add(key)
+                out.append(pos.to_array())
+    return np.array(out[:N], np.int8)
+
+
+@pytest.mark.benchmark(group="nn-eval")
+@pytest.mark.parametrize("avx2", [True, False], ids=["avx2-if-available", "sse2"])
+def test_evaluate_batch(benchmark, positions, avx2):
+    """0-ply evaluations of 20,000 distinct positions, one call, one thread."""
+    ev = bg.Evaluator.default()
+    before = _bgcore.NN_AVX2
+    _bgcore.nn_use_avx2(avx2)
+    try:
+        out = benchmark.pedantic(ev.evaluate_batch, (positions,), rounds=7, iterations=1,
+                                 warmup_rounds=1)
+    finally:
+        _bgcore.nn_use_avx2(before)
+    assert out.shape == (N, 5)
+    benchmark.extra_info["positions"] = N
+    benchmark.extra_info["avx2"] = bool(_bgcore.NN_AVX2 and avx2)
+    if getattr(benchmark, "stats", None):
+        benchmark.extra_info["evals_per_second"] = round(N / benchmark.stats.stats.median)
+
+
+@pytest.mark.benchmark(group="nn-choose")
+def test_move_choice(benchmark, positions):
+    """The net policy's choice (incremental first layer) for 2,000 (position, roll) pairs."""
+    ev = bg.Evaluator.default()
+    rng = random.Random(1)
+    rows = positions[:2000]
+    dice = np.array([(rng.randint(1, 6), rng.randint(1, 6)) for _ in rows], np.uint8)
+    results, offsets = _bgcore.batch_successors(rows, dice)
+    picks, _ = benchmark(ev._nets.choose_groups, rows, results, offsets)
+    assert len(picks) == len(rows)
+    benchmark.extra_info["candidates"] = int(len(results))
+    if getattr(benchmark, "stats", None):
+        benchmark.extra_info["candidates_per_second"] = round(len(results) / benchmark.stats.stats.median)
+
+
+@pytest.mark.benchmark(group="nn-rollout")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_net_rollout(benchmark, workers):
+    """Opening position, 2,592 games with the net policy."""
+    pos = bg.Position.initial()
+    results = []
+
+    def run():
+        r = bg.rollout(pos, games=GAMES, policy="net", seed=2026, workers=workers)
+        results.append(r)
+        return r
+
+    r = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
+    assert r.games == GAMES and all(np.array_equal(x.strata, r.strata) for x in results)
+    if getattr(benchmark, "stats", None):
+        benchmark.extra_info["games_per_second"] = round(GAMES / benchmark.stats.stats.median)
