@@ -3,7 +3,7 @@
     python benchmarks/compare_peers.py [--limit N] [--min-time S] [--json OUT]
                                        [--rollout-games N] [--skip movegen|rollout|nn|gnubg|openspiel]
                                        [--nn-positions N] [--nn-rollout-games N] [--nn-pairs N]
-                                       [--cube [--cube-positions N]]
+                                       [--cube [--cube-positions N]] [--plays [--plays-games N]]
 
 Peers (each skipped with a message when it cannot be imported):
 
@@ -84,6 +84,7 @@ from typing import Any
 import numpy as np
 
 import peers_cube  # benchmarks/peers_cube.py: the --cube section
+import peers_plays  # benchmarks/peers_plays.py: the --plays section
 
 REPO = Path(__file__).resolve().parent.parent
 MOVEGEN = REPO / "tests" / "data" / "movegen.jsonl.gz"
@@ -1344,6 +1345,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cube", action="store_true",
                     help="also compare cube decisions with gnubg's (benchmarks/peers_cube.py)")
     peers_cube.add_arguments(ap)
+    ap.add_argument("--plays", action="store_true",
+                    help="also count how often our 0-ply best play is gnubg-nn's "
+                         "(benchmarks/peers_plays.py)")
+    peers_plays.add_arguments(ap)
     args = ap.parse_args(argv)
     if args.rollout_games <= 0:
         ap.error("--rollout-games must be positive")
@@ -1386,6 +1391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         report["nn"] = run_nn(bg, args)
     if args.cube:
         report["cube"] = peers_cube.run(bg, args)
+    if args.plays:
+        report["plays"] = peers_plays.run(bg, args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nwrote {args.json}")
