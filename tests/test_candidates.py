@@ -341,3 +341,98 @@ def test_docstring_examples():
     for name in ("backgammon.candidates", "backgammon.rollout"):
         result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
         assert result.failed == 0 and result.attempted > 0, name
+
+
+# Luck adjustment and truncation (issue 12): the candidates' games run through
+# the core's rollout, and the differences pair the adjusted values game by game.
+
+def test_luck_adjustment_narrows_the_difference_error_at_the_same_games():
+    plain = bg.rollout_plays(RACE, (6, 2), top=2, games=144, seed=1)
+    vr = bg.rollout_plays(RACE, (6, 2), top=2, games=144, seed=1, variance_reduction=True)
+    assert vr.variance_reduction and not plain.variance_reduction
+    assert {r.play for r in vr} == {r.play for r in plain}
+    assert 0 < vr[1].difference.stderr < plain[1].difference.stderr / 2
+    assert vr[0].equity.stderr < plain[0].equity.stderr / 2
+    assert vr[1].difference.value == pytest.approx(vr[1].equity.value - vr[0].equity.value,
+                                                   abs=1e-12)
+    assert "luck-adjusted" in str(vr)
+
+
+def test_truncate_zero_gives_each_play_the_evaluators_value_with_no_error():
+    rows = bg.rollout_plays(RACE, (6, 2), top=3, games=72, seed=1, truncate=0)
+    assert rows.truncate == 0 and len(rows) == 3
+    for row in rows:
+        # the opponent is on roll after the play: their chances, turned
+        theirs = bg.evaluate(row.play.result.swapped())
+        assert row.equity.value == pytest.approx(-theirs.equity, abs=1e-6)
+        assert row.win.value == pytest.approx(1 - theirs.win, abs=1e-6)
+        assert row.win_gammon.value == pytest.approx(theirs.lose_gammon, abs=1e-6)
+        assert row.lose_gammon.value == pytest.approx(theirs.win_gammon, abs=1e-6)
+        assert row.equity.stderr == 0.0 and row.difference.stderr == 0.0
+        assert row.difference.value == pytest.approx(row.equity.value - rows[0].equity.value,
+                                                     abs=1e-12)
+    assert rows[2].difference.value < rows[1].difference.value < 0
+
+
+def test_a_truncation_no_game_reaches_is_the_plain_rollout():
+    # every field's mover's-side turn and the paired error, against the plain path
+    a = bg.rollout_plays(RACE, (6, 2), top=3, games=1400, seed=3, truncate=10**9)
+    b = bg.rollout_plays(RACE, (6, 2), top=3, games=1400, seed=3)
+    assert [r.play for r in a] == [r.play for r in b]
+    for x, y in zip(a, b):
+        for name in ("equity", "difference", "win", "win_gammon", "win_backgammon",
+                     "lose_gammon", "lose_backgammon"):
+            ex, ey = getattr(x, name), getattr(y, name)
+            assert ex.value == pytest.approx(ey.value, abs=1e-9)
+            assert ex.stderr == pytest.approx(ey.stderr, abs=1e-9)
+
+
+def test_luck_adjusted_candidates_are_the_same_for_any_workers():
+    kw = dict(top=2, games=100, seed=5, variance_reduction=True, truncate=12)
+    one = bg.rollout_plays(bg.Position.initial(), (4, 1), workers=1, **kw)
+    two = bg.rollout_plays(bg.Position.initial(), (4, 1), workers=2, **kw)
+    assert [(r.play, r.equity, r.difference, r.win) for r in one] == \
+        [(r.play, r.equity, r.difference, r.win) for r in two]
+    back = bg.PlaysRollout.from_dict(json.loads(json.dumps(one.to_dict())))
+    assert back.variance_reduction and back.truncate == 12 and back.rows == one.rows
+
+
+def test_luck_adjustment_and_truncation_need_the_net_policy():
+    pos = bg.Position.initial()
+    for policy in ("random", "pubeval"):
+        with pytest.raises(bg.RolloutError, match="net policy"):
+            bg.rollout_plays(pos, (3, 1), games=36, policy=policy, variance_reduction=True)
+        with pytest.raises(bg.RolloutError, match="net policy"):
+            bg.rollout_plays(pos, (3, 1), games=36, policy=policy, truncate=5)
+    with pytest.raises(bg.RolloutError, match="net policy"):
+        bg.rollout_plays(pos, (3, 1), games=36, policy=lambda c: np.zeros(len(c)), truncate=5)
+    with pytest.raises(bg.RolloutError, match="truncate"):
+        bg.rollout_plays(pos, (3, 1), games=36, truncate=-1)
+    with pytest.raises(TypeError):
+        bg.rollout_plays(pos, (3, 1), games=36, variance_reduction=1)
+
+
+def test_cli_analyse_roll_with_luck_adjustment_and_truncation(capsys):
+    assert main(["analyse-roll", XGID_52, "--games", "36", "--top", "2", "--seed", "1",
+                 "--variance-reduction", "--truncate", "8", "--workers", "1",
+                 "--no-progress", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variance_reduction"] and data["truncate"] == 8 and len(data["rows"]) == 2
+    assert main(["analyse-roll", XGID_52, "--games", "36", "--policy", "pubeval",
+                 "--truncate", "3", "--no-progress"]) == 2
+    assert "net policy" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options", [{"variance_reduction": True}, {"truncate": 0}])
+def test_a_play_that_ends_the_game_pairs_with_adjusted_values(options):
+    # The position of the exact test above: the evaluator is the bear-off
+    # database there, exact, so a luck-adjusted game of the other play is worth
+    # its value 28/36 (no luck is left) and so is its score at the start.
+    pos = board({5: 1, 4: 1}, {19: 2})
+    best, other = bg.rollout_plays(pos, (5, 4), top=10, games=72, seed=1, **options)
+    assert best.equity == bg.Estimate(1.0, 0.0, 1.0, 1.0)
+    assert best.probabilities == (1.0, 0.0, 0.0, 0.0, 0.0)
+    assert other.equity.value == pytest.approx(28 / 36, abs=1e-6)
+    assert other.win.value == pytest.approx(32 / 36, abs=1e-6)
+    assert other.difference.value == pytest.approx(28 / 36 - 1, abs=1e-6)
+    assert other.difference.stderr < 1e-6

@@ -38,11 +38,14 @@ import numpy as np
 
 from backgammon.errors import RolloutError
 from backgammon.position import Play, Position
-from backgammon.rollout import (_DEFAULT_IN_FLIGHT, _FIELDS, _G, _LB, _LG, _PLIES, _STRATA,
-                                _SV, _SV2, _W, _WB, _WG, Estimate, Policy, _as_position,
-                                _estimate, _never_moves, _past_budget, _PolicyRunner,
-                                _positive_int, _Progress, _rounds, _seed, _stopping,
-                                _strata_for_estimates, read_estimate)
+from backgammon import _bgcore
+from backgammon.rollout import (_DEFAULT_IN_FLIGHT, _FIELDS, _G, _LB, _LG, _PLIES, _POLICIES,
+                                _STRATA, _SV, _SV2, _W, _WB, _WG, Estimate, Policy,
+                                _as_position, _cube_setup, _estimate, _never_moves,
+                                _past_budget, _PolicyRunner, _positive_int, _Progress,
+                                _rotation_offset, _rounds, _run_chunks, _seed, _stopping,
+                                _strata_for_estimates, _truncation, read_estimate,
+                                run_chunk_ex)
 
 __all__ = ["CandidateRow", "PlaysRollout", "rollout_plays"]
 
@@ -50,6 +53,13 @@ _MAX_CANDIDATES = 64     # plays rolled out at once: gnubg's move filters keep f
 _ROUND_TABLES = 256      # (candidate, block) tables held per round: memory stays ~25 MB
 _ZERO = Estimate(0.0, 0.0, 0.0, 0.0)
 _PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+# With luck adjustment or truncation the core's fixed-point sums are read into
+# float64 tables of each block's games, from the mover's side: the games, then
+# the sum and the sum of squares of each quantity of _PROBABILITIES + equity
+# (one game per stratum in a block: its value and its square; exact, since a
+# value is a multiple of 2**-ROLLOUT_SHIFT).
+_XQ = len(_PROBABILITIES) + 1
+_XEQ = 1 + 2 * len(_PROBABILITIES)  # the equity's sum (its squares follow)
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,8 @@ class PlaysRollout(Sequence[CandidateRow]):
     ply: int
     seconds: float
     stopped: str | None = None
+    variance_reduction: bool = False
+    truncate: int | None = None
 
     @overload
     def __getitem__(self, index: int) -> CandidateRow: ...
@@ -129,6 +141,10 @@ class PlaysRollout(Sequence[CandidateRow]):
                 f"{row.win_backgammon.value:>5.3f}  {1 - row.win.value:>5.3f} "
                 f"{row.lose_gammon.value:>5.3f} {row.lose_backgammon.value:>5.3f}")
         lines.append(f"  cubeless equities for the player on roll; {self.seconds:.2f} s")
+        if self.variance_reduction:
+            lines.append("  luck-adjusted: every figure has each roll's luck subtracted")
+        if self.truncate is not None:
+            lines.append(f"  truncated after {self.truncate} plies (scored by the evaluator)")
         if self.stopped:
             lines.append(f"  stopped early: {self.stopped}")
         return "\n".join(lines)
@@ -165,6 +181,7 @@ class PlaysRollout(Sequence[CandidateRow]):
             "position_id": self.position.position_id(), "dice": list(self.dice),
             "games": self.games, "policy": self.policy, "seed": self.seed, "ply": self.ply,
             "seconds": self.seconds, "stopped": self.stopped,
+            "variance_reduction": self.variance_reduction, "truncate": self.truncate,
             "rows": [{"play": str(r.play), "moves": [list(m) for m in r.play.moves],
                       "ply_equity": r.ply_equity, "equity": est(r.equity),
                       "difference": est(r.difference),
@@ -191,9 +208,12 @@ class PlaysRollout(Sequence[CandidateRow]):
                     *(read_estimate(item[n]) for n in _PROBABILITIES),
                     ply_equity=float(item["ply_equity"])))
             stopped = data.get("stopped")
+            truncate = data.get("truncate")
             return cls(position, dice, tuple(rows), int(data["games"]), str(data["policy"]),
                        int(data["seed"]), int(data["ply"]), float(data["seconds"]),
-                       None if stopped is None else str(stopped))
+                       None if stopped is None else str(stopped),
+                       bool(data.get("variance_reduction", False)),
+                       None if truncate is None else int(truncate))
         except KeyError as exc:
             raise RolloutError(f"the saved rollout of plays has no {exc.args[0]!r}") from None
         except (TypeError, ValueError) as exc:  # BackgammonError is a ValueError
@@ -206,7 +226,8 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
                   executor: Executor | None = None,
                   progress: bool | Callable[[int, int], Any] = False,
                   stop_error: float | None = None, max_seconds: float | None = None,
-                  in_flight: int = _DEFAULT_IN_FLIGHT) -> PlaysRollout:
+                  in_flight: int = _DEFAULT_IN_FLIGHT, variance_reduction: bool = False,
+                  truncate: int | None = None) -> PlaysRollout:
     """Rolls out the candidate plays of ``dice`` in ``position`` and ranks them.
 
     ``position`` is a :class:`Position` or any spelling :func:`~backgammon.read_position`
@@ -223,8 +244,13 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     ``stop_error`` stops at the end of the first round (the fixed schedule of
     :func:`~backgammon.rollout`) where the error of every difference to the
     best play is below it (with a single candidate: its equity's error);
-    ``max_seconds`` is a time budget.  Returns a :class:`PlaysRollout`: rows
-    best first, each with ``play``, ``equity`` and ``difference``.
+    ``max_seconds`` is a time budget.  ``variance_reduction`` and
+    ``truncate`` are as in :func:`~backgammon.rollout` (the net policy only):
+    every candidate's games run through the same core path with the same seed,
+    and the equities, probabilities and difference errors all come from the
+    adjusted (or truncated) values of the games.  Returns a
+    :class:`PlaysRollout`: rows best first, each with ``play``, ``equity`` and
+    ``difference``.
     """
     pos = _as_position(position)
     if pos.outcome() is not None:
@@ -250,6 +276,19 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     seed = _seed(int.from_bytes(os.urandom(8), "little") >> 1 if seed is None else seed)
     runner = _PolicyRunner(policy, workers, executor, in_flight)
     stop_error, max_seconds = _stopping(stop_error, max_seconds)
+    truncate = _truncation(truncate)
+    if not isinstance(variance_reduction, bool):
+        raise TypeError(f"variance_reduction is True or False, got {variance_reduction!r}")
+    opts: dict[str, Any] | None = None
+    if variance_reduction or truncate is not None:
+        if runner.code != _POLICIES["net"]:
+            raise RolloutError("variance_reduction and truncate need the net policy ('net' or "
+                               f"an Evaluator), got {policy!r}")
+        # cubeless money games, the first two rolls stratified as in the plain path
+        opts = _cube_setup(pos, False)
+        del opts["position"]
+        opts.update(vr=variance_reduction, rotation=2, rot_offset=_rotation_offset(seed),
+                    truncate=-1 if truncate is None else truncate)
     starts: list[bytes | None] = []
     exact: list[int] = []
     for play in candidates:
@@ -267,11 +306,18 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
 
     k = len(candidates)
     rolled = [i for i in range(k) if starts[i] is not None]
-    tables = np.zeros((k, _STRATA, len(_FIELDS)), dtype=np.int64)  # mover's side
-    cross = np.zeros((k, k, _STRATA), dtype=np.int64)  # sum over games of v_a * v_b
+    if opts is None:
+        tables = np.zeros((k, _STRATA, len(_FIELDS)), dtype=np.int64)  # mover's side
+        cross = np.zeros((k, k, _STRATA), dtype=np.int64)  # sum over games of v_a * v_b
+    else:
+        tables = np.zeros((k, _STRATA, 1 + 2 * _XQ))
+        cross = np.zeros((k, k, _STRATA))
     staged = stop_error is not None or max_seconds is not None
     # memory: a round holds one table per candidate and block of 1,296 games
-    most = _STRATA * max(1, _ROUND_TABLES // k)
+    # (the core's rollout tables are wider: fewer of them)
+    per_round = (_ROUND_TABLES if opts is None
+                 else _ROUND_TABLES * len(_FIELDS) // _bgcore.ROLLOUT_FIELDS)
+    most = _STRATA * max(1, per_round // k)
     rounds: Iterable[tuple[int, int]] = _rounds(games) if staged else (
         (f, min(most, games - f)) for f in range(0, games, most))  # lazily: any games
     parallel = 16 if executor is not None else workers or 1
@@ -287,9 +333,9 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
             for part in range(first, first + count, most):
                 _play_round(runner, seed, starts, exact,
                             _blocks(part, min(most, first + count - part)), parallel,
-                            tables, cross, bar)
+                            tables, cross, bar, opts)
             done += count
-            rows = _rows(candidates, tables, cross, ply_equity)
+            rows = _rows(candidates, tables, cross, ply_equity, opts is not None)
             if bar.shows_notes:
                 worst = max((r.difference.stderr for r in rows[1:]), default=0.0)
                 bar.update(0, f"best {rows[0].equity.value:+.4f}, largest diff error "
@@ -306,7 +352,7 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
         bar.close()
     assert rows is not None
     return PlaysRollout(pos, dice, tuple(rows), done, runner.name, seed, ply,
-                        time.perf_counter() - begin, stopped)
+                        time.perf_counter() - begin, stopped, variance_reduction, truncate)
 
 
 def _given_plays(pos: Position, dice: tuple[int, int], plays: Iterable[Play | str]) -> list[Play]:
@@ -345,12 +391,16 @@ def _blocks(first: int, count: int) -> list[tuple[int, int]]:
 
 def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
                 exact: list[int], blocks: list[tuple[int, int]], parallel: int,
-                tables: np.ndarray, cross: np.ndarray, bar: _Progress) -> None:
+                tables: np.ndarray, cross: np.ndarray, bar: _Progress,
+                opts: dict[str, Any] | None = None) -> None:
     """Plays the blocks of a round for every candidate and adds them to the
     mover's ``tables`` and to ``cross``, the per-stratum sums of the products
-    of two candidates' points in the same game."""
+    of two candidates' points in the same game.  With ``opts`` (the keywords
+    of ``_bgcore.rollout_games``) the games run through the core's rollout
+    with luck adjustment or truncation, and the tables are its values."""
     rolled = [i for i, s in enumerate(starts) if s is not None]
-    per_block = np.zeros((len(blocks), len(starts), _STRATA, len(_FIELDS)), dtype=np.int64)
+    width = len(_FIELDS) if opts is None else _bgcore.ROLLOUT_FIELDS
+    per_block = np.zeros((len(blocks), len(starts), _STRATA, width), dtype=np.int64)
     if rolled:
         # enough chunks for the threads, never one across a block's end
         units = len(blocks) * len(rolled)
@@ -362,13 +412,22 @@ def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
                 for f in range(b_first, b_first + b_count, size):
                     jobs.append((starts[i], seed, f, min(size, b_first + b_count - f)))
                     where.append((b, i))
-        parts = runner.parts(jobs, True)
+        if opts is None:
+            parts = runner.parts(jobs, True)
+        else:
+            parts = _run_chunks(((*job, runner.net, opts) for job in jobs), runner.workers,
+                                runner.executor, run_chunk_ex)
         try:
             for part, (b, i), job in zip(parts, where, jobs):
                 per_block[b, i] += part
                 bar.update(job[3])
         finally:
             parts.close()
+    if opts is not None:
+        for b, (b_first, b_count) in enumerate(blocks):
+            _add_values(per_block[b], starts, exact, bool(opts["vr"]),
+                        _block_counts(b_first, b_count), tables, cross)
+        return
     for b, (b_first, b_count) in enumerate(blocks):
         table = per_block[b]
         table[rolled] = _mover_side(table[rolled])
@@ -383,6 +442,38 @@ def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
         tables += table
         v = table[:, :, _SV]  # one game or none per stratum: that game's points
         cross += v[:, None, :] * v[None, :, :]
+
+
+def _add_values(raw: np.ndarray, starts: list[bytes | None], exact: list[int], vr: bool,
+                n: np.ndarray, tables: np.ndarray, cross: np.ndarray) -> None:
+    """Adds one block's fixed-point sums ``raw`` (candidate, stratum, field)
+    to the float ``tables`` and ``cross``, from the mover's side.  A block has
+    at most one game per stratum, so a sum is that game's value; only with
+    ``truncate=0`` do all its games fall in stratum 0 (no roll is made), and
+    then each is scored by the evaluator at the start: every game has the
+    mean value."""
+    k = len(starts)
+    sums = np.zeros((k, _STRATA, _XQ))
+    first = 2 + 2 * (_bgcore.ROLLOUT_QUANTITIES // 2 if vr else 0)  # the luck-adjusted half
+    opp = raw[..., first:first + 2 * _XQ:2] * 2.0 ** -_bgcore.ROLLOUT_SHIFT  # exact
+    rolled = [i for i in range(k) if starts[i] is not None]
+    games = raw[rolled[0], :, 0].astype(np.float64) if rolled else n.astype(np.float64)
+    # the opponent's chances and equity, turned: the mover wins where they lose
+    sums[..., 0] = games - opp[..., 0]
+    sums[..., 1], sums[..., 2] = opp[..., 3], opp[..., 4]
+    sums[..., 3], sums[..., 4] = opp[..., 1], opp[..., 2]
+    sums[..., 5] = -opp[..., 5]
+    for i, points in enumerate(exact):
+        if starts[i] is None:  # the play bears off the last checker: won in every game
+            sums[i] = games[:, None] * np.array([1, points >= 2, points == 3, 0, 0, points])
+    mean = sums / np.maximum(games, 1)[:, None]  # the one game's value (or every game's)
+    block = np.empty_like(tables)
+    block[..., 0] = games
+    block[..., 1::2] = sums
+    block[..., 2::2] = games[:, None] * mean * mean
+    tables += block
+    v = mean[..., 5]
+    cross += games * v[:, None, :] * v[None, :, :]
 
 
 def _mover_side(stats: np.ndarray) -> np.ndarray:
@@ -407,13 +498,15 @@ def _block_counts(first: int, count: int) -> np.ndarray:
 
 
 def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
-          ply_equity: dict[Play, float]) -> list[CandidateRow]:
-    est = [_estimates(t) for t in tables]
+          ply_equity: dict[Play, float], values: bool = False) -> list[CandidateRow]:
+    """The rows, best first; ``values``: the float tables of :func:`_add_values`."""
+    est = [(_value_estimates if values else _estimates)(t) for t in tables]
     order = sorted(range(len(candidates)), key=lambda i: -est[i]["equity"].value)
     best = order[0]
     rows = []
     for i in order:
-        diff = _ZERO if i == best else _difference(tables, cross, i, best)
+        diff = (_ZERO if i == best else _value_difference(tables, cross, i, best) if values
+                else _difference(tables, cross, i, best))
         rows.append(CandidateRow(candidates[i], est[i]["equity"], diff,
                                  *(est[i][n] for n in _PROBABILITIES),
                                  ply_equity=float(ply_equity[candidates[i]])))
@@ -440,3 +533,21 @@ def _difference(tables: np.ndarray, cross: np.ndarray, i: int, best: int) -> Est
     diff[:, _SV2] = a[:, _SV2] + b[:, _SV2] - 2 * cross[i, best]
     strata, stratified = _strata_for_estimates(diff, True)
     return _estimate(strata[:, _G], strata[:, _SV], strata[:, _SV2], stratified)
+
+
+def _value_estimates(table: np.ndarray) -> dict[str, Estimate]:
+    strata, stratified = _strata_for_estimates(table, True)
+    n = strata[:, 0]
+    return {name: _estimate(n, strata[:, 1 + 2 * q], strata[:, 2 + 2 * q], stratified)
+            for q, name in enumerate((*_PROBABILITIES, "equity"))}
+
+
+def _value_difference(tables: np.ndarray, cross: np.ndarray, i: int, best: int) -> Estimate:
+    """:func:`_difference` from the float tables of :func:`_add_values`."""
+    a, b = tables[i], tables[best]
+    diff = np.zeros((_STRATA, 3))
+    diff[:, 0] = a[:, 0]
+    diff[:, 1] = a[:, _XEQ] - b[:, _XEQ]
+    diff[:, 2] = a[:, _XEQ + 1] + b[:, _XEQ + 1] - 2 * cross[i, best]
+    strata, stratified = _strata_for_estimates(diff, True)
+    return _estimate(strata[:, 0], strata[:, 1], strata[:, 2], stratified)

@@ -6,6 +6,7 @@
                        [--workers W] [--stop-error E] [--max-seconds T] [--json]
     backgammon analyse-roll POSITION [DICE] [--games N] [--top K] [--seed S] [--workers W]
                        [--ply P] [--policy P] [--stop-error E] [--max-seconds T] [--json]
+                       [--variance-reduction] [--truncate N]
     backgammon analyse FILE [--ply N] [--no-cube] [--json | --html OUT]
                                             analyse a .mat, .sgf or JSON record
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
@@ -106,7 +107,8 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
     result = rollout_plays(pos, dice, top=args.top, games=args.games, ply=args.ply,
                            policy=args.policy, seed=args.seed, workers=args.workers,
                            progress=not args.no_progress, stop_error=args.stop_error,
-                           max_seconds=args.max_seconds)
+                           max_seconds=args.max_seconds,
+                           variance_reduction=args.variance_reduction, truncate=args.truncate)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -272,6 +274,11 @@ def _parser() -> argparse.ArgumentParser:
     ar.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                     help="native threads (default: one per CPU); results do not depend on it")
     _stopping_options(ar)
+    ar.add_argument("--variance-reduction", action="store_true",
+                    help="subtract each roll's luck as the nets see it (net policy; about 20 "
+                         "times the work a game, far smaller errors)")
+    ar.add_argument("--truncate", type=int, default=None, metavar="N",
+                    help="score a game still going after N plies by the nets (net policy)")
     ar.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ar.add_argument("--json", action="store_true", help="print the result as JSON")
     ar.set_defaults(run=_cmd_analyse_roll)

@@ -298,11 +298,7 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     elif not stratify and rotation:
         raise RolloutError("stratify=False schedules no rolls: leave rotation out or give 0")
     rotation = int(rotation)
-    if truncate is not None:
-        if isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) \
-                or not 0 <= truncate <= _MAX_GAMES:
-            raise RolloutError(f"truncate is a number of plies >= 0, got {truncate!r}")
-        truncate = int(truncate)
+    truncate = _truncation(truncate)
     if not isinstance(variance_reduction, bool):
         raise TypeError(f"variance_reduction is True or False, got {variance_reduction!r}")
     extended = bool(cube or variance_reduction or truncate is not None or rotation in (1, 3))
@@ -628,6 +624,16 @@ def _never_moves(pos: Position) -> str | None:
             if len(results) > 1 or results[0].tobytes() != board:
                 return None
     return "neither side can move with any roll (both on the bar against a closed board)"
+
+
+def _truncation(truncate: Any) -> int | None:
+    """``truncate`` checked: None or a number of plies >= 0."""
+    if truncate is not None:
+        if isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) \
+                or not 0 <= truncate <= _MAX_GAMES:
+            raise RolloutError(f"truncate is a number of plies >= 0, got {truncate!r}")
+        truncate = int(truncate)
+    return truncate
 
 
 def _seed(seed: Any) -> int:
