@@ -13,6 +13,12 @@ import backgammon
 DATA = Path(__file__).parent / "data"
 
 
+def pytest_configure(config):
+    # registered here too: CI runs the tests from a copy without pyproject.toml
+    config.addinivalue_line(
+        "markers", "browser: renders HTML in a headless Chromium (skipped when none is installed)")
+
+
 def pytest_report_header(config):
     return f"backgammon {backgammon.__version__} imported from {Path(backgammon.__file__).parent}"
 
