@@ -271,6 +271,19 @@ def test_money_games_with_other_rules_or_of_a_match_are_reported():
         write_mat([g1, g1])
 
 
+def test_a_game_set_up_with_the_dice_rolled_is_reported_and_its_plays_written():
+    # .mat has no setup: reported (it used to fail an assertion on the first play, the
+    # set-up dice not counted as rolled); the play is still written with those dice
+    from backgammon.position import Position
+    g = Game.from_position(Position.initial(), turn=0, dice=(3, 1), rng=0)
+    g.play("8/5 6/5")
+    with pytest.raises(FormatLossError, match="set up from a position"):
+        write_mat([g], strict=True)
+    with pytest.warns(FormatLossWarning, match="set up from a position"):
+        text = write_mat([g])
+    assert "  1) 31: 8/5 6/5 " in text
+
+
 def test_a_roll_made_before_a_resignation_is_written_and_read_as_gnubg_does():
     # gnubg writes dice rolled and never played before a resignation as "NN:" alone
     # ("%3d) %-3s" for player 0); the resignation's "Wins" follows in the winner's column.

@@ -57,6 +57,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon.formats._walk import Event, lose, walk
 from backgammon.formats.loss import report_loss
 from backgammon.notation import format_play
 from backgammon._show import shown
@@ -86,83 +87,38 @@ class MatRecord(NamedTuple):
 # Writing
 
 
-def _lose(lost: list[str], what: str) -> None:
-    if what not in lost:
-        lost.append(what)
+def _cell(event: Event, lost: list[str]) -> tuple[Any, str] | None:
+    """The (player, text) cell of one event of a game, or ``None``."""
+    kind, player, dice = event.kind, event.player, event.dice
+    if kind == "play":
+        text = format_play(event.position.tolist(), [tuple(s) for s in event.moves])
+        return (player, f"{dice[0]}{dice[1]}: {text}".rstrip())
+    if kind == "double":
+        return (player, f" Doubles => {event.cube * 2}")
+    if kind == "take":
+        return (player, " Takes")
+    if kind == "drop":
+        return (player, " Drops")
+    if kind == "beaver":
+        lose(lost, "a beaver (not Jellyfish notation)")
+        return (player, f" Beavers => {event.cube * 4}")
+    d1, d2 = dice
+    if kind == "accept":  # rolled, then resigned: gnubg writes "NN:" alone
+        plays = event.position.legal_plays((d1, d2))
+        if len(plays) == 1 and plays[0].moves:
+            # gnubg plays a forced play of "NN:" when it reads it
+            lost.append(f"the roll {d1}{d2} made before a resignation (its play "
+                        "is forced: gnubg would read it as played)")
+            return None
+        return (player, f"{d1}{d2}:")
+    # "unplayed": rolled, never played: "NN:" would read as a lost turn
+    lost.append(f"the roll {d1}{d2} made but not played")
+    return None
 
 
 def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
     """(player, text) for every turn and cube action of a game, in order."""
-    from backgammon.game import Phase
-
-    scratch = game.restart()
-    cells: list[tuple[Any, str]] = []
-    pending_roll: tuple[Any, Any] | None = None
-    flagged: tuple[int, Any] = (0, None)
-    for action in game.actions:
-        player, kind, value = action
-        if kind == "opening":
-            scratch.apply(action)
-            if value[0] == value[1]:
-                if scratch.cube > 1 and "automatic doubles" not in lost:
-                    lost.append("automatic doubles")
-                continue
-            if scratch.phase is Phase.MOVE:
-                pending_roll = (scratch.turn, scratch.dice)
-            elif "the roll-again opening's dice" not in lost:
-                lost.append("the roll-again opening's dice")
-            continue
-        if kind == "roll":
-            scratch.apply(action)
-            pending_roll = (player, tuple(value))
-            continue
-        if kind == "play":
-            assert pending_roll is not None
-            text = format_play(scratch.position.tolist(), [tuple(s) for s in value])
-            d1, d2 = pending_roll[1]
-            flagged = (len(cells), pending_roll)  # RULES 12.4: a flag takes it back
-            cells.append((player, f"{d1}{d2}: {text}".rstrip()))
-            pending_roll = None
-            try:
-                scratch.position.play(value, scratch.dice)
-            except BackgammonError:
-                _lose(lost, "an illegal play recorded unchecked (RULES 12.4; .mat readers "
-                            "check plays: read it with Rules(over_the_board=True))")
-        elif kind == "flag":  # the flagged play (and any cube action since) is left out
-            del cells[flagged[0]:]
-            pending_roll = flagged[1]
-            _lose(lost, "a flagged illegal play, taken back (RULES 12.4)")
-        elif kind == "double":
-            cells.append((player, f" Doubles => {scratch.cube * 2}"))
-        elif kind == "take":
-            cells.append((player, " Takes"))
-        elif kind == "drop":
-            cells.append((player, " Drops"))
-        elif kind == "beaver":
-            cells.append((player, f" Beavers => {scratch.cube * 4}"))
-            if "a beaver (not Jellyfish notation)" not in lost:
-                lost.append("a beaver (not Jellyfish notation)")
-        elif kind == "accept":
-            if pending_roll is not None:  # rolled, then resigned: gnubg writes "NN:" alone
-                d1, d2 = pending_roll[1]
-                plays = scratch.position.legal_plays((d1, d2))
-                if len(plays) == 1 and plays[0].moves:
-                    # gnubg plays a forced play of "NN:" when it reads it
-                    lost.append(f"the roll {d1}{d2} made before a resignation (its play "
-                                "is forced: gnubg would read it as played)")
-                else:
-                    cells.append((pending_roll[0], f"{d1}{d2}:"))
-                pending_roll = None
-        elif kind == "reject":
-            if "rejected resignations" not in lost:
-                lost.append("rejected resignations")
-        scratch.apply(action)
-    if pending_roll is not None:  # rolled, never played: "NN:" would read as a lost turn
-        d1, d2 = pending_roll[1]
-        lost.append(f"the roll {d1}{d2} made but not played")
-        if game.steps:
-            lost.append(f"the steps made this turn {list(game.steps)}")
-    return cells
+    return walk(game, lost, lambda event: _cell(event, lost), ".mat readers")
 
 
 def _resigned_kind_hidden(game: Game) -> bool:

@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon.formats._walk import Event, walk
 from backgammon.formats.loss import report_loss
 from backgammon._show import shown
 
@@ -241,74 +242,23 @@ def _points(values: list[str]) -> list[int]:
 # Writing
 
 
+def _node(event: Event) -> str:
+    """The node of one event of a game."""
+    kind, player, dice = event.kind, event.player, event.dice
+    if kind == "play":
+        steps = "".join(_letter(player, a) + _letter(player, b) for a, b in event.moves)
+        return f";{'WB'[player]}[{dice[0]}{dice[1]}{steps}]"
+    if kind == "beaver":  # the spec's spelling: a double answered by a double, taken
+        return f";{'WB'[player]}[double]\n;{'WB'[1 - player]}[take]"
+    if kind in ("double", "take", "drop"):
+        return f";{'WB'[player]}[{kind}]"
+    # "accept" (rolled, then resigned: gnubg writes the dice so) or "unplayed"
+    return f";PL[{'WB'[player]}]DI[{dice[0]}{dice[1]}]"
+
+
 def _game_nodes(game: Game, lost: list[str]) -> list[str]:
-    from backgammon.game import Phase
-
-    scratch = game.restart()
-    nodes: list[str] = []
-    if game.start is not None:
-        nodes.extend(_setup_nodes(scratch, lost))
-    pending: tuple[int, tuple[int, int]] | None = None
-    if scratch.phase is Phase.MOVE:  # set up with the dice rolled (a dice node written)
-        pending = (scratch.turn, scratch.dice)
-    from_setup = pending
-    flagged: tuple[int, Any] = (len(nodes), None)
-    for action in game.actions:
-        player, kind, value = action
-        side = "WB"[player] if player in (0, 1) else None
-        if kind == "opening":
-            scratch.apply(action)
-            if value[0] == value[1]:
-                if scratch.cube > 1 and "automatic doubles" not in lost:
-                    lost.append("automatic doubles")
-                continue
-            if scratch.phase is Phase.MOVE:
-                pending = (scratch.turn, scratch.dice)
-            elif "the roll-again opening's dice" not in lost:
-                lost.append("the roll-again opening's dice")
-            continue
-        if kind == "roll":
-            scratch.apply(action)
-            pending = (player, tuple(value))
-            continue
-        if kind == "play":
-            assert pending is not None
-            d1, d2 = pending[1]
-            steps = "".join(_letter(player, a) + _letter(player, b) for a, b in value)
-            flagged = (len(nodes), pending)  # RULES 12.4: a flag takes it back
-            nodes.append(f";{side}[{d1}{d2}{steps}]")
-            pending = None
-            try:
-                scratch.position.play(value, scratch.dice)
-            except BackgammonError:
-                _lose(lost, "an illegal play recorded unchecked (RULES 12.4; SGF readers "
-                            "check plays: read it with Rules(over_the_board=True))")
-        elif kind == "flag":  # the flagged play (and any cube action since) is left out
-            del nodes[flagged[0]:]
-            pending = flagged[1]
-            _lose(lost, "a flagged illegal play, taken back (RULES 12.4)")
-        elif kind in ("double", "take", "drop"):
-            nodes.append(f";{side}[{kind}]")
-        elif kind == "beaver":  # the spec's spelling: a double answered by a double, taken
-            nodes.append(f";{side}[double]\n;{'WB'[1 - player]}[take]")
-        elif kind == "accept" and pending is not None and pending is not from_setup:
-            d1, d2 = pending[1]  # rolled, then resigned: gnubg writes the dice so
-            nodes.append(f";PL[{'WB'[pending[0]]}]DI[{d1}{d2}]")
-            pending = None
-        elif kind == "reject" and "rejected resignations" not in lost:
-            lost.append("rejected resignations")
-        scratch.apply(action)
-    if pending is not None and pending is not from_setup:
-        d1, d2 = pending[1]
-        nodes.append(f";PL[{'WB'[pending[0]]}]DI[{d1}{d2}]")
-        if game.steps:
-            lost.append(f"the steps made this turn {list(game.steps)}")
-    return nodes
-
-
-def _lose(lost: list[str], what: str) -> None:
-    if what not in lost:
-        lost.append(what)
+    nodes = _setup_nodes(game.restart(), lost) if game.start is not None else []
+    return nodes + walk(game, lost, _node, "SGF readers")
 
 
 def _setup_nodes(start: Game, lost: list[str]) -> list[str]:
