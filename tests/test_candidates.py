@@ -13,18 +13,9 @@ import pytest
 import backgammon as bg
 from backgammon.cli import main
 from backgammon.rollout import _SV, run_chunk
+from boards import board
 
 XGID_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"  # the opening position, 5-2
-
-
-def board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
-    """own: {point: count} (25 = bar); opp: {point: count} in OUR numbering (0 = bar)."""
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] += n
-    for p, n in opp.items():
-        a[p] -= n
-    return bg.Position.from_array(a)
 
 
 # A close race, 68 to 64 pips: the plays of 6-2 differ by a pip or two, so the

@@ -8,20 +8,12 @@ import backgammon as bg
 from backgammon.cube import EvaluatorCubePolicy, cube_decision
 from backgammon.errors import IllegalActionError
 from backgammon.game import Game, Phase
-
-
-def _board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] = n
-    for p, n in opp.items():
-        a[p] = -n
-    return bg.Position.from_array(a)
+from boards import board
 
 
 # One checker on our 1-point: any roll bears it off.  The opponent has borne off
 # 13 checkers already, so no gammon is possible: a certain single win.
-SURE_WIN = _board({1: 1}, {19: 2})
+SURE_WIN = board({1: 1}, {19: 2})
 
 
 def test_the_opening_is_no_double_take():

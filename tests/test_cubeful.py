@@ -12,6 +12,7 @@ import pytest
 from backgammon import Position
 from backgammon import cubeful as cf
 from backgammon.errors import BackgammonError
+from boards import board
 
 GAMMONLESS = (0.5, 0.0, 0.0, 0.0, 0.0)
 
@@ -145,27 +146,18 @@ def test_chances_as_an_object_with_named_fields():
     assert cf.cubeless_equity(E()) == pytest.approx(0.3)
 
 
-def _race(own: dict[int, int], opp: dict[int, int]) -> Position:
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] = n
-    for p, n in opp.items():
-        a[p] = -n
-    return Position.from_array(a)
-
-
 def test_cube_efficiency_defaults():
     assert cf.cube_efficiency(Position.initial()) == 0.68
     # Both sides in their home boards: 0.6.
-    assert cf.cube_efficiency(_race({1: 15}, {24: 15})) == 0.6
+    assert cf.cube_efficiency(board({1: 15}, {24: 15})) == 0.6
     # Races count the pips of the player on roll (as gnubg does).
     # 15 checkers on the 9-point: 135 pips, 0.55 + 0.16875 -> 0.7 at most.
-    assert cf.cube_efficiency(_race({9: 15}, {20: 15})) == 0.7
+    assert cf.cube_efficiency(board({9: 15}, {20: 15})) == 0.7
     # 10 on the 8-point and 5 on the 2-point: 90 pips -> 0.6625, whatever the opponent has.
-    assert cf.cube_efficiency(_race({8: 10, 2: 5}, {20: 10, 15: 5})) == pytest.approx(0.6625)
-    assert cf.cube_efficiency(_race({8: 10, 2: 5}, {24: 15})) == pytest.approx(0.6625)
+    assert cf.cube_efficiency(board({8: 10, 2: 5}, {20: 10, 15: 5})) == pytest.approx(0.6625)
+    assert cf.cube_efficiency(board({8: 10, 2: 5}, {24: 15})) == pytest.approx(0.6625)
     # 15 on our 1-point against checkers outside their home board: 15 pips -> 0.6 at least.
-    assert cf.cube_efficiency(_race({1: 15}, {9: 15})) == 0.6
+    assert cf.cube_efficiency(board({1: 15}, {9: 15})) == 0.6
 
 
 # ---------------------------------------------------------------- match play

@@ -13,19 +13,10 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluation, Evaluator
+from boards import board
 
 # indices of the feature inputs (docs/nn.md)
 PIPS, SHOTS, PRIME, ESCAPE = 196, 198, 200, 202
-
-
-def board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
-    """own: {point: count} (25 = bar); opp: {point: count} in OUR numbering (0 = bar)."""
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] += n
-    for p, n in opp.items():
-        a[p] -= n
-    return bg.Position.from_array(a)
 
 
 def encoding(pos: bg.Position) -> dict[int, float]:

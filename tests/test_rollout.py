@@ -12,18 +12,9 @@ import pytest
 import backgammon as bg
 from backgammon import pubeval
 from reference import reference_results
+from boards import board
 
 INITIAL = tuple(bg.Position.initial().tolist())
-
-
-def board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
-    """own: {point: count} (25 = bar); opp: {point: count} in OUR numbering (0 = bar)."""
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] += n
-    for p, n in opp.items():
-        a[p] -= n
-    return bg.Position.from_array(a)
 
 
 def test_a_gammon_nobody_can_avoid():

@@ -11,18 +11,9 @@ import pytest
 import backgammon as bg
 from backgammon import met
 from backgammon.game import Game, Phase
+from boards import board
 
 RACE_GAMES = 216
-
-
-def board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
-    """own: {point: count} (25 = bar); opp: {point: count} in OUR numbering (0 = bar)."""
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] += n
-    for p, n in opp.items():
-        a[p] -= n
-    return bg.Position.from_array(a)
 
 
 # One checker on our 1-point: any roll bears it off; the opponent has borne

@@ -11,16 +11,7 @@ import pytest
 
 import backgammon as bg
 from backgammon import _bgcore
-
-
-def board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
-    """own: {point: count} (25 = bar); opp: {point: count} in OUR numbering (0 = bar)."""
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] += n
-    for p, n in opp.items():
-        a[p] -= n
-    return bg.Position.from_array(a)
+from boards import board
 
 
 RACE = board({6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 8: 2}, {19: 3, 20: 3, 21: 3, 22: 2, 23: 2, 17: 2})

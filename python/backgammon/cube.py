@@ -29,8 +29,34 @@ from backgammon._show import shown
 __all__ = ["CubeDecision", "EvaluatorCubePolicy", "PipCountCubePolicy", "cube_decision"]
 
 
+class _CubePolicy:
+    """What every cube policy checks before it decides: ``wants_double`` and
+    ``takes`` see only games where the question arises."""
+
+    def should_double(self, game: Game) -> bool:
+        """Whether the player on roll should double now (False when doubling is not allowed)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
+        return game.can_double() and self.wants_double(game)
+
+    def should_take(self, game: Game) -> bool:
+        """Whether the doubled player should take (the game must be waiting for the answer)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
+        if game.phase is not Phase.DOUBLED:
+            raise IllegalActionError(
+                f"no double to answer: the game is in phase {shown(game.phase.value)}")
+        return self.takes(game)
+
+    def wants_double(self, game: Game) -> bool:
+        raise NotImplementedError
+
+    def takes(self, game: Game) -> bool:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class PipCountCubePolicy:
+class PipCountCubePolicy(_CubePolicy):
     """Double, redouble and take thresholds on the relative pip-count lead."""
 
     double_lead: float = 0.08
@@ -51,22 +77,11 @@ class PipCountCubePolicy:
         own, opp = position.pip_counts()
         return (opp - own) / own if own else float("inf")
 
-    def should_double(self, game: Game) -> bool:
-        """Whether the player on roll should double now (False when doubling is not allowed)."""
-        if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
-        if not game.can_double():
-            return False
+    def wants_double(self, game: Game) -> bool:
         need = self.redouble_lead if game.cube_owner == game.turn else self.double_lead
         return self.lead(game.position) >= need
 
-    def should_take(self, game: Game) -> bool:
-        """Whether the doubled player should take (the game must be waiting for the answer)."""
-        if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
-        if game.phase is not Phase.DOUBLED:
-            raise IllegalActionError(
-                f"no double to answer: the game is in phase {shown(game.phase.value)}")
+    def takes(self, game: Game) -> bool:
         return self.lead(game.position) <= self.take_lead  # the doubler's lead
 
 
@@ -272,7 +287,7 @@ def _game_score(game: Game) -> tuple[tuple[int, int] | None, bool]:
 
 
 @dataclass(frozen=True)
-class EvaluatorCubePolicy:
+class EvaluatorCubePolicy(_CubePolicy):
     """Double, redouble and take as the nets' cube decisions say (see :func:`cube_decision`).
 
     ``ply``: the evaluation depth; ``evaluator``: ``None`` for the bundled nets.
@@ -290,20 +305,8 @@ class EvaluatorCubePolicy:
     def decision(self, game: Game) -> CubeDecision:
         return cube_decision(game, self.ply, self.evaluator)
 
-    def should_double(self, game: Game) -> bool:
-        """Whether the player on roll should double now (False when doubling is not allowed)."""
-        if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
-        if not game.can_double():
-            return False
-        action = self.decision(game).action
-        return action.startswith(("Double", "Redouble"))
+    def wants_double(self, game: Game) -> bool:
+        return self.decision(game).action.startswith(("Double", "Redouble"))
 
-    def should_take(self, game: Game) -> bool:
-        """Whether the doubled player should take (a beaver counts as a take)."""
-        if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, got {shown(game)}"[:300])
-        if game.phase is not Phase.DOUBLED:
-            raise IllegalActionError(
-                f"no double to answer: the game is in phase {shown(game.phase.value)}")
-        return self.decision(game).take
+    def takes(self, game: Game) -> bool:
+        return self.decision(game).take  # a beaver counts as a take

@@ -26,8 +26,8 @@ from typing import Any, Iterable, Mapping, NamedTuple
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.batch import _int_array
-from backgammon.errors import InvalidPositionError, InvalidWeightsError
+from backgammon.batch import board_rows
+from backgammon.errors import InvalidWeightsError
 from backgammon.position import Play, Position
 
 __all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
@@ -228,16 +228,7 @@ class Evaluator:
         """``(n, 5)`` float32 probabilities of an ``(n, 26)`` integer array of
         boards (each seen by its player on roll).  A bad row raises
         :class:`InvalidPositionError` naming its index."""
-        b = _int_array(boards, "boards", InvalidPositionError)
-        if b.ndim != 2 or b.shape[1] != 26:
-            raise InvalidPositionError(f"boards must have shape (n, 26), got {b.shape}")
-        if b.dtype != np.int8:
-            bad = np.flatnonzero(((b < -15) | (b > 15)).any(axis=1))
-            if bad.size:
-                row = int(bad[0])
-                raise InvalidPositionError(
-                    f"row {row}: a point holds at most 15 checkers: {b[row].tolist()}")
-        return self._nets.evaluate(np.ascontiguousarray(b, dtype=np.int8))
+        return self._nets.evaluate(board_rows(boards))
 
     def equities(self, boards: Any) -> np.ndarray:
         """Cubeless equities ``(n,)`` float64 of boards, for their player on roll."""
