@@ -28,26 +28,13 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _to_gnubg(a: list[int]) -> list[list[int]]:
-    """Our 26-point board as gnubg's [[opponent 25], [on roll 25]], each from its own ace point."""
-    own = [0] * 25
-    opp = [0] * 25
-    for p in range(1, 25):
-        if a[p] > 0:
-            own[p - 1] = a[p]
-        elif a[p] < 0:
-            opp[24 - p] = -a[p]
-    own[24], opp[24] = a[25], -a[0]
-    return [opp, own]
-
-
 def _gnubg_equity(gnubg_nn, result) -> float:
     """gnubg's 0-ply cubeless equity of a play's result for the player who made it."""
     done = result.outcome()            # the mover (positive side) has borne off: a win
     if done is not None:
         return float(done.points if done.winner == 0 else -done.points)
     nxt = result.swapped()
-    w, wg, wb, lg, lb = gnubg_nn.probabilities(_to_gnubg(nxt.tolist()), 0)
+    w, wg, wb, lg, lb = gnubg_nn.probabilities(nxt.to_gnubg_board(), 0)
     return -(2 * w - 1 + wg - lg + wb - lb)
 
 
@@ -64,7 +51,7 @@ def compare(bg, gnubg_nn, games: int, seed: int) -> dict[str, Any]:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             plays = pos.legal_plays(dice)
             ranked = pos.rank_plays(dice)
-            moves = gnubg_nn.best_move(_to_gnubg(pos.tolist()), *dice)
+            moves = gnubg_nn.best_move(pos.to_gnubg_board(), *dice)
             theirs = pos.play(list(moves), dice) if moves else pos
             mine = ranked[0].play.result
             if len(plays) > 1:

@@ -19,6 +19,7 @@ pytest.importorskip("pytest_benchmark", reason="the benchmarks need pytest-bench
 
 import backgammon as bg
 from backgammon import _bgcore
+from compare_peers import nn_positions
 
 N = 20_000
 GAMES = 1296 * 2
@@ -26,20 +27,7 @@ GAMES = 1296 * 2
 
 @pytest.fixture(scope="module")
 def positions() -> np.ndarray:
-    rng = random.Random(2026)
-    seen, out = set(), []
-    while len(out) < N:
-        pos = bg.Position.initial()
-        for _ in range(400):
-            res = pos.successors((rng.randint(1, 6), rng.randint(1, 6)))
-            pos = bg.Position.from_array(res[rng.randrange(len(res))]).swapped()
-            if pos.outcome() is not None:
-                break
-            key = pos.to_array().tobytes()
-            if key not in seen:
-                seen.add(key)
-                out.append(pos.to_array())
-    return np.array(out[:N], np.int8)
+    return nn_positions(bg, N, seed=2026)  # the same positions compare_peers.py times
 
 
 @pytest.mark.benchmark(group="nn-eval")
