@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TypeVar
 
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, InvalidRecordError
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -39,6 +39,23 @@ class Event(NamedTuple):
     moves: Any
     position: Any
     cube: int
+
+
+def record_games(source: Any, names: Any, record: str, writer: str) -> tuple[list, int, Any]:
+    """``(games, match length, names)`` of what a writer was given: a Match, or money
+    games (length 0); ``record`` and ``writer`` name them in the errors."""
+    from backgammon.game import Game
+    from backgammon.match import Match
+
+    if isinstance(source, Match):
+        games, length, names = list(source.games), source.length, names or source.names
+    else:
+        games, length, names = list(source), 0, names or ("Player 0", "Player 1")
+    if not games:
+        raise InvalidRecordError(f"{record} record needs at least one game")
+    if any(not isinstance(g, Game) for g in games):
+        raise TypeError(f"{writer} takes a Match or Game objects")
+    return games, length, names
 
 
 def lose(lost: list[str], what: str) -> None:

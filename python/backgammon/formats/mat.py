@@ -57,7 +57,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
-from backgammon.formats._walk import Event, lose, walk
+from backgammon.formats._walk import Event, lose, record_games, walk
 from backgammon.formats.loss import report_loss
 from backgammon.notation import format_play
 from backgammon._show import shown
@@ -204,15 +204,8 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
     from backgammon.match import Match
 
     lost: list[str] = []
-    if isinstance(source, Match):
-        games, length = list(source.games), source.length
-        names = names or source.names
-        winner = source.winner
-    else:
-        games, length, winner = list(source), 0, None
-        names = names or ("Player 0", "Player 1")
-    if not games:
-        raise InvalidRecordError("a .mat record needs at least one game")
+    games, length, names = record_games(source, names, "a .mat", "write_mat")
+    winner = source.winner if isinstance(source, Match) else None
     names = _safe_names(names, lost)
     rules = games[0].rules
     if rules.backgammon_value != 3:

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
-from backgammon.formats._walk import Event, walk
+from backgammon.formats._walk import Event, record_games, walk
 from backgammon.formats.loss import report_loss
 from backgammon._show import shown
 
@@ -292,21 +292,11 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
     """
     from backgammon import __version__
     from backgammon.formats.mat import _resigned_kind_hidden
-    from backgammon.game import Game
     from backgammon.match import Match
 
     lost: list[str] = []
-    if isinstance(source, Match):
-        games, length = list(source.games), source.length
-        names = names or source.names
-        crawford = source.crawford_rule
-    else:
-        games, length, crawford = list(source), 0, False
-        names = names or ("Player 0", "Player 1")
-    if not games:
-        raise InvalidRecordError("an SGF record needs at least one game")
-    if any(not isinstance(g, Game) for g in games):
-        raise TypeError("write_sgf takes a Match or Game objects")
+    games, length, names = record_games(source, names, "an SGF", "write_sgf")
+    crawford = source.crawford_rule if isinstance(source, Match) else False
     rules = games[0].rules
     if rules.backgammon_value != 3:
         lost.append("a backgammon worth 2")
