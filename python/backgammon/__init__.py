@@ -22,6 +22,7 @@ from backgammon.errors import (
     InvalidWeightsError,
     InvalidSetupError,
     MatchEquityError,
+    TargetsError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
@@ -39,7 +40,7 @@ from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
 from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
-from backgammon import cubeful, met
+from backgammon import cubeful, met, targets
 from backgammon.analysis import Analysis, analyse
 
 __version__ = "0.1.0"
@@ -84,6 +85,7 @@ __all__ = [
     "Position",
     "RankedPlay",
     "RolloutError",
+    "TargetsError",
     "RolloutResult",
     "Rules",
     "analyse",

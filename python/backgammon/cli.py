@@ -201,6 +201,23 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_targets(args: argparse.Namespace) -> int:
+    from backgammon import targets
+    from backgammon.nn import Evaluator
+
+    ev = Evaluator.load(args.nets) if args.nets else Evaluator.default()
+
+    def log(text: str) -> None:
+        print(time.strftime("%H:%M:%S"), text, flush=True)
+
+    first, end = args.chunks
+    targets.make_targets(args.out, range(first, end), seed=args.seed,
+                         chunk_positions=args.positions, games=args.games,
+                         truncate=args.truncate or None, explore=args.explore,
+                         varied=args.varied, evaluator=ev, workers=args.workers, log=log)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backgammon", description="A fast, exact backgammon engine.")
@@ -316,6 +333,27 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--save", metavar="FILE", default=None, help="also write the final nets here")
     tr.add_argument("--no-progress", action="store_true")
     tr.set_defaults(run=_cmd_train)
+    tg = sub.add_parser(
+        "targets", help="make training targets: self-play positions and their rollouts",
+        description="Sample positions from varied self-play of the nets and roll each out, "
+                    "writing chunk files OUT/chunk-NNNNNN.npz (docs/nn.md). Chunks already "
+                    "there are kept, so the same command resumes an interrupted run.")
+    tg.add_argument("--out", metavar="DIR", required=True)
+    tg.add_argument("--seed", type=int, required=True, help="the data set's seed (chunk c uses (seed, c))")
+    tg.add_argument("--chunks", type=int, nargs=2, metavar=("FIRST", "END"), required=True,
+                    help="make chunks FIRST .. END-1")
+    tg.add_argument("--positions", type=int, default=500, help="positions per chunk (default 500)")
+    tg.add_argument("--games", type=int, default=216,
+                    help="games per position, a multiple of 36 (default 216)")
+    tg.add_argument("--truncate", type=int, default=9,
+                    help="score games still going after this many plies by the nets (0: play out)")
+    tg.add_argument("--explore", type=float, default=0.1,
+                    help="chance of a random play among the nets' four best (default 0.1)")
+    tg.add_argument("--varied", type=float, default=0.3,
+                    help="share of games opened by pubeval or random plays (default 0.3)")
+    tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
+    tg.add_argument("--workers", type=int, default=1, help="native threads (default 1)")
+    tg.set_defaults(run=_cmd_targets)
     return parser
 
 

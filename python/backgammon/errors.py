@@ -12,6 +12,7 @@ Catch :class:`BackgammonError` for any of them, or a precise subclass::
 
 __all__ = [
     "RolloutError",
+    "TargetsError",
     "MatchEquityError",
     "BackgammonError",
     "InvalidPositionError",
@@ -100,6 +101,11 @@ class RolloutError(BackgammonError):
 
 class InvalidWeightsError(BackgammonError):
     """A weights file or array set that is not a valid :class:`~backgammon.Evaluator`."""
+
+
+class TargetsError(BackgammonError):
+    """A training-targets file or directory that cannot be read, or bad settings
+    for making one (:mod:`backgammon.targets`)."""
 
 
 class MatchEquityError(BackgammonError):
