@@ -193,8 +193,13 @@ class _GnubgMetReader:
         p.EntityDeclHandler = self._entity
         try:
             p.Parse(text, True)
+        except MatchEquityError:
+            raise
         except xml.parsers.expat.ExpatError as e:
             raise MatchEquityError(f"not a gnubg MET XML file: {e}") from None
+        except (LookupError, ValueError) as e:  # encoding="rot13", "utf-7", "idna", "foo"...
+            raise MatchEquityError(f"a gnubg MET XML file whose encoding cannot be read: "
+                                   f"{shown(str(e), 80)}") from None
         return self._result()
 
     @staticmethod
@@ -226,6 +231,8 @@ class _GnubgMetReader:
             if len(row) >= _MAX_LENGTH:
                 raise MatchEquityError(f"a row has at most {_MAX_LENGTH} entries")
             try:
+                if not text.isascii():  # float() reads "٠.٥" too
+                    raise ValueError(text)
                 row.append(_chance(float(text)))
             except ValueError:
                 raise MatchEquityError(f"not a match winning chance: {shown(text[:40])}") from None
