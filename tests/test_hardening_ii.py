@@ -21,8 +21,9 @@ from backgammon.formats.sgf import read_sgf
 ODD_DIGITS = ["²", "⒌", "₃", "٣", "1_0", "+1", "3²", "߃"]  # ߃: N'Ko digit three
 
 
-def test_numbers_module_examples():
-    module = importlib.import_module("backgammon._numbers")
+@pytest.mark.parametrize("name", ["backgammon._numbers", "backgammon.met"])
+def test_module_examples(name):
+    module = importlib.import_module(name)
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
 
 

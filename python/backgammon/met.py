@@ -15,6 +15,12 @@ Kazaross-XG2 to 25 points, gnubg's default and XG's "MET: Kazaross XG2"
     >>> met.equity(0, 3)                    # the match is won
     1.0
 
+Past the table's 25 points the chances continue by the normal model of match
+equity (:func:`extension`, docs/cube.md), to every match the library plays:
+
+    >>> round(met.equity(26, 25), 5), met.equity(31, 31)
+    (0.46974, 0.5)
+
 Other tables load from gnubg's MET XML files (explicit tables, the form gnubg
 ships) with :meth:`MatchEquityTable.from_gnubg_xml`, or from this library's JSON
 form with :meth:`MatchEquityTable.from_json`.
