@@ -365,9 +365,43 @@ def _stopping_options(parser: argparse.ArgumentParser) -> None:
                         help="stop before a round that would end past T seconds")
 
 
+_ASCII_INT = re.compile(r"-?[0-9]+")
+
+
+def _ascii_int(text: str) -> int:
+    """An ``int`` argument: ASCII digits only (``int`` also reads ``"٣"`` and ``"1_0"``)."""
+    if not _ASCII_INT.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (ASCII digits)")
+    return int(text)
+
+
+def _ascii_float(text: str) -> float:
+    """A ``float`` argument: ASCII only (``float`` also reads ``"٣.٥"`` and ``"1_0"``)."""
+    if not text.isascii() or "_" in text or text != text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (ASCII digits)")
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def _ascii_numbers(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Every ``type=int`` / ``type=float`` option of ``parser`` and its subcommands read
+    as ASCII numbers (one place, so a new option gets it too)."""
+    for action in parser._actions:
+        if action.type is int:
+            action.type = _ascii_int
+        elif action.type is float:
+            action.type = _ascii_float
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _ascii_numbers(sub)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``backgammon`` console script."""
-    parser = _parser()
+    parser = _ascii_numbers(_parser())
     args = parser.parse_args(argv)
     if args.command == "moves" and args.position is None and args.dice is None:
         parser.error("moves needs the dice, e.g. `backgammon moves 31`")

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from backgammon.errors import BackgammonError, IllegalActionError, InvalidSetupError
+from backgammon.errors import BackgammonError, GameOverError, IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 from backgammon._show import shown
@@ -142,7 +142,9 @@ class CubeDecision:
 
         rules = rules or Rules()
         chances = cf.chances_tuple(chances)
-        cf.check_cube(cube)
+        cube = cf.check_cube(cube)
+        if score is not None:
+            score = met.check_score(score)  # numpy integers too; "ab" or 2**40 named
         if owner not in (cf.CENTRED, cf.OWN, cf.OPPONENT):
             raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {shown(owner)}")
         if owner == cf.OPPONENT:
@@ -268,6 +270,8 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
         score, post_crawford = _game_score(game)
     elif isinstance(game_or_position, Position):
         position = game_or_position
+        if position.outcome() is not None:
+            raise GameOverError(f"no cube decision in a finished position: {position.outcome()}")
     else:
         raise TypeError(f"cube_decision takes a Game or a Position, got {shown(game_or_position)}"[:300])
     chances = evaluate(position, ply=ply, evaluator=evaluator)

@@ -46,6 +46,7 @@ from backgammon.errors import (
 from backgammon.position import Play, Position, Step
 from backgammon.rules import OPENING_DICE, Rules
 from backgammon._show import shown
+from backgammon._numbers import integer
 
 __all__ = ["MAX_MATCH_LENGTH", "MAX_STEPS", "RESIGN_KINDS", "Action", "DiceSource", "Game", "GameResult",
            "Phase"]
@@ -279,14 +280,7 @@ def _action(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]
 
 
-def _integer(value: Any) -> int | None:
-    """``value`` as an int if it is an integer (numpy ones too), not a bool; else None."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
+_integer = integer  # an int of any integral type (numpy's too), not a bool; else None
 
 
 def _dice(dice: Any) -> tuple[int, int]:
@@ -347,8 +341,8 @@ def _notation_steps(text: str) -> tuple[Step, ...]:
 
 
 def _resign_kind(kind: Any) -> str:
-    if isinstance(kind, int) and not isinstance(kind, bool) and 1 <= kind <= 3:
-        return RESIGN_KINDS[kind - 1]
+    if integer(kind) is not None and 1 <= integer(kind) <= 3:
+        return RESIGN_KINDS[integer(kind) - 1]
     if isinstance(kind, str) and kind in RESIGN_KINDS:
         return str(kind)
     raise IllegalActionError(

@@ -24,6 +24,7 @@ from backgammon.errors import IllegalActionError, InvalidSetupError
 from backgammon.game import MAX_MATCH_LENGTH, DiceSource, Game
 from backgammon.rules import Rules
 from backgammon._show import shown
+from backgammon._numbers import integer
 
 __all__ = ["ORIENTATIONS", "Match"]
 
@@ -81,8 +82,9 @@ class Match:
     def __init__(self, length: int, rules: Rules | None = None, *, rng: Any = None,
                  crawford: bool = True, names: tuple[str, str] = ("Player 0", "Player 1"),
                  orientation: str = "right", swap_sides: bool = False) -> None:
-        if isinstance(length, bool) or not isinstance(length, int):
+        if integer(length) is None:
             raise TypeError(f"a match length is an integer, got {shown(length)}")
+        length = integer(length)  # numpy integers too
         if not 1 <= length <= MAX_MATCH_LENGTH:
             raise InvalidSetupError(
                 f"a match is played to a positive number of points up to {MAX_MATCH_LENGTH}, "
@@ -159,8 +161,9 @@ class Match:
             >>> picture = svg.board(m.game.position, orientation=m.orientation())
         """
         index = len(self._games) - 1 if game is None else game
-        if isinstance(index, bool) or not isinstance(index, int):
+        if integer(index) is None:
             raise TypeError(f"game is an index, got {shown(game)}")
+        index = integer(index)
         if index < 0:
             raise IllegalActionError(f"games are numbered from 0, got {index}")
         if self._swap_sides and index % 2:

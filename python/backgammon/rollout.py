@@ -796,10 +796,7 @@ def _cube_setup(position: Any, cube: Any) -> dict[str, Any]:
     met = None
     if score is not None:
         from backgammon import met as _met
-        met = _met.default_table()
-        if max(score) > len(met.post_crawford):
-            raise RolloutError(f"the match table covers {len(met.post_crawford)} points, "
-                               f"the score is {score[0]}-away, {score[1]}-away")
+        met = _met.default_table()  # extended past its 25 points to any match (met.py)
     return dict(position=pos, cube=cube, cube_value=value, owner=owner,
                 max_cube=rules.max_cube, cube_disabled=not rules.cube,
                 jacoby=rules.jacoby and score is None, beaver=rules.beaver and score is None,

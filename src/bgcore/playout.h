@@ -368,8 +368,8 @@ static inline double bg_rx_mwc(const bg_met *met, int64_t a, int64_t b, int rest
 {
     if (a <= 0) return 1.0;
     if (b <= 0) return 0.0;
-    if (rest && (a == 1 || b == 1)) return a == 1 ? 1.0 - met->post[b - 1] : met->post[a - 1];
-    return met->pre[a - 1][b - 1];
+    if (rest && (a == 1 || b == 1)) return a == 1 ? 1.0 - bg_met_post(met, b) : bg_met_post(met, a);
+    return bg_met_pre(met, a, b);   /* the table, or its extension past n (cube.h) */
 }
 
 static inline void bg_rx_add(int64_t *st, int q, double v)

@@ -60,6 +60,7 @@ from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats._walk import Event, lose, record_games, walk
 from backgammon.formats.loss import report_loss
 from backgammon.notation import format_play
+from backgammon._numbers import is_digits, read_int
 from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -250,12 +251,13 @@ MAX_TEXT = 1 << 26
 _DIGITS = 6     # no count in a .mat file needs more (gnubg: match length < 2^15)
 _MAX_CELL = 200  # a roll and the longest play spelled out fit in far less
 
-_GAME = re.compile(r"\s*Game\s+(\d+)\s*", re.IGNORECASE)
-_LENGTH = re.compile(r"\s*(\d+)\s+point\s+match\s*", re.IGNORECASE)
-_ROW = re.compile(r"\s*\d+\)")
+# numbers are ASCII digits ([0-9], never \d, which matches "٣")
+_GAME = re.compile(r"\s*Game\s+([0-9]+)\s*", re.IGNORECASE)
+_LENGTH = re.compile(r"\s*([0-9]+)\s+point\s+match\s*", re.IGNORECASE)
+_ROW = re.compile(r"\s*[0-9]+\)")
 _ROLL = re.compile(r"([1-6])([1-6]):(.*)", re.DOTALL)
-_CUBE = re.compile(r"(Doubles|Beavers)\s*=>\s*(\d+)", re.IGNORECASE)
-_WINS = re.compile(r"(Wins|Losses|Loses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?",
+_CUBE = re.compile(r"(Doubles|Beavers)\s*=>\s*([0-9]+)", re.IGNORECASE)
+_WINS = re.compile(r"(Wins|Losses|Loses)\s+([0-9]+)\s+points?(\s+and\s+the\s+match)?",
                    re.IGNORECASE)
 _RUN = re.compile(r"\S+(?: \S+)*")
 _CELL_START = re.compile(r"(?<= )(?:[1-6][1-6]:|(?:Doubles|Beavers|Takes|Accepts|Drops|Passes|"
@@ -270,9 +272,7 @@ def _fail(msg: str, line_no: int | None) -> InvalidRecordError:
 
 
 def _number(digits: str, what: str, line_no: int | None) -> int:
-    if len(digits) > _DIGITS:
-        raise _fail(f"{what} has {len(digits)} digits (at most {_DIGITS})", line_no)
-    return int(digits)
+    return read_int(digits, what, lambda msg: _fail(msg, line_no), digits=_DIGITS)
 
 
 def _tag(line: str) -> tuple[str, str] | None:
@@ -310,13 +310,13 @@ def _score_line(line: str, line_no: int) -> tuple[str, int, str, int, int] | Non
     while i < len(line) and line[i] == " ":
         i += 1
     j = i
-    while j < len(line) and line[j].isdigit():
+    while j < len(line) and is_digits(line[j]):
         j += 1
     k = j
     while k < len(line) and line[k].isspace():
         k += 1
     n1, s1 = line[k:last].strip(), line[last + 1:].strip()
-    if i == j or not n1 or not s1.isdigit() or k >= last:
+    if i == j or not n1 or not is_digits(s1) or k >= last:
         return None
     # a padded right name starts the right column; a run-in one says nothing of
     # it: gnubg's column then
@@ -398,8 +398,6 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     crawford = tags.get("crawford", "on").lower() != "off"
     if "cubelimit" in tags:
         value = tags["cubelimit"].strip()
-        if not value.isdigit():
-            raise _fail(f"CubeLimit {_show(value)} is not a number", None)
         limit = _number(value, "CubeLimit", None)
         if limit < 1:
             raise _fail(f"CubeLimit {limit} is below 1", None)

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats._walk import Event, record_games, walk
 from backgammon.formats.loss import report_loss
+from backgammon._numbers import read_int
 from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -351,10 +352,7 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
 
 
 def _number(text: str, what: str, where: str) -> int:
-    text = text.strip()
-    if not text.isdigit() or len(text) > _DIGITS:
-        raise _fail(f"{what} {shown(text[:20])} is not a number of at most {_DIGITS} digits", where)
-    return int(text)
+    return read_int(text.strip(), what, lambda msg: _fail(msg, where), digits=_DIGITS)
 
 
 def _main_line(tree: Tree) -> list[Node]:
@@ -518,7 +516,14 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str) -> G
                 raise
             except (BackgammonError, ValueError) as e:
                 raise _fail(f"{ident}[{value[:40]}]: {e}", here) from None
-    return current if current is not None else start()
+    if current is not None:
+        return current
+    try:  # a game of setup or dice nodes only (DI[66] before any move): the same checks
+        return start()
+    except InvalidRecordError:
+        raise
+    except (BackgammonError, ValueError) as e:
+        raise _fail(str(e), f"{where}, node {len(nodes)}") from None
 
 
 def _setup(setup: dict[str, Any], ident: str, values: list[str]) -> None:
@@ -526,10 +531,7 @@ def _setup(setup: dict[str, Any], ident: str, values: list[str]) -> None:
     from backgammon.position import Position
 
     if ident == "CV":
-        value = values[0].strip()
-        if not value.isdigit() or len(value) > _DIGITS:
-            raise ValueError(f"CV[{value[:20]}] is not a cube value")
-        setup["cube"] = int(value)
+        setup["cube"] = read_int(values[0].strip(), "CV", ValueError, digits=_DIGITS)
         return
     if ident in ("CP", "CO"):  # gnubg writes CP, the spec says CO
         side = values[0].strip().upper()
