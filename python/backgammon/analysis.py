@@ -132,6 +132,27 @@ class Decision:
     options: tuple[tuple[str, float], ...] = ()
     cube_action: str | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: every field, tuples as lists (as in :meth:`Analysis.to_dict`)."""
+        return _plain(asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Decision:
+        """The decision :meth:`to_dict` wrote (:class:`InvalidRecordError` if malformed)."""
+        try:
+            return _items([data], cls)[0]  # type: ignore[no-any-return]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidRecordError(f"a decision: malformed ({exc})"[:300]) from None
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Decision:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a decision"))
+
 
 @dataclass(frozen=True)
 class Roll:

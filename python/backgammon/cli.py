@@ -11,6 +11,8 @@
                                             analyse a .mat, .sgf or JSON record
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
+    backgammon serve [--host 127.0.0.1] [--port 8080] [--database sqlite:///FILE | postgresql://...]
+                     [--workers N]       games, the wildbg-compatible API and a page to play on
     (POSITION: a Position ID, a GNUbgID or an XGID)
 """
 
@@ -218,6 +220,17 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from backgammon.server import serve
+
+    if args.workers < 1:
+        print("backgammon: error: --workers is at least 1", file=sys.stderr)
+        return 2
+    print(f"serving on http://{args.host}:{args.port}/ (docs at /docs)", flush=True)
+    serve(args.host, args.port, args.database, args.workers)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backgammon", description="A fast, exact backgammon engine.")
@@ -354,6 +367,18 @@ def _parser() -> argparse.ArgumentParser:
     tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
     tg.add_argument("--workers", type=int, default=1, help="native threads (default 1)")
     tg.set_defaults(run=_cmd_targets)
+    sv = sub.add_parser(
+        "serve", help="serve games, the engine API and a page to play on",
+        description="Serve games over HTTP and WebSocket, the wildbg-compatible engine API "
+                    "(/move, /eval) and a page to play on (needs the server extra: "
+                    "pip install 'backgammon[server]'). Docs at /docs.")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8080)
+    sv.add_argument("--database", default=None, metavar="URL",
+                    help="sqlite:///FILE or postgresql://... (default: SQLite in the user's "
+                         "data directory)")
+    sv.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    sv.set_defaults(run=_cmd_serve)
     return parser
 
 

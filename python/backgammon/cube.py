@@ -196,6 +196,51 @@ class CubeDecision:
     def match_play(self) -> bool:
         return self.score is not None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: every field (``score`` is ``[away, opponent_away]`` or null).
+
+            >>> d = CubeDecision.from_chances((0.5, 0.0, 0.0, 0.0, 0.0))
+            >>> CubeDecision.from_dict(d.to_dict()) == d, d.to_dict()["action"]
+            (True, 'No double, take')
+        """
+        return {"no_double": self.no_double, "double_take": self.double_take,
+                "double_pass": self.double_pass, "action": self.action, "take": self.take,
+                "beaver": self.beaver, "probabilities": list(self.probabilities),
+                "errors": dict(self.errors), "cube": self.cube, "owner": self.owner,
+                "score": None if self.score is None else list(self.score),
+                "post_crawford": self.post_crawford, "x": self.x, "available": self.available}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> CubeDecision:
+        """The decision :meth:`to_dict` wrote (:class:`~backgammon.InvalidRecordError` if not)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "a cube decision")
+        errors = Reader(r.get("errors"), "a cube decision's errors")
+        names = ("no double", "double", "take", "pass")
+        if set(errors.data) - set(names):
+            raise r.fail("errors", f"has the keys {', '.join(names)}, got {sorted(errors.data)}")
+        cube = r.int("cube", 1)
+        if cube & (cube - 1):
+            raise r.fail("cube", f"is a power of 2, got {cube}")
+        return cls(no_double=r.float("no_double"), double_take=r.float("double_take"),
+                   double_pass=r.float("double_pass"), action=r.str("action"),
+                   take=r.bool("take"), beaver=r.bool("beaver"),
+                   probabilities=r.floats("probabilities", 5, 0.0, 1.0),  # type: ignore[arg-type]
+                   errors={k: errors.float(k, 0.0) for k in errors.data}, cube=cube,
+                   owner=r.str("owner", ("centred", "own", "opponent")),
+                   score=r.optional("score", r.ints, 2, 1),  # type: ignore[arg-type]
+                   post_crawford=r.bool("post_crawford"), x=r.float("x", 0.0, 1.0),
+                   available=r.bool("available"))
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CubeDecision:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a cube decision"))
+
     def _rows(self) -> list[tuple[str, float, float]]:
         best = max(self.no_double, min(self.double_take, self.double_pass)) \
             if self.available else self.no_double

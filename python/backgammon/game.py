@@ -90,6 +90,34 @@ class GameResult(NamedTuple):
     reason: str
     cube: int
 
+    def to_dict(self) -> dict[str, Any]:  # type: ignore[override]
+        """JSON-ready data.
+
+            >>> GameResult(0, 2, "gammon", "bearoff", 1).to_dict()
+            {'winner': 0, 'points': 2, 'kind': 'gammon', 'reason': 'bearoff', 'cube': 1}
+        """
+        return self._asdict()
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameResult:
+        """The result :meth:`to_dict` wrote (:class:`InvalidRecordError` if not)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "a game result")
+        cube = r.int("cube", 1)
+        if cube & (cube - 1):
+            raise r.fail("cube", f"is a power of 2, got {cube}")
+        return cls(r.int("winner", 0, 1), r.int("points", 1), r.str("kind", RESIGN_KINDS),
+                   r.str("reason", ("bearoff", "drop", "resign")), cube)
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameResult:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a game result"))
+
 
 class Action(NamedTuple):
     """One recorded action: ``player`` (``None`` for the opening roll), ``kind``, ``value``.

@@ -154,7 +154,8 @@ class RolloutResult:
                    variance_reduction=self.variance_reduction, truncate=self.truncate,
                    rotation=self.rotation)
         out.update(unstratified_equity_stderr=self.unstratified_stderr,
-                   seconds=self.seconds, games_per_second=self.games_per_second,
+                   seconds=self.seconds,
+                   games_per_second=self.games_per_second if self.seconds > 0 else None,
                    mean_plies=self.mean_plies, stopped=self.stopped)
         if strata:
             out["strata"] = self.strata.tolist()
@@ -167,6 +168,16 @@ class RolloutResult:
         Without ``"strata"`` the raw counts come back empty, shape ``(0, 9)``.
         Raises :class:`RolloutError` naming a missing or bad field."""
         return _from_dict(cls, data)
+
+    def to_json(self, *, strata: bool = False) -> str:
+        """Strict JSON of :meth:`to_dict`."""
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict(strata=strata))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RolloutResult:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a saved rollout", RolloutError))
 
     def __str__(self) -> str:
         rows = [("win", self.win), ("win gammon", self.win_gammon),
