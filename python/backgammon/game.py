@@ -80,7 +80,8 @@ class GameResult(NamedTuple):
 
     ``winner`` 0 or 1; ``points`` scored; ``kind`` ``"single"``, ``"gammon"``
     or ``"backgammon"`` (what was won or resigned; a drop is a single game);
-    ``reason`` ``"bearoff"``, ``"drop"`` or ``"resign"``; ``cube`` the cube
+    ``reason`` ``"bearoff"``, ``"drop"``, ``"resign"`` or ``"forfeit"`` (the match
+    forfeited: ``points`` are what the winner needed); ``cube`` the cube
     value the points were counted with.
     """
 
@@ -124,7 +125,7 @@ class Action(NamedTuple):
 
     Kinds and values: ``opening`` (player 0's die, player 1's die), ``roll``
     (the dice), ``play`` (the steps, a tuple of ``(from, to)``), ``double``,
-    ``take``, ``drop``, ``beaver``, ``accept``, ``reject`` (``None``) and
+    ``take``, ``drop``, ``beaver``, ``accept``, ``reject``, ``forfeit`` (``None``) and
     ``resign`` (the kind).  Replaying the actions with :meth:`Game.apply`
     rebuilds the game.
     """
@@ -1048,6 +1049,38 @@ class Game:
         self._phase = Phase.RESIGNED
 
     @_action
+    def forfeit(self, *, player: int | None = None) -> None:
+        """Forfeit the match (a player who leaves it, as Backgammon Galaxy records it):
+        the opponent wins this game for the points it needed to win the match.
+
+        Match play only; ``player`` (default: the player to act) may forfeit whenever
+        the game is in ROLL, MOVE, DOUBLED or RESIGNED, and before the opening roll
+        (then ``player`` must be given).  The result's ``reason`` is ``"forfeit"``.
+
+            >>> g = Game(match_length=5, score=(0, 1))
+            >>> g.forfeit(player=0)
+            >>> g.result.winner, g.result.points, g.result.reason
+            (1, 4, 'forfeit')
+        """
+        if not self.match_length:
+            raise IllegalActionError("cannot forfeit: only a match can be forfeited "
+                                     "(resign the game instead)")
+        if self.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.DOUBLED,
+                              Phase.RESIGNED):
+            raise IllegalActionError(
+                f"cannot forfeit: the game is in phase {shown(self.phase.value)}")
+        if self.phase is Phase.OPENING and player is None:
+            raise IllegalActionError("before the opening roll say who forfeits (player=0 or 1)")
+        who = self.player_to_act if player is None else player
+        if isinstance(who, bool) or who not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
+        self._record(who, "forfeit")
+        winner = 1 - who
+        self._end(winner, "single", "forfeit", self.cube)
+        self._result = GameResult(winner, self.match_length - self.score[winner], "single",
+                                  "forfeit", self.cube)
+
+    @_action
     def accept(self, *, player: int | None = None) -> None:
         """Accept the resignation: the resigner loses the resigned kind."""
         self._need(Phase.RESIGNED, "accept", player)
@@ -1164,7 +1197,7 @@ class Game:
             self.play(_steps(value), player=player)
         elif kind == "resign":
             self.resign(value, player=player)
-        elif kind in ("double", "take", "drop", "beaver", "accept", "reject", "flag"):
+        elif kind in ("double", "take", "drop", "beaver", "accept", "reject", "flag", "forfeit"):
             getattr(self, kind)(player=player)
         else:
             raise IllegalActionError(f"unknown action {shown(kind)}"[:300])

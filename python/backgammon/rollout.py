@@ -243,6 +243,7 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
             cube: bool = False, variance_reduction: bool = False,
             truncate: int | None = None, rotation: int | None = None,
             stop_error: float | None = None, max_seconds: float | None = None,
+            no_double: bool = False,
             ) -> RolloutResult:
     """Plays ``position`` out ``games`` times and returns the statistics.
 
@@ -283,7 +284,9 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     evaluator's 0-ply chances (exact from the bear-off database when both
     sides are home).  ``rotation`` schedules the first 0 to 3 rolls (default
     2 when ``stratify``, else 0; 3 adds the third roll: 46,656 strata).
-    These four options need the net policy.
+    These four options need the net policy.  ``no_double`` (with ``cube``):
+    the player on roll rolls without doubling first, as in the no-double
+    branch of a cube decision (:func:`backgammon.rollout_cube`).
 
         >>> import backgammon as bg
         >>> r = bg.rollout(bg.Position.initial(), games=72, seed=1, cube=True)
@@ -292,6 +295,11 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     """
     setup = _cube_setup(position, cube)
     pos = setup.pop("position")
+    if not isinstance(no_double, bool):
+        raise TypeError(f"no_double is True or False, got {no_double!r}")
+    if no_double and not cube:
+        raise RolloutError("no_double is a cube choice: give cube=True with it")
+    setup["no_double"] = no_double
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
     games = _positive_int(games, "games")

@@ -1589,11 +1589,12 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
                   bint cube_disabled=False, bint jacoby=False, bint beaver=False,
                   int backgammon_value=3, score=None, bint post_crawford=False,
                   CubeTable table=None, bint vr=False, int64_t truncate=-1, int rotation=2,
-                  int rot_offset=0, Cancel cancel=None):
+                  int rot_offset=0, bint no_double=False, Cancel cancel=None):
     """Statistics ``(1296, ROLLOUT_FIELDS)`` int64 of games first_game.. of a
     rollout with the net ``nets`` (bg_rollout_range: fixed-point sums per
     stratum).  ``owner`` and ``score`` (``(away, opponent_away)`` or None for
-    money) are the starting player's.  The GIL is released; stops on Ctrl-C
+    money) are the starting player's; ``no_double``: that player does not
+    double at its first turn.  The GIL is released; stops on Ctrl-C
     (main thread) or when ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_rollout_opts o
@@ -1616,6 +1617,7 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
     o.truncate = truncate
     o.rotation = rotation
     o.rot_offset = rot_offset
+    o.no_double = no_double
     _cancel_init(&c, cancel, 1 if vr else _NET_POLL)
     out = np.zeros((BG_STRATA, BG_RX_FIELDS), dtype=np.int64)
     stats = out

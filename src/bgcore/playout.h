@@ -346,6 +346,8 @@ typedef struct {
     int64_t truncate;            /* < 0: play to the end */
     int rotation;                /* 0..3 */
     uint32_t rot_offset;         /* 0..35 */
+    int no_double;               /* the starting player does not double at ply 0 (the
+                                    no-double branch of a cube decision's rollout) */
 } bg_rollout_opts;
 
 static inline void bg_roll_sched(bg_rng *r, int64_t game, int64_t ply, const bg_rollout_opts *o,
@@ -456,7 +458,8 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 done = 1;
                 break;
             }
-            if (cube_alive && have_pb && bg_cube_reason_of(&cx) == BG_CUBE_AVAILABLE) {
+            if (cube_alive && have_pb && bg_cube_reason_of(&cx) == BG_CUBE_AVAILABLE
+                && !(ply == 0 && o->no_double)) {
                 cx.x = bg_cube_efficiency(board);
                 if (bg_cube_decide(pb, &cx, &cr) != BG_CUBE_OK) { bg_gen_free(g); return BG_E_CUBE; }
                 if (cr.action == BG_CUBE_DOUBLE_PASS
