@@ -31,6 +31,7 @@ __all__ = [
     "IllegalPlayActionError",
     "InvalidPlayActionError",
     "AmbiguousPlayActionError",
+    "InvalidBenchmarkError",
     "action_error",
 ]
 
@@ -104,6 +105,10 @@ class InvalidWeightsError(BackgammonError):
 
 class MatchEquityError(BackgammonError):
     """A match equity table that cannot be read, or a score it does not cover."""
+
+
+class InvalidBenchmarkError(BackgammonError):
+    """A strength benchmark's position set that is malformed or not one (``backgammon.benchmark``)."""
 
 
 class FormatLossWarning(UserWarning):
