@@ -42,8 +42,8 @@ from backgammon.batch import batch_successors, board_rows
 from backgammon.errors import BackgammonError, InvalidBenchmarkError
 from backgammon.position import Play, Position
 
-__all__ = ["CLASSES", "ErrorRate", "GateResult", "PositionSet", "default_sets_dir",
-           "error_rate", "gate", "load_sets", "position_class"]
+__all__ = ["CLASSES", "ErrorRate", "GateResult", "PositionSet", "combined", "default_sets_dir",
+           "error_rate", "gate", "load_sets", "picks", "position_class"]
 
 CLASSES = ("contact", "crashed", "race")
 CRASHED_IN_PLAY = 6
@@ -123,6 +123,30 @@ class PositionSet:
     def losses(self, picks: np.ndarray) -> np.ndarray:
         """``(n,)`` equity lost by choosing rows ``picks`` (absolute indices)."""
         return self.equities[self.best] - self.equities[picks]
+
+    def subset(self, index: Any) -> PositionSet:
+        """The decisions ``index`` (a slice, or integers in any order) as a new set.
+
+            >>> import backgammon as bg
+            >>> pos = bg.Position.initial()
+            >>> s = PositionSet.from_decisions("x", [(pos, (3, 1), [0.0] * 16),
+            ...                                      (pos, (6, 5), [0.0] * 7)])
+            >>> len(s.subset([1])), len(s.subset([1]).results)
+            (1, 7)
+        """
+        idx = np.arange(len(self))[index] if isinstance(index, slice) else np.asarray(index)
+        if idx.dtype.kind not in "iu" or idx.ndim != 1:
+            raise TypeError("index is a slice or a 1-d array of integers")
+        if len(idx) and (idx.min() < -len(self) or idx.max() >= len(self)):
+            raise IndexError(f"a decision index is out of range ({len(self)} decisions)")
+        idx = idx % len(self)
+        rows = np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in idx]
+                              ) if len(idx) else np.zeros(0, np.int64)
+        counts = np.diff(self.offsets)[idx]
+        offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        return PositionSet(self.name, self.boards[idx], self.dice[idx], offsets,
+                           self.results[rows], self.equities[rows], self.stderr[rows],
+                           dict(self.meta))
 
     def position(self, i: int) -> tuple[Position, tuple[int, int]]:
         """Decision ``i`` as a :class:`Position` and its dice."""
