@@ -205,14 +205,16 @@ def rollout(part: int, parts: int, max_minutes: float | None) -> None:
     data = np.load(WORK / "selected.npz")
     out = WORK / f"rollout-{part}-of-{parts}.jsonl"
     done = set()
-    if out.exists():
-        for line in out.read_text().splitlines():
-            done.add(json.loads(line)["index"])
+    for line in _lines(out):
+        done.add(line["index"])
     start = time.process_time()
     n = 0
     with out.open("a") as f:
-        # a fixed shuffle: a part stopped early still covers every class evenly
+        # a fixed shuffle, the cheap classes first: a part stopped early has
+        # whole race and crashed sets and a random part of the contact set
         order = np.random.default_rng((TAG, 2)).permutation(len(data["boards"]))
+        rank = {"race": 0, "crashed": 1, "contact": 2}
+        order = order[np.argsort([rank[str(data["classes"][i])] for i in order], kind="stable")]
         for i in (int(x) for x in order[part::parts]):
             if i in done:
                 continue
@@ -235,6 +237,17 @@ def rollout(part: int, parts: int, max_minutes: float | None) -> None:
           flush=True)
 
 
+def _lines(path: Path) -> Iterator[dict[str, Any]]:
+    """The complete records of a rollout log (a line cut by a kill is skipped)."""
+    if not path.exists():
+        return
+    for line in path.read_text().splitlines():
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError:
+            continue
+
+
 def pack() -> None:
     """The rolled-out decisions -> contact.npz, crashed.npz, race.npz (in selection order)."""
     import hashlib
@@ -245,8 +258,7 @@ def pack() -> None:
     data = np.load(WORK / "selected.npz")
     refs: dict[int, dict[str, Any]] = {}
     for f in sorted(WORK.glob("rollout-*.jsonl")):
-        for line in f.read_text().splitlines():
-            r = json.loads(line)
+        for r in _lines(f):
             refs[r["index"]] = r
     nets = Path(nn.__file__).with_name("data") / "nets.npz"
     try:
