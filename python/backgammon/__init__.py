@@ -16,6 +16,7 @@ from backgammon.errors import (
     IllegalPlayError,
     InvalidDiceError,
     InvalidPlayError,
+    InvalidBenchmarkError,
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
@@ -42,6 +43,7 @@ from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
 from backgammon import cubeful, met, targets
 from backgammon.analysis import Analysis, analyse
+from backgammon import benchmark
 
 __version__ = "0.1.0"
 
@@ -67,6 +69,7 @@ __all__ = [
     "GameResult",
     "IllegalActionError",
     "IllegalPlayError",
+    "InvalidBenchmarkError",
     "InvalidDiceError",
     "InvalidPlayError",
     "InvalidPositionError",
@@ -93,6 +96,7 @@ __all__ = [
     "duel",
     "evaluate",
     "bearoff",
+    "benchmark",
     "cube_decision",
     "cubeful",
     "met",

@@ -13,6 +13,10 @@
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
     backgammon serve [--host 127.0.0.1] [--port 8080] [--database sqlite:///FILE | postgresql://...]
                      [--workers N]       games, the wildbg-compatible API and a page to play on
+    backgammon benchmark [NETS ...] [--sets DIR] [--ply P] [--json]
+                                            error rates on the strength benchmark's sets
+    backgammon benchmark NEW --gate OLD [--pairs N] [--seed S]
+                                            does generation NEW land? (exit 0: yes, 1: no)
     (POSITION: a Position ID, a GNUbgID or an XGID)
 """
 
@@ -231,6 +235,50 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_benchmark(args: argparse.Namespace) -> int:
+    from backgammon import benchmark
+    from backgammon.errors import InvalidBenchmarkError
+    from backgammon.nn import Evaluator
+
+    sets = benchmark.load_sets(args.sets)
+    if args.gate is not None:
+        if len(args.nets) != 1:
+            raise InvalidBenchmarkError("--gate OLD compares one NEW nets file with "
+                                                  f"OLD, got {len(args.nets)} NETS")
+        result = benchmark.gate(args.nets[0], args.gate, sets, pairs=args.pairs,
+                                seed=args.seed, workers=args.workers)
+        print(f"gate: {args.nets[0]} (new) against {args.gate} (old)")
+        print(result)
+        return 0 if result.lands else 1
+    choosers: list[tuple[str, object]] = [(path, Evaluator.load(path)) for path in args.nets]
+    choosers.append(("bundled nets", Evaluator.default()))
+    if args.ply == 0:
+        choosers.append(("pubeval", "pubeval"))
+    report = {}
+    for label, choose in choosers:
+        rates = benchmark.error_rate(choose, sets, ply=args.ply)
+        rates["all"] = benchmark.combined(rates)
+        report[label] = rates
+    if args.json:
+        print(json.dumps({label: {k: {"decisions": r.decisions, "error": r.error,
+                                      "stderr": r.stderr, "best_share": r.best_share}
+                                  for k, r in rates.items()}
+                          for label, rates in report.items()}, indent=2))
+        return 0
+    names = list(next(iter(report.values())))
+    print(f"Error rates at {args.ply}-ply: mean equity lost a decision against the "
+          "rolled-out reference, x 1000 (± standard error; % of decisions with the "
+          "reference best play)")
+    width = max(len(label) for label in report)
+    print(f"{'':<{width}}" + "".join(f"  {f'{k} ({report[choosers[0][0]][k].decisions:,})':>22}"
+                                      for k in names))
+    for label, rates in report.items():
+        print(f"{label:<{width}}" + "".join(
+            f"  {f'{r.error:.2f} ± {r.stderr:.2f} ({100 * r.best_share:.0f}%)':>22}"
+            for r in rates.values()))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backgammon", description="A fast, exact backgammon engine.")
@@ -379,6 +427,28 @@ def _parser() -> argparse.ArgumentParser:
                          "data directory)")
     sv.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     sv.set_defaults(run=_cmd_serve)
+    be = sub.add_parser(
+        "benchmark", help="error rates of nets on the strength benchmark",
+        description="Print, for each position set (contact, crashed, race), the error rate "
+                    "of each NETS file, of the bundled nets and of pubeval: the mean equity "
+                    "lost a decision against rolled-out reference equities, x 1000. With "
+                    "--gate OLD, say whether NEW lands: its error rate drops and it wins a "
+                    "duplicate-dice duel against OLD.")
+    be.add_argument("nets", metavar="NETS", nargs="*", help="weights .npz files")
+    be.add_argument("--sets", metavar="DIR", default=None,
+                    help="a directory of position sets or one set file (default: the "
+                         "checkout's benchmarks/strength)")
+    be.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="the depth at which the nets choose (default 0)")
+    be.add_argument("--json", action="store_true", help="print the figures as JSON")
+    be.add_argument("--gate", metavar="OLD", default=None,
+                    help="the previous nets (.npz or 'net'): does NEW land?")
+    be.add_argument("--pairs", type=int, default=5000,
+                    help="duplicate pairs of the gate's duel (default 5,000)")
+    be.add_argument("--seed", type=int, default=15, help="dice of the gate's duel (default 15)")
+    be.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="native threads of the duel (default: one per CPU)")
+    be.set_defaults(run=_cmd_benchmark)
     return parser
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "IllegalPlayActionError",
     "InvalidPlayActionError",
     "AmbiguousPlayActionError",
+    "InvalidBenchmarkError",
     "action_error",
 ]
 
@@ -110,6 +111,10 @@ class TargetsError(BackgammonError):
 
 class MatchEquityError(BackgammonError):
     """A match equity table that cannot be read, or a score it does not cover."""
+
+
+class InvalidBenchmarkError(BackgammonError):
+    """A strength benchmark's position set that is malformed or not one (``backgammon.benchmark``)."""
 
 
 class FormatLossWarning(UserWarning):
