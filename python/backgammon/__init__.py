@@ -20,6 +20,7 @@ from backgammon.errors import (
     InvalidRecordError,
     InvalidRulesError,
     InvalidWeightsError,
+    TrainingDataError,
     InvalidSetupError,
     MatchEquityError,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "InvalidRecordError",
     "InvalidRulesError",
     "InvalidWeightsError",
+    "TrainingDataError",
     "InvalidSetupError",
     "LegalPlays",
     "Match",

@@ -12,6 +12,7 @@ Catch :class:`BackgammonError` for any of them, or a precise subclass::
 
 __all__ = [
     "RolloutError",
+    "TrainingDataError",
     "MatchEquityError",
     "BackgammonError",
     "InvalidPositionError",
@@ -100,6 +101,11 @@ class RolloutError(BackgammonError):
 
 class InvalidWeightsError(BackgammonError):
     """A weights file or array set that is not a valid :class:`~backgammon.Evaluator`."""
+
+
+class TrainingDataError(BackgammonError):
+    """A training-targets file or data set that cannot be trained on, or a
+    training checkpoint whose state is missing or malformed."""
 
 
 class MatchEquityError(BackgammonError):

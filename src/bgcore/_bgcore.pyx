@@ -827,6 +827,118 @@ cdef class Nets:
             raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
         return r
 
+    # -- supervised training (sgd.h) -----------------------------------
+
+    def classify(self, const int8_t[:, ::1] boards):
+        """``(m,)`` int8: the net that answers each (valid) board: 0 contact,
+        1 race, -1 none (finished, or known to the bear-off database)."""
+        cdef int64_t m = boards.shape[0], i
+        cdef bg_nn_scan_t sc
+        cdef float out[BG_NN_NOUT]
+        cdef cnp.npy_intp dims[1]
+        cdef int8_t *o
+        dims[0] = m
+        res = cnp.PyArray_SimpleNew(1, dims, cnp.NPY_INT8)
+        o = <int8_t *>cnp.PyArray_DATA(res)
+        with nogil:
+            for i in range(m):
+                bg_nn_scan(&boards[i, 0], &sc)
+                if bg_nn_known(&self.ev, &boards[i, 0], &sc, out):
+                    o[i] = -1
+                else:
+                    o[i] = <int8_t>bg_nn_scan_race(&sc)
+        return res
+
+    def sgd_nparams(self, int c):
+        """Floats of one moment array of net ``c``'s optimizer state."""
+        return bg_sgd_nparams(&self.nn.net[c])
+
+    def sgd_loss(self, int c, const int8_t[:, ::1] boards, const float[:, ::1] targets,
+                 const int64_t[::1] order, Cancel cancel=None):
+        """Sum of the cross-entropies of net ``c`` on rows ``order`` (indices
+        checked by the caller), without the GIL."""
+        cdef double total = 0.0
+        cdef int r
+        cdef bg_cancel cc
+        _sgd_check(boards, targets, order)
+        _cancel_init(&cc, cancel, 1)
+        with nogil:
+            r = bg_sgd_loss(&self.nn.net[c], &boards[0, 0] if boards.shape[0] else NULL,
+                            &targets[0, 0] if targets.shape[0] else NULL,
+                            &order[0] if order.shape[0] else NULL, order.shape[0], &total, &cc)
+        if r == BG_E_CANCELLED:
+            _raise_cancelled()
+        return total
+
+    def sgd_train(self, int c, const int8_t[:, ::1] boards, const float[:, ::1] targets,
+                  const int64_t[::1] order, int64_t batch, bint adam, float lr, float lr_final,
+                  int64_t total_steps, float beta1, float beta2, float eps,
+                  float[::1] state, int64_t[::1] progress, Cancel cancel=None):
+        """Minibatch training of net ``c`` in place on rows ``order`` (sgd.h),
+        without the GIL.  ``state``: the optimizer's moments (2 x
+        sgd_nparams(c)).  ``progress`` (int64 [step, done]) holds the step
+        on entry and receives the step and the examples done, also when
+        Ctrl-C or ``cancel`` stops it (raised after).  Returns the loss sum."""
+        cdef bg_sgd_opts o
+        cdef int64_t step = progress[0], done = 0
+        cdef double loss = 0.0
+        cdef int r
+        cdef bg_cancel cc
+        _sgd_check(boards, targets, order)
+        if state.shape[0] != 2 * bg_sgd_nparams(&self.nn.net[c]) or progress.shape[0] != 2:
+            raise ValueError("optimizer state of the wrong size")
+        if batch < 1:
+            raise ValueError("batch must be >= 1")
+        o.method = BG_SGD_ADAM if adam else BG_SGD_MOMENTUM
+        o.lr = lr
+        o.lr_final = lr_final
+        o.total_steps = total_steps
+        o.beta1 = beta1
+        o.beta2 = beta2
+        o.eps = eps
+        _cancel_init(&cc, cancel, 1)
+        if order.shape[0]:
+            with nogil:
+                r = bg_sgd_train(&self.nn.net[c], &self.rw[c], &o, &state[0], &boards[0, 0],
+                                 &targets[0, 0], &order[0], order.shape[0], batch, &step, &done,
+                                 &loss, &cc)
+        else:
+            r = 0
+        progress[0] = step
+        progress[1] = done
+        if r == BG_E_CANCELLED:
+            _raise_cancelled()
+        if r == -1:
+            raise MemoryError()
+        return loss
+
+
+def first_invalid_row(const int8_t[:, ::1] boards):
+    """``(i, why)``: the first row that is not a valid board, or ``(-1, "")``."""
+    cdef int64_t i, m = boards.shape[0]
+    cdef int code = BG_OK
+    if boards.shape[1] != BG_NPTS:
+        raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
+    with nogil:
+        for i in range(m):
+            code = bg_validate(&boards[i, 0])
+            if code != BG_OK:
+                break
+    if code != BG_OK:
+        return i, _VALIDATION_MESSAGES[code]
+    return -1, ""
+
+
+cdef int _sgd_check(const int8_t[:, ::1] boards, const float[:, ::1] targets,
+                    const int64_t[::1] order) except -1:
+    cdef int64_t i, n = boards.shape[0]
+    if boards.shape[1] != BG_NPTS or targets.shape[1] != BG_NN_NOUT or targets.shape[0] != n:
+        raise ValueError("boards (n, 26) and targets (n, 5) needed")
+    for i in range(order.shape[0]):
+        if not 0 <= order[i] < n:
+            raise ValueError(f"order[{i}] = {order[i]} is not a row")
+    return 0
+
 
 def nn_encode(bytes board):
     """The nonzero inputs of a board: ``(indices, values)``."""

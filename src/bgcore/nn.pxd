@@ -54,3 +54,24 @@ cdef extern from "train.h" nogil:
     int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, const int8_t *start,
                         uint64_t seed, int64_t first_game, int64_t ngames, float lr,
                         bg_cancel *cancel)
+
+cdef extern from "sgd.h" nogil:
+    enum:
+        BG_SGD_MOMENTUM
+        BG_SGD_ADAM
+
+    ctypedef struct bg_sgd_opts:
+        int method
+        float lr, lr_final
+        int64_t total_steps
+        float beta1, beta2, eps
+
+    int64_t bg_sgd_nparams(const bg_mlp *m)
+    int bg_sgd_loss(const bg_mlp *m, const int8_t *boards, const float *targets,
+                    const int64_t *order, int64_t n, double *sum, bg_cancel *cancel)
+    int bg_sgd_train(const bg_mlp *m, const bg_mlp_rw *rw, const bg_sgd_opts *o,
+                     float *state, const int8_t *boards, const float *targets,
+                     const int64_t *order, int64_t n, int64_t batch, int64_t *step,
+                     int64_t *done, double *loss_sum, bg_cancel *cancel)
+    int bg_nn_known(const bg_evaluator *ev, const int8_t *b, const bg_nn_scan_t *s, float *out)
+    int bg_nn_scan_race(const bg_nn_scan_t *s)
