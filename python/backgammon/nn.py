@@ -27,7 +27,7 @@ import numpy as np
 from backgammon import _bgcore
 from backgammon.batch import board_rows
 from backgammon._npz import read_npz
-from backgammon.errors import InvalidWeightsError
+from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
 __all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
@@ -313,7 +313,7 @@ _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 3
 
 def _ply(ply: Any) -> int:
     if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or not 0 <= ply <= 2:
-        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+        raise BackgammonError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
 
 

@@ -724,17 +724,21 @@ cdef class Nets:
         self.ev.exact_ctx = _bearoff_db()
         self.ev.exact = _bearoff_exact
 
-    def evaluate(self, const int8_t[:, ::1] boards):
+    def evaluate(self, const int8_t[:, ::1] boards, Cancel cancel=None):
         """The five probabilities ``(m, 5)`` float32 of each board for its
         player on roll, before rolling.  Rows are validated first; a finished
-        board (one side has no checkers) gets its exact result."""
+        board (one side has no checkers) gets its exact result.  Ctrl-C (or
+        ``cancel``) stops it within milliseconds."""
         cdef int64_t m = boards.shape[0], i
-        cdef int code
+        cdef int code, stopped = 0
         cdef cnp.npy_intp dims[2]
         cdef float *o
+        cdef bg_cancel c
         if boards.shape[1] != BG_NPTS:
             raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
         for i in range(m):
+            if (i & 0xFFFF) == 0xFFFF:
+                PyErr_CheckSignals()   # raises KeyboardInterrupt on Ctrl-C
             code = bg_validate(&boards[i, 0])
             if code != BG_OK:
                 raise InvalidPositionError(
@@ -746,9 +750,16 @@ cdef class Nets:
         dims[1] = BG_NN_NOUT
         out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
         o = <float *>cnp.PyArray_DATA(out)
+        _cancel_init(&c, cancel, 1)
         with nogil:
             for i in range(m):
+                # a poll every 1,024 rows (~1 ms of evaluations)
+                if (i & 1023) == 1023 and bg_cancelled(&c):
+                    stopped = 1
+                    break
                 bg_eval(&self.ev, &boards[i, 0], o + i * BG_NN_NOUT)
+        if stopped:
+            _raise_cancelled()
         return out
 
     def choose(self, bytes before, const int8_t[:, ::1] cands):
@@ -777,6 +788,8 @@ cdef class Nets:
         played from ``befores[i]`` (rows already valid).  Returns ``(picks,
         probs)``: ``(m,)`` int64 absolute row indices and ``(n, 5)`` float32."""
         cdef int64_t m = befores.shape[0], n = cands.shape[0], i
+        cdef int stopped = 0
+        cdef bg_cancel c
         cdef cnp.npy_intp dims[2]
         cdef cnp.npy_intp pdims[1]
         cdef float *o
@@ -798,11 +811,17 @@ cdef class Nets:
         pdims[0] = m
         picks = cnp.PyArray_SimpleNew(1, pdims, cnp.NPY_INT64)
         pk = <int64_t *>cnp.PyArray_DATA(picks)
+        _cancel_init(&c, None, 1)
         with nogil:
             for i in range(m):
+                if (i & 63) == 63 and bg_cancelled(&c):
+                    stopped = 1
+                    break
                 pk[i] = offsets[i] + bg_nn_choose(
                     &self.ev, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
                     &befores[i, 0], o + offsets[i] * BG_NN_NOUT, NULL)
+        if stopped:
+            _raise_cancelled()
         return picks, out
 
     def td_games(self, bytes start, uint64_t seed, int64_t first_game, int64_t ngames, float lr,
