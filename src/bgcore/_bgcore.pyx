@@ -643,6 +643,9 @@ def pubeval_choice(bytes board, dice):
 from nn cimport *
 
 NN_INPUTS = BG_NN_NIN
+NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2}
+NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2}
+NN_MAX_NETS = BG_NN_MAXNETS
 NN_OUTPUTS = BG_NN_NOUT
 NN_MAX_HIDDEN = BG_NN_MAXH
 NN_ENCODING = BG_NN_ENCODING
@@ -672,40 +675,50 @@ cdef int _bearoff_exact(const void *ctx, const int8_t *b, float *out) noexcept n
 
 
 cdef class Nets:
-    """The contact and race nets over padded float32 arrays.
+    """The contact, race and (optionally) crashed nets over padded float32 arrays.
 
-    ``arrays`` is ``(w1, b1, w2, b2)`` of the contact net then of the race
-    net: ``w1`` ``(204, hpad)`` input-major, ``b1`` ``(hpad,)``, ``w2``
-    ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns past
-    ``hidden[c]`` are zero.  The core reads (and training writes) the arrays
-    in place, so they are kept here.  Evaluation only reads: one Nets may
-    serve any number of threads at once; training needs its own copy.
+    ``arrays`` is ``(w1, b1, w2, b2)`` of each net in the order contact,
+    race, crashed: ``w1`` ``(inputs, hpad)`` input-major, ``b1`` ``(hpad,)``,
+    ``w2`` ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns
+    past ``hidden[c]`` are zero; ``inputs`` that of ``encoding`` (1: 204, 2:
+    224).  With two nets crashed positions go to the contact net.  The core
+    reads (and training writes) the arrays in place, so they are kept here.
+    Evaluation only reads: one Nets may serve any number of threads at once;
+    training needs its own copy.
     """
     cdef bg_nn nn
     cdef bg_evaluator ev
-    cdef bg_mlp_rw rw[2]
+    cdef bg_mlp_rw rw[3]
     cdef readonly tuple arrays
     cdef readonly tuple hidden
+    cdef readonly int encoding
 
-    def __init__(self, arrays, hidden):
+    def __init__(self, arrays, hidden, int encoding=1):
         cdef float[:, ::1] w1, w2
         cdef float[::1] b1, b2
-        cdef int c, hpad
+        cdef int c, hpad, k, nin
         arrays = tuple(arrays)
         hidden = tuple(int(h) for h in hidden)
-        if len(arrays) != 8 or len(hidden) != 2:
-            raise ValueError("Nets needs 8 arrays and 2 hidden sizes")
-        for c in range(2):
+        k = len(hidden)
+        if k not in (2, 3) or len(arrays) != 4 * k:
+            raise ValueError("Nets needs 2 or 3 nets: 4 arrays and a hidden size each")
+        if not 1 <= encoding <= BG_NN_ENCODING_MAX:
+            raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+        nin = BG_NN_NIN if encoding == 1 else BG_NN_NIN2
+        memset(&self.nn, 0, sizeof(self.nn))
+        self.nn.nnets = k
+        for c in range(k):
             w1 = arrays[4 * c]
             b1 = arrays[4 * c + 1]
             w2 = arrays[4 * c + 2]
             b2 = arrays[4 * c + 3]
             hpad = w1.shape[1]
-            if (w1.shape[0] != BG_NN_NIN or hpad % 8 or hpad > BG_NN_MAXH or hpad < 8
+            if (w1.shape[0] != nin or hpad % 8 or hpad > BG_NN_MAXH or hpad < 8
                     or b1.shape[0] != hpad or w2.shape[0] != BG_NN_NOUT or w2.shape[1] != hpad
                     or b2.shape[0] != BG_NN_NOUT or not 0 < hidden[c] <= hpad < hidden[c] + 8):
                 raise ValueError("net arrays of the wrong shapes")
-            self.nn.net[c].nin = BG_NN_NIN
+            self.nn.net[c].nin = nin
+            self.nn.net[c].enc = encoding
             self.nn.net[c].nhid = hidden[c]
             self.nn.net[c].hpad = hpad
             self.nn.net[c].w1 = &w1[0, 0]
@@ -716,6 +729,7 @@ cdef class Nets:
             self.rw[c].b1 = &b1[0]
             self.rw[c].w2 = &w2[0, 0]
             self.rw[c].b2 = &b2[0]
+        self.encoding = encoding
         self.arrays = arrays
         self.hidden = hidden
         self.ev.nn = &self.nn
@@ -850,7 +864,8 @@ cdef class Nets:
 
     def classify(self, const int8_t[:, ::1] boards):
         """``(m,)`` int8: the net that answers each (valid) board: 0 contact,
-        1 race, -1 none (finished, or known to the bear-off database)."""
+        1 race, 2 crashed (with three nets), -1 none (finished, or known to
+        the bear-off database)."""
         cdef int64_t m = boards.shape[0], i
         cdef bg_nn_scan_t sc
         cdef float out[BG_NN_NOUT]
@@ -865,7 +880,7 @@ cdef class Nets:
                 if bg_nn_known(&self.ev, &boards[i, 0], &sc, out):
                     o[i] = -1
                 else:
-                    o[i] = <int8_t>bg_nn_scan_race(&sc)
+                    o[i] = <int8_t>bg_nn_class(&self.nn, &boards[i, 0], &sc)
         return res
 
     def sgd_nparams(self, int c):
@@ -959,13 +974,37 @@ cdef int _sgd_check(const int8_t[:, ::1] boards, const float[:, ::1] targets,
     return 0
 
 
-def nn_encode(bytes board):
+def nn_encode(bytes board, int encoding=1):
     """The nonzero inputs of a board: ``(indices, values)``."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int16_t idx[BG_NN_MAXNZ]
     cdef float val[BG_NN_MAXNZ]
-    cdef int n = bg_nn_encode(b, idx, val), i
+    cdef int n, i
+    if not 1 <= encoding <= BG_NN_ENCODING_MAX:
+        raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+    n = bg_nn_encode_enc(encoding, b, idx, val)
     return [idx[i] for i in range(n)], [val[i] for i in range(n)]
+
+
+def nn_features(bytes board, int encoding=2):
+    """The feature inputs (after the 196 raw ones) of a board, all of them."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_nn_scan_t sc
+    cdef float f[BG_NN_NFEAT2]
+    cdef int n, i
+    if not 1 <= encoding <= BG_NN_ENCODING_MAX:
+        raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+    bg_nn_scan(b, &sc)
+    n = bg_nn_features_enc(encoding, b, &sc, f)
+    return [f[i] for i in range(n)]
+
+
+def nn_is_crashed(bytes board):
+    """Whether the crashed net answers the board (in a file with three nets)."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_nn_scan_t sc
+    bg_nn_scan(b, &sc)
+    return bool(bg_nn_scan_crashed(b, &sc))
 
 
 def nn_scan_agrees(bytes board):

@@ -5,6 +5,12 @@ from movegen cimport bg_cancel
 cdef extern from "nn.h" nogil:
     enum:
         BG_NN_NIN
+        BG_NN_NIN2
+        BG_NN_NFEAT
+        BG_NN_NFEAT2
+        BG_NN_ENCODING_MAX
+        BG_NN_MAXNETS
+        BG_NN_CRASHED
         BG_NN_NOUT
         BG_NN_MAXH
         BG_NN_MAXNZ
@@ -14,13 +20,15 @@ cdef extern from "nn.h" nogil:
 
     ctypedef struct bg_mlp:
         int nin, nhid, hpad
+        int enc
         const float *w1
         const float *b1
         const float *w2
         const float *b2
 
     ctypedef struct bg_nn:
-        bg_mlp net[2]
+        bg_mlp net[3]
+        int nnets
 
     ctypedef int (*bg_exact_fn)(const void *ctx, const int8_t *b, float *out) noexcept nogil
 
@@ -40,6 +48,10 @@ cdef extern from "nn.h" nogil:
     void bg_nn_scan_plain(const int8_t *b, bg_nn_scan_t *s)
     int bg_nn_is_race(const int8_t *b)
     int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
+    int bg_nn_encode_enc(int enc, const int8_t *b, int16_t *idx, float *val)
+    int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan_t *s)
+    int bg_nn_scan_crashed(const int8_t *b, const bg_nn_scan_t *s)
+    int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
     void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
     int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
                          const int8_t *before, float *probs, float *best_probs)

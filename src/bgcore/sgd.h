@@ -67,7 +67,7 @@ static inline void bg_sgd_forward(const bg_mlp *m, const int8_t *b, int16_t *idx
                                   int *nz, float *h, float *out)
 {
     float acc[BG_NN_MAXH];
-    *nz = bg_nn_encode(b, idx, val);
+    *nz = bg_nn_encode_enc(m->enc, b, idx, val);
     bg_nn_accumulate(m, idx, val, *nz, acc);
     bg_nn_head(m, acc, h, out);
 }
