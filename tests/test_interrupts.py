@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import backgammon as bg
@@ -160,3 +161,11 @@ def test_the_cli_stops_on_ctrl_c_without_a_traceback():
             proc.wait()
     assert proc.returncode == 130
     assert "interrupted" in err and "Traceback" not in err
+
+
+def test_evaluate_batch_stops_on_ctrl_c_within_a_second():
+    # 4 million rows take seconds; the row loop polls every 1,024 rows
+    boards = np.tile(bg.Position.initial().to_array().astype(np.int8), (4_000_000, 1))
+    ev = bg.Evaluator.default()
+    latency = _interrupted(lambda: ev.evaluate_batch(boards))
+    assert latency < 1.0

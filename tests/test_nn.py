@@ -4,6 +4,7 @@ against full evaluation, n-ply against a slow reference, and weight files."""
 
 from __future__ import annotations
 
+import os
 import random
 from concurrent.futures import ThreadPoolExecutor
 
@@ -12,7 +13,7 @@ import pytest
 
 import backgammon as bg
 from backgammon import _bgcore
-from backgammon.nn import Evaluation, Evaluator
+from backgammon.nn import Evaluation, Evaluator, rank_plays
 from boards import board
 
 # indices of the feature inputs (docs/nn.md)
@@ -381,3 +382,77 @@ def test_docstring_examples(module):
 
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# ----------------------------------------------------------------------
+# Hostile files: refused before anything big is read (issue 17)
+
+def test_a_plain_npy_file_is_refused(tmp_path):
+    np.save(tmp_path / "w.npy", np.zeros((204, 8), np.float32))
+    with pytest.raises(bg.InvalidWeightsError, match="single .npy"):
+        Evaluator.load(tmp_path / "w.npy")
+
+
+def _declaring(path, shape, dtype=np.float32, body=b"\0" * 64):
+    """An .npz whose one member's header declares ``shape`` over a tiny body."""
+    import io
+    import zipfile
+
+    header = np.lib.format.header_data_from_array_1_0(np.zeros((1,), dtype))
+    header["shape"] = shape
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, header)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("contact_w1.npy", buf.getvalue() + body)
+    return path
+
+
+def test_a_member_declaring_a_huge_shape_is_refused_without_allocating(tmp_path):
+    with pytest.raises(bg.InvalidWeightsError, match="declares shape"):
+        Evaluator.load(_declaring(tmp_path / "huge.npz", (10**6, 10**6)))
+    with pytest.raises(bg.InvalidWeightsError, match="declares shape"):
+        Evaluator.load(_declaring(tmp_path / "short.npz", (204, 128)))
+
+
+def test_a_zip_bomb_is_refused_by_its_declared_size(tmp_path):
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "bomb.npz", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("contact_w1.npy", b"\0" * (300 << 20))   # compresses to ~300 KB
+    with pytest.raises(bg.InvalidWeightsError, match="unpacks to"):
+        Evaluator.load(tmp_path / "bomb.npz")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_is_refused_instead_of_blocking(tmp_path):
+    import threading
+
+    fifo = tmp_path / "nets.npz"
+    os.mkfifo(fifo)
+    errors = []
+    t = threading.Thread(target=lambda: errors.append(_load_error(fifo)), daemon=True)
+    t.start()
+    t.join(10)
+    if t.is_alive():   # unblock the reader before failing
+        with open(fifo, "wb"):
+            pass
+        t.join(10)
+        pytest.fail("Evaluator.load blocked on a FIFO")
+    assert errors and isinstance(errors[0], bg.InvalidWeightsError)
+    assert "not a regular file" in str(errors[0])
+
+
+def _load_error(path):
+    try:
+        Evaluator.load(path)
+    except Exception as exc:  # noqa: BLE001 - the test checks the class
+        return exc
+    return None
+
+
+def test_ply_3_is_an_error_of_our_hierarchy():
+    for ply in (3, -1):
+        with pytest.raises(bg.BackgammonError, match="ply must be 0, 1 or 2"):
+            bg.evaluate(bg.Position.initial(), ply=ply)
+        with pytest.raises(bg.BackgammonError, match="ply"):
+            rank_plays(bg.Position.initial(), (3, 1), ply=ply)

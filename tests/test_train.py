@@ -100,3 +100,17 @@ def test_training_stops_on_ctrl_c_and_keeps_its_checkpoint(tmp_path):
     assert latency < STOPPED_WITHIN
     assert not [t for t in threading.enumerate() if t.name.startswith("backgammon-train")]
     assert Evaluator.load(tmp_path / "checkpoint.npz").hidden == (16, 8)
+
+
+def test_threads_beyond_the_work_make_no_idle_copies(monkeypatch):
+    import sys
+
+    train_module = sys.modules["backgammon.train"]   # bg.train is the function
+
+    jobs = []
+    real = train_module._td_job
+    monkeypatch.setattr(train_module, "_td_job", lambda *a: jobs.append(a[3]) or real(*a))
+    bg.train(10, threads=4000, seed=1, **TINY)
+    assert jobs == [0]        # one job of 10 games: one copy of the nets, not 4,000
+    with pytest.raises(bg.BackgammonError, match="threads"):
+        bg.train(10, threads=10**6, **TINY)

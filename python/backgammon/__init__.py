@@ -21,9 +21,9 @@ from backgammon.errors import (
     InvalidRecordError,
     InvalidRulesError,
     InvalidWeightsError,
+    TrainingDataError,
     InvalidSetupError,
     MatchEquityError,
-    TargetsError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
@@ -76,6 +76,7 @@ __all__ = [
     "InvalidRecordError",
     "InvalidRulesError",
     "InvalidWeightsError",
+    "TrainingDataError",
     "InvalidSetupError",
     "LegalPlays",
     "Match",
@@ -88,7 +89,6 @@ __all__ = [
     "Position",
     "RankedPlay",
     "RolloutError",
-    "TargetsError",
     "RolloutResult",
     "Rules",
     "analyse",

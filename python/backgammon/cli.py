@@ -17,6 +17,7 @@
                                             error rates on the strength benchmark's sets
     backgammon benchmark NEW --gate OLD [--pairs N] [--seed S]
                                             does generation NEW land? (exit 0: yes, 1: no)
+    backgammon train --targets FILE|DIR --out DIR [--epochs N] [--init NETS.npz] ...
     (POSITION: a Position ID, a GNUbgID or an XGID)
 """
 
@@ -195,12 +196,21 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 def _cmd_train(args: argparse.Namespace) -> int:
     from backgammon.train import train
 
-    net = train(args.games, out=args.out, seed=args.seed, threads=args.threads,
-                hidden=(args.hidden_contact, args.hidden_race), lr=args.lr,
-                lr_final=args.lr_final, lr_halflife=args.lr_halflife,
-                round_games=args.round_games, eval_every=args.eval_every,
-                eval_pairs=args.eval_pairs, max_minutes=args.max_minutes,
-                progress=not args.no_progress)
+    if args.targets is not None:  # supervised (backgammon.supervised)
+        net = train(targets=args.targets, out=args.out, seed=args.seed, threads=args.threads,
+                    hidden=(args.hidden_contact, args.hidden_race), lr=args.lr,
+                    lr_final=args.lr_final, epochs=args.epochs, batch=args.batch,
+                    optimizer=args.optimizer, validation=args.validation,
+                    start=args.init, max_minutes=args.max_minutes,
+                    progress=not args.no_progress)
+    else:
+        net = train(args.games if args.games is not None else 1_000_000, out=args.out,
+                    seed=args.seed, threads=args.threads,
+                    hidden=(args.hidden_contact, args.hidden_race), lr=args.lr,
+                    lr_final=args.lr_final, lr_halflife=args.lr_halflife,
+                    round_games=args.round_games, eval_every=args.eval_every,
+                    eval_pairs=args.eval_pairs, max_minutes=args.max_minutes,
+                    start=args.init, progress=not args.no_progress)
     if args.save:
         net.save(args.save)
     print(f"trained: {net!r}")
@@ -373,18 +383,31 @@ def _parser() -> argparse.ArgumentParser:
                     help="native threads (default: one per CPU); results do not depend on it")
     du.set_defaults(run=_cmd_duel)
     tr = sub.add_parser(
-        "train", help="train nets by TD self-play",
-        description="Train the contact and race nets by TD(0) self-play in the core. With "
+        "train", help="train nets by TD self-play, or supervised on --targets",
+        description="Train the contact and race nets in the core: by TD(0) self-play, or with "
+                    "--targets FILE|DIR supervised on rollout targets (docs/nn.md). With "
                     "--out the run keeps checkpoint.npz, best.npz and train.log there and "
                     "resumes from the checkpoint when started again.")
+    tr.add_argument("--targets", metavar="FILE|DIR", default=None,
+                    help="supervised: a targets .npz or a directory of them")
+    tr.add_argument("--init", metavar="NETS", default=None,
+                    help="start a fresh run from these nets (default: random)")
+    tr.add_argument("--epochs", type=int, default=20, help="supervised: epochs (default 20)")
+    tr.add_argument("--batch", type=int, default=128, help="supervised: minibatch (default 128)")
+    tr.add_argument("--optimizer", choices=("adam", "momentum"), default="adam",
+                    help="supervised: adam (default) or SGD with momentum")
+    tr.add_argument("--validation", type=float, default=0.05,
+                    help="supervised: held-out fraction (default 0.05)")
     tr.add_argument("--out", metavar="DIR", default=None, help="run directory (resumable)")
-    tr.add_argument("--games", type=int, default=1_000_000, help="total games (default 1,000,000)")
+    tr.add_argument("--games", type=int, default=None, help="self-play: total games (default 1,000,000)")
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--threads", type=int, default=None, help="default: 2 or one per CPU")
     tr.add_argument("--hidden-contact", type=int, default=128)
     tr.add_argument("--hidden-race", type=int, default=64)
-    tr.add_argument("--lr", type=float, default=0.1)
-    tr.add_argument("--lr-final", type=float, default=0.01)
+    tr.add_argument("--lr", type=float, default=None,
+                    help="start learning rate (self-play 0.1; adam 0.003, momentum 0.1)")
+    tr.add_argument("--lr-final", type=float, default=None,
+                    help="final learning rate (self-play 0.01; supervised lr / 30)")
     tr.add_argument("--lr-halflife", type=int, default=200_000)
     tr.add_argument("--round-games", type=int, default=200, help="games per thread between averages")
     tr.add_argument("--eval-every", type=int, default=10_000,

@@ -12,7 +12,7 @@ Catch :class:`BackgammonError` for any of them, or a precise subclass::
 
 __all__ = [
     "RolloutError",
-    "TargetsError",
+    "TrainingDataError",
     "MatchEquityError",
     "BackgammonError",
     "InvalidPositionError",
@@ -104,9 +104,10 @@ class InvalidWeightsError(BackgammonError):
     """A weights file or array set that is not a valid :class:`~backgammon.Evaluator`."""
 
 
-class TargetsError(BackgammonError):
-    """A training-targets file or directory that cannot be read, or bad settings
-    for making one (:mod:`backgammon.targets`)."""
+class TrainingDataError(BackgammonError):
+    """A training-targets file or data set that cannot be trained on, bad
+    settings for making one (:mod:`backgammon.targets`), or a training
+    checkpoint whose state is missing or malformed."""
 
 
 class MatchEquityError(BackgammonError):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import threading
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple
@@ -27,7 +26,8 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon.batch import board_rows
-from backgammon.errors import InvalidWeightsError
+from backgammon._npz import read_npz
+from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
 __all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
@@ -43,6 +43,7 @@ NETS = ("contact", "race")
 _PARTS = ("w1", "b1", "w2", "b2")
 _DEFAULT_FILE = Path(__file__).with_name("data") / "nets.npz"
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
+_MAX_UNPACKED = 256 << 20  # bytes unpacked (a checkpoint also holds the optimizer's moments)
 
 
 @dataclass(frozen=True)
@@ -174,17 +175,9 @@ class Evaluator:
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:
         """Reads a file written by :meth:`save`; raises
         :class:`InvalidWeightsError` for anything else."""
-        try:
-            size = os.path.getsize(path)
-        except OSError as exc:
-            raise InvalidWeightsError(f"cannot read weights {os.fspath(path)!r}: {exc}") from None
-        if size > _MAX_FILE:
-            raise InvalidWeightsError(f"{os.fspath(path)!r} is {size} bytes: too large for nets")
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                data = {k: z[k] for k in z.files}
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-            raise InvalidWeightsError(f"{os.fspath(path)!r} is not a weights file: {exc}") from None
+        # shapes and sizes are checked before any array is read (_npz)
+        data = read_npz(path, max_file=_MAX_FILE, max_bytes=_MAX_UNPACKED,
+                        error=InvalidWeightsError, what="weights")
         return cls._from_file_arrays(data, os.fspath(path))
 
     @classmethod
@@ -212,11 +205,18 @@ class Evaluator:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the nets as an ``.npz`` (format, version, architecture and
         encoding named inside; no pickles)."""
+        self._save_with(path, {})
+
+    def _save_with(self, path: str | os.PathLike[str], extra: Mapping[str, np.ndarray]) -> None:
+        """:meth:`save` plus arrays ``train_*`` (a checkpoint's optimizer
+        state), which :meth:`load` ignores."""
+        assert all(k.startswith("train_") for k in extra)
         data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(VERSION)),
                                 "architecture": np.array(ARCHITECTURE),
                                 "encoding": np.array(ENCODING)}
         data.update(self.weights())
         data.update({f"meta_{k}": np.array(v) for k, v in self.meta.items()})
+        data.update(extra)
         with open(path, "wb") as f:
             np.savez_compressed(f, **data)
 
@@ -364,7 +364,7 @@ _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 3
 
 def _ply(ply: Any) -> int:
     if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or not 0 <= ply <= 2:
-        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+        raise BackgammonError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
 
 

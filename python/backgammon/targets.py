@@ -1,47 +1,177 @@
-"""Training targets: positions from varied self-play and their rolled-out chances.
+"""Training targets: positions from varied self-play, their rolled-out chances,
+and the ``.npz`` chunk files that hold them.
 
-A *targets file* holds positions (before the roll, seen by the player on roll)
-with the five chances a rollout found for them; supervised training fits the
-nets to them (``backgammon train --targets``).  A data set is a directory of
-chunk files made by :func:`make_targets`; each chunk has its own seed, is
-written whole or not at all, and a run that stops (Ctrl-C, the end of a
-session) resumes by making only the chunks still missing.
+Supervised training fits the nets to targets (``backgammon train --targets``).
+:func:`make_targets` (``backgammon targets``) makes a data set: a directory of
+chunk files, each with its own seed, written whole or not at all, so a run that
+stops (Ctrl-C, the end of a session) resumes by making only the chunks still
+missing.
 
-    >>> import backgammon as bg
-    >>> boards = bg.targets.sample_positions(3, seed=1)
+The format: an ``.npz`` with ``boards`` int8 ``(n, 26)`` (the player on roll,
+before rolling), ``targets`` float32 ``(n, 5)`` (win, win gammon, win
+backgammon, lose gammon, lose backgammon, cumulative as the Evaluator's
+outputs), ``stderr`` float32 ``(n,)`` (the standard error of each target's
+cubeless equity) and ``meta`` (a 0-d string of JSON: how the chunk was made).
+A data set is one file, a directory (every ``*.npz`` in name order) or a list
+of files.
+
+    >>> import numpy as np, os, tempfile, backgammon as bg
+    >>> boards = sample_positions(3, seed=1)
     >>> boards.shape, boards.dtype
     ((3, 26), dtype('int8'))
-    >>> t, se = bg.targets.rollout_targets(boards[:1], seed=1, games=36, truncate=4)
+    >>> t, se = rollout_targets(boards[:1], seed=1, games=36, truncate=4)
     >>> t.shape, bool(0 <= t[0, 0] <= 1)
     ((1, 5), True)
-
-File layout (``.npz``, no pickles): ``boards`` int8 ``(n, 26)``, ``targets``
-float32 ``(n, 5)`` (win, win gammon, win backgammon, lose gammon, lose
-backgammon, cumulative as the Evaluator's outputs), ``stderr`` float32
-``(n,)`` (the standard error of each target's cubeless equity) and ``meta``
-(JSON: how the chunk was made).
+    >>> path = os.path.join(tempfile.mkdtemp(), "chunk-000000.npz")
+    >>> b = bg.Position.initial().to_array().reshape(1, 26)
+    >>> t = np.array([[0.5, 0.15, 0.01, 0.14, 0.01]], np.float32)
+    >>> np.savez(path, boards=b, targets=t, stderr=np.zeros(1, np.float32), meta=np.array("{}"))
+    >>> read_targets(path).boards.shape
+    (1, 26)
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Union
 
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.errors import TargetsError
+from backgammon._npz import read_npz
+from backgammon.errors import TrainingDataError
 from backgammon.position import Position
 
-__all__ = ["TargetsError", "sample_positions", "rollout_targets", "make_targets", "read_targets"]
+__all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
+           "make_targets"]
+
+Source = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
+
+MAX_FILE = 2 << 30           # bytes of one chunk file
+MAX_POSITIONS = 50_000_000   # rows in a data set, all files together (~2.3 GB in memory)
+MAX_FILES = 100_000
+_TOLERANCE = 1e-3            # slack of the cumulative order (win >= wg >= wb, ...)
 
 
-_MAX_ROWS = 50_000_000          # rows read from one data set
-_MAX_FILE = 1 << 31             # bytes of one targets file
+@dataclass(frozen=True)
+class TargetSet:
+    """Boards ``(n, 26)`` int8, targets ``(n, 5)`` float32 and stderr ``(n,)``
+    float32 of a data set, and the files it came from."""
+
+    boards: np.ndarray
+    targets: np.ndarray
+    stderr: np.ndarray
+    files: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+    def fingerprint(self) -> str:
+        """A digest of the boards and targets (a resumed run checks it)."""
+        h = hashlib.sha256()
+        h.update(self.boards.tobytes())
+        h.update(self.targets.tobytes())
+        return h.hexdigest()[:32]
+
+
+def target_files(source: Source) -> list[Path]:
+    """The chunk files of ``source``: a file, a directory (its ``*.npz`` in
+    name order) or a list of files."""
+    if isinstance(source, (str, os.PathLike)):
+        p = Path(source)
+        if p.is_dir():
+            files = sorted(f for f in p.iterdir() if f.suffix == ".npz" and f.is_file())
+            if not files:
+                raise TrainingDataError(f"{os.fspath(p)!r}: no .npz files in the directory")
+            return files[:MAX_FILES + 1] if len(files) <= MAX_FILES else _too_many(len(files))
+        return [p]
+    try:
+        files = [Path(f) for f in source]
+    except TypeError:
+        raise TrainingDataError(f"targets must be a path or a list of paths, got "
+                                f"{type(source).__name__}") from None
+    if not files:
+        raise TrainingDataError("targets: an empty list of files")
+    if len(files) > MAX_FILES:
+        _too_many(len(files))
+    return files
+
+
+def _too_many(n: int) -> list[Path]:
+    raise TrainingDataError(f"{n} target files: at most {MAX_FILES}")
+
+
+def read_targets(source: Source, *, max_positions: int = MAX_POSITIONS) -> TargetSet:
+    """Reads and checks a data set; raises :class:`TrainingDataError` naming
+    the file (and row) of anything that does not fit the format."""
+    files = target_files(source)
+    boards, targets, stderr, total = [], [], [], 0
+    for f in files:
+        b, t, s = _read_one(f, max_positions - total)
+        total += len(b)
+        boards.append(b)
+        targets.append(t)
+        stderr.append(s)
+    return TargetSet(np.ascontiguousarray(np.concatenate(boards)),
+                     np.ascontiguousarray(np.concatenate(targets)),
+                     np.ascontiguousarray(np.concatenate(stderr)),
+                     tuple(os.fspath(f) for f in files))
+
+
+def _read_one(path: Path, room: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    where = os.fspath(path)
+    # 26 + 20 + 4 bytes a row, plus the header and meta: rows are bounded by room
+    data = read_npz(path, max_file=MAX_FILE, max_bytes=min(MAX_FILE, 50 * max(room, 0) + (1 << 20)),
+                    error=TrainingDataError, what="training targets")
+    for key in ("boards", "targets", "stderr", "meta"):
+        if key not in data:
+            raise TrainingDataError(f"{where!r}: no {key!r} array")
+    b, t, s, meta = data["boards"], data["targets"], data["stderr"], data["meta"]
+    if b.dtype != np.int8 or b.ndim != 2 or b.shape[1] != 26:
+        raise TrainingDataError(f"{where!r}: boards must be int8 (n, 26), got {b.dtype} {b.shape}")
+    n = b.shape[0]
+    if n > room:
+        raise TrainingDataError(f"{where!r}: {n} positions would pass the limit of the data set")
+    if t.dtype != np.float32 or t.shape != (n, 5):
+        raise TrainingDataError(f"{where!r}: targets must be float32 ({n}, 5), got {t.dtype} {t.shape}")
+    if s.dtype != np.float32 or s.shape != (n,):
+        raise TrainingDataError(f"{where!r}: stderr must be float32 ({n},), got {s.dtype} {s.shape}")
+    if meta.dtype.kind != "U" or meta.shape != ():
+        raise TrainingDataError(f"{where!r}: meta must be a 0-d string")
+    _check_boards(b, where)
+    _check_targets(t, where)
+    if not np.isfinite(s).all() or (s < 0).any():
+        raise TrainingDataError(f"{where!r}: stderr holds negative or non-finite values")
+    return b, t, s
+
+
+def _check_boards(b: np.ndarray, where: str) -> None:
+    bad, why = _bgcore.first_invalid_row(b)
+    if bad >= 0:
+        raise TrainingDataError(f"{where!r}: row {bad}: {why}: {b[bad].tolist()}")
+
+
+def _check_targets(t: np.ndarray, where: str) -> None:
+    bad = ~np.isfinite(t).all(axis=1) | ((t < 0) | (t > 1)).any(axis=1)
+    eps = _TOLERANCE
+    bad |= (t[:, 1] > t[:, 0] + eps) | (t[:, 2] > t[:, 1] + eps)
+    bad |= (t[:, 3] > 1 - t[:, 0] + eps) | (t[:, 4] > t[:, 3] + eps)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise TrainingDataError(
+            f"{where!r}: row {row}: targets {t[row].tolist()} are not five cumulative "
+            "probabilities (0 <= wb <= wg <= win, 0 <= lb <= lg <= 1 - win)")
+
+
+# ---------------------------------------------------------------------------
+# Making targets
+
 _MAX_PLIES = 2_000              # a self-play game longer than this is abandoned
 
 
@@ -95,9 +225,9 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
 
     n = int(n)
     if n < 0:
-        raise TargetsError(f"n must be >= 0, got {n}")
+        raise TrainingDataError(f"n must be >= 0, got {n}")
     if not (0 <= explore <= 1 and 0 <= varied <= 1 and 0 < keep <= 1):
-        raise TargetsError("explore and varied are in [0, 1], keep in (0, 1]")
+        raise TrainingDataError("explore and varied are in [0, 1], keep in (0, 1]")
     nets = (evaluator if evaluator is not None else Evaluator.default())._nets
     out: list[bytes] = []
     game = 0
@@ -155,7 +285,7 @@ def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int |
 
     rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
     if games < 36 or games % 36:
-        raise TargetsError(f"games must be a positive multiple of 36, got {games}")
+        raise TrainingDataError(f"games must be a positive multiple of 36, got {games}")
     trunc = -1 if truncate is None else int(truncate)
     nets = (evaluator if evaluator is not None else Evaluator.default())._nets
     seeds = [int(_rng(seed, i).integers(1 << 62)) for i in range(len(rows))]
@@ -219,48 +349,3 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
             log(f"{path.name}: {len(boards)} positions in {meta['seconds']} s, "
                 f"mean stderr {float(stderr.mean()):.4f}")
     return written
-
-
-def _files(source: Any) -> list[Path]:
-    if isinstance(source, (str, os.PathLike)):
-        p = Path(source)
-        if p.is_dir():
-            files = sorted(p.glob("*.npz"))
-            if not files:
-                raise TargetsError(f"no .npz targets files in {os.fspath(p)!r}")
-            return files
-        return [p]
-    return [Path(s) for s in source]
-
-
-def read_targets(source: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(boards, targets, stderr)`` of a targets file, a directory of them or
-    a list of files, concatenated in name order; refuses malformed files with
-    :class:`TargetsError` naming the file."""
-    boards, targets, stderr = [], [], []
-    total = 0
-    for path in _files(source):
-        if not path.is_file():
-            raise TargetsError(f"{os.fspath(path)!r} is not a targets file")
-        if path.stat().st_size > _MAX_FILE:
-            raise TargetsError(f"{os.fspath(path)!r} is too large for a targets file")
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                b, t = z["boards"], z["targets"]
-                s = z["stderr"] if "stderr" in z.files else np.zeros(len(b), np.float32)
-        except (OSError, ValueError, KeyError, EOFError) as exc:
-            raise TargetsError(f"{os.fspath(path)!r} is not a targets file: {exc}") from None
-        n = len(b)
-        if b.dtype != np.int8 or b.shape != (n, 26) or t.shape != (n, 5) or s.shape != (n,):
-            raise TargetsError(f"{os.fspath(path)!r}: boards (n, 26) int8, targets (n, 5), "
-                               f"stderr (n,) expected")
-        t = t.astype(np.float32)
-        if not (np.isfinite(t).all() and (t >= 0).all() and (t <= 1).all()):
-            raise TargetsError(f"{os.fspath(path)!r}: targets must be probabilities")
-        total += n
-        if total > _MAX_ROWS:
-            raise TargetsError(f"more than {_MAX_ROWS:,} rows of targets")
-        boards.append(b)
-        targets.append(t)
-        stderr.append(s.astype(np.float32))
-    return np.concatenate(boards), np.concatenate(targets), np.concatenate(stderr)

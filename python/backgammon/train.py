@@ -33,7 +33,7 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon.duel import _duel_stats, _result as _duel_result
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, TrainingDataError
 from backgammon.nn import Evaluator
 from backgammon.position import Position
 from backgammon.rollout import _collect
@@ -43,6 +43,7 @@ __all__ = ["TrainSettings", "train"]
 _CHECKPOINT = "checkpoint.npz"
 _BEST = "best.npz"
 _LOG = "train.log"
+_MAX_THREADS = 4096  # a round runs at most one copy of the nets per thread with games to play
 _EVAL_SEED = 0x5EED  # the duel's dice: the same at every evaluation, so the curve compares
 
 
@@ -63,31 +64,59 @@ class TrainSettings:
         return self.lr_final + (self.lr - self.lr_final) * h / (h + games)
 
 
-def train(games: int, *, out: str | os.PathLike[str] | None = None, seed: int = 0,
-          threads: int | None = None, hidden: tuple[int, int] = (128, 64), lr: float = 0.1,
-          lr_final: float = 0.01, lr_halflife: int = 200_000, round_games: int = 200,
-          eval_every: int = 10_000, eval_pairs: int = 500, max_minutes: float | None = None,
-          start: Evaluator | None = None, progress: bool = True,
-          log: Callable[[str], Any] | None = None) -> Evaluator:
+def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLike[str] | None = None,
+          seed: int = 0, threads: int | None = None, hidden: tuple[int, int] = (128, 64),
+          lr: float | None = None, lr_final: float | None = None, lr_halflife: int = 200_000,
+          round_games: int = 200, eval_every: int = 10_000, eval_pairs: int = 500,
+          max_minutes: float | None = None, start: Evaluator | str | os.PathLike[str] | None = None,
+          progress: bool = True, log: Callable[[str], Any] | None = None,
+          epochs: int = 20, batch: int = 128, optimizer: str = "adam",
+          validation: float = 0.05) -> Evaluator:
     """Trains for ``games`` self-play games (in total, counting a resumed
-    run's) and returns the :class:`~backgammon.Evaluator`.
+    run's) and returns the :class:`~backgammon.Evaluator`; with ``targets``
+    (a targets file, a directory of them, a list of files), trains
+    supervised on them instead (:func:`backgammon.supervised.fit`: ``epochs``,
+    ``batch``, ``optimizer`` "adam" or "momentum", ``validation`` the
+    held-out fraction; ``lr`` and ``lr_final`` default to 0.003 and 0.0001
+    for Adam, 0.1 and 0.0033 for momentum; ``threads`` at most one a net).
 
     With ``out``, a directory, the run keeps ``checkpoint.npz`` (the nets and
     the training state, after every evaluation and at the end), ``best.npz``
     (the nets that scored best against pubeval) and ``train.log``, and a run
     started again with the same ``out`` resumes from its checkpoint (the
     settings must match).  ``max_minutes`` stops early, at a round's end, once
-    that much wall time has passed in this call.  ``start`` replaces the
-    random initial nets of a fresh run.
+    that much wall time has passed in this call.  ``start`` (an Evaluator or
+    a nets file) replaces the random initial nets of a fresh run.
     """
+    if targets is not None:
+        if games is not None:
+            raise BackgammonError("give games (self-play) or targets (supervised), not both")
+        from backgammon.supervised import fit
+        return fit(targets, out=out, epochs=epochs, batch=batch, optimizer=optimizer, lr=lr,
+                   lr_final=lr_final, seed=seed, hidden=hidden, validation=validation,
+                   threads=threads, start=start, max_minutes=max_minutes, progress=progress,
+                   log=log)
+    if games is None:
+        raise BackgammonError("train needs games (self-play) or targets (supervised)")
+    from backgammon.supervised import _rate, _seed, _start
+    seed = _seed(seed)
+    lr = _rate(0.1 if lr is None else lr, "lr")
+    lr_final = _rate(0.01 if lr_final is None else lr_final, "lr_final", zero=True)
+    start = _start(start)
     if threads is None:
         threads = min(2, os.cpu_count() or 1)
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
+        raise BackgammonError(f"games must be an integer, got {games!r}")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise BackgammonError(f"threads must be an integer, got {threads!r}")
     settings = TrainSettings(seed=int(seed), threads=int(threads),
                              hidden=(int(hidden[0]), int(hidden[1])), lr=float(lr),
                              lr_final=float(lr_final), lr_halflife=int(lr_halflife),
                              round_games=int(round_games))
     if games < 1 or settings.threads < 1 or settings.round_games < 1 or settings.lr_halflife < 1:
         raise BackgammonError("games, threads, round_games and lr_halflife must be positive")
+    if settings.threads > _MAX_THREADS:
+        raise BackgammonError(f"threads must be at most {_MAX_THREADS}, got {settings.threads}")
     if eval_every < 0 or eval_pairs < 1:
         raise BackgammonError("eval_every must be >= 0 and eval_pairs >= 1")
     outdir = Path(out) if out is not None else None
@@ -98,11 +127,18 @@ def train(games: int, *, out: str | os.PathLike[str] | None = None, seed: int = 
         ck = outdir / _CHECKPOINT
         if ck.exists():
             net = Evaluator.load(ck)
-            state = json.loads(net.meta["train_state"])
-            saved = TrainSettings(**{**state["settings"], "hidden": tuple(state["settings"]["hidden"])})
+            from backgammon.supervised import train_state
+            state = train_state(net, os.fspath(ck))
+            try:
+                saved = TrainSettings(**{**state["settings"], "hidden": tuple(state["settings"]["hidden"])})
+                done, seconds_before = int(state["games"]), float(state["seconds"])
+                best = float(state["best"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise TrainingDataError(f"{ck}: malformed train_state: {exc!r}") from None
             if saved != settings:
                 raise BackgammonError(f"{ck} was made with other settings: {saved}")
-            done, seconds_before, best = state["games"], state["seconds"], state["best"]
+            if done < 0:
+                raise TrainingDataError(f"{ck}: malformed train_state: games {done}")
     logfile = open(outdir / _LOG, "a") if outdir is not None else None
 
     def say(line: str) -> None:
@@ -119,7 +155,10 @@ def train(games: int, *, out: str | os.PathLike[str] | None = None, seed: int = 
     say(f"# start games={done} settings={json.dumps(asdict(settings))}")
     cancel = _bgcore.Cancel()
     try:
-        with ThreadPoolExecutor(max_workers=settings.threads,
+        # the round's partition into jobs depends on settings.threads only;
+        # the pool runs them on at most one OS thread a CPU, and each job
+        # makes its copy of the nets when it starts (none for idle threads)
+        with ThreadPoolExecutor(max_workers=max(1, min(settings.threads, os.cpu_count() or 1)),
                                 thread_name_prefix="backgammon-train") as pool:
             while done < games:
                 if max_minutes is not None and time.perf_counter() - t0 > 60 * max_minutes:
@@ -127,25 +166,22 @@ def train(games: int, *, out: str | os.PathLike[str] | None = None, seed: int = 
                 per = settings.round_games
                 count = min(per * settings.threads, games - done)
                 rate = settings.lr_at(done)
-                copies = [Evaluator(net.weights(), meta=net.meta) for _ in range(settings.threads)]
+                base = net.weights()
                 jobs = []
-                first = done
-                for c in copies:
+                for first in range(done, done + count, per):
                     n = min(per, done + count - first)
-                    if n <= 0:
-                        break
-                    jobs.append(pool.submit(c._nets.td_games, board, settings.seed, first, n,
-                                            rate, cancel))
-                    first += n
-                for _ in _collect(jobs, cancel):  # Ctrl-C or an error stops every thread
-                    pass
-                net = _average(copies[:len(jobs)], net.meta)
+                    jobs.append(pool.submit(_td_job, base, board, settings.seed, first, n, rate,
+                                            cancel))
+                total = None
+                for w in _collect(jobs, cancel):  # Ctrl-C or an error stops every thread
+                    total = _add(total, w)        # in job order: a fixed sum
+                net = _mean(total, len(jobs), net.meta)
                 done += count
                 if bar is not None:
                     bar.update(count)
                 if eval_every and (done - last_eval >= eval_every or done >= games):
                     last_eval = done
-                    r = _strength(net, board, eval_pairs, settings.threads)
+                    r = _strength(net, board, eval_pairs, min(settings.threads, os.cpu_count() or 1))
                     elapsed = seconds_before + time.perf_counter() - t0
                     say(f"games={done} seconds={elapsed:.1f} games_per_s={done / max(elapsed, 1e-9):.1f} "
                         f"lr={rate:.4f} ppg={r.ppg.value:+.4f} se={r.ppg.stderr:.4f}")
@@ -170,16 +206,28 @@ def train(games: int, *, out: str | os.PathLike[str] | None = None, seed: int = 
     return net
 
 
-def _average(copies: list[Evaluator], meta: dict[str, str]) -> Evaluator:
-    """The mean of the copies' weights, summed in a fixed order."""
-    weights = copies[0].weights()
-    for c in copies[1:]:
-        for k, v in c.weights().items():
-            weights[k] += v
-    if len(copies) > 1:
-        for k in weights:
-            weights[k] /= np.float32(len(copies))
-    return Evaluator(weights, meta=meta)
+def _td_job(base: dict[str, np.ndarray], board: bytes, seed: int, first: int, n: int,
+            rate: float, cancel: Any) -> dict[str, np.ndarray]:
+    copy = Evaluator(base)
+    copy._nets.td_games(board, seed, first, n, rate, cancel)
+    return copy.weights()
+
+
+def _add(total: dict[str, np.ndarray] | None, w: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    if total is None:
+        return w
+    for k, v in w.items():
+        total[k] += v
+    return total
+
+
+def _mean(total: dict[str, np.ndarray] | None, count: int, meta: dict[str, str]) -> Evaluator:
+    """The mean of the copies' weights (summed in job order)."""
+    assert total is not None
+    if count > 1:
+        for k in total:
+            total[k] /= np.float32(count)
+    return Evaluator(total, meta=meta)
 
 
 def _strength(net: Evaluator, board: bytes, pairs: int, threads: int):

@@ -643,6 +643,9 @@ def pubeval_choice(bytes board, dice):
 from nn cimport *
 
 NN_INPUTS = BG_NN_NIN
+NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2}
+NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2}
+NN_MAX_NETS = BG_NN_MAXNETS
 NN_OUTPUTS = BG_NN_NOUT
 NN_MAX_HIDDEN = BG_NN_MAXH
 NN_ENCODING = BG_NN_ENCODING
@@ -672,40 +675,50 @@ cdef int _bearoff_exact(const void *ctx, const int8_t *b, float *out) noexcept n
 
 
 cdef class Nets:
-    """The contact and race nets over padded float32 arrays.
+    """The contact, race and (optionally) crashed nets over padded float32 arrays.
 
-    ``arrays`` is ``(w1, b1, w2, b2)`` of the contact net then of the race
-    net: ``w1`` ``(204, hpad)`` input-major, ``b1`` ``(hpad,)``, ``w2``
-    ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns past
-    ``hidden[c]`` are zero.  The core reads (and training writes) the arrays
-    in place, so they are kept here.  Evaluation only reads: one Nets may
-    serve any number of threads at once; training needs its own copy.
+    ``arrays`` is ``(w1, b1, w2, b2)`` of each net in the order contact,
+    race, crashed: ``w1`` ``(inputs, hpad)`` input-major, ``b1`` ``(hpad,)``,
+    ``w2`` ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns
+    past ``hidden[c]`` are zero; ``inputs`` that of ``encoding`` (1: 204, 2:
+    224).  With two nets crashed positions go to the contact net.  The core
+    reads (and training writes) the arrays in place, so they are kept here.
+    Evaluation only reads: one Nets may serve any number of threads at once;
+    training needs its own copy.
     """
     cdef bg_nn nn
     cdef bg_evaluator ev
-    cdef bg_mlp_rw rw[2]
+    cdef bg_mlp_rw rw[3]
     cdef readonly tuple arrays
     cdef readonly tuple hidden
+    cdef readonly int encoding
 
-    def __init__(self, arrays, hidden):
+    def __init__(self, arrays, hidden, int encoding=1):
         cdef float[:, ::1] w1, w2
         cdef float[::1] b1, b2
-        cdef int c, hpad
+        cdef int c, hpad, k, nin
         arrays = tuple(arrays)
         hidden = tuple(int(h) for h in hidden)
-        if len(arrays) != 8 or len(hidden) != 2:
-            raise ValueError("Nets needs 8 arrays and 2 hidden sizes")
-        for c in range(2):
+        k = len(hidden)
+        if k not in (2, 3) or len(arrays) != 4 * k:
+            raise ValueError("Nets needs 2 or 3 nets: 4 arrays and a hidden size each")
+        if not 1 <= encoding <= BG_NN_ENCODING_MAX:
+            raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+        nin = BG_NN_NIN if encoding == 1 else BG_NN_NIN2
+        memset(&self.nn, 0, sizeof(self.nn))
+        self.nn.nnets = k
+        for c in range(k):
             w1 = arrays[4 * c]
             b1 = arrays[4 * c + 1]
             w2 = arrays[4 * c + 2]
             b2 = arrays[4 * c + 3]
             hpad = w1.shape[1]
-            if (w1.shape[0] != BG_NN_NIN or hpad % 8 or hpad > BG_NN_MAXH or hpad < 8
+            if (w1.shape[0] != nin or hpad % 8 or hpad > BG_NN_MAXH or hpad < 8
                     or b1.shape[0] != hpad or w2.shape[0] != BG_NN_NOUT or w2.shape[1] != hpad
                     or b2.shape[0] != BG_NN_NOUT or not 0 < hidden[c] <= hpad < hidden[c] + 8):
                 raise ValueError("net arrays of the wrong shapes")
-            self.nn.net[c].nin = BG_NN_NIN
+            self.nn.net[c].nin = nin
+            self.nn.net[c].enc = encoding
             self.nn.net[c].nhid = hidden[c]
             self.nn.net[c].hpad = hpad
             self.nn.net[c].w1 = &w1[0, 0]
@@ -716,6 +729,7 @@ cdef class Nets:
             self.rw[c].b1 = &b1[0]
             self.rw[c].w2 = &w2[0, 0]
             self.rw[c].b2 = &b2[0]
+        self.encoding = encoding
         self.arrays = arrays
         self.hidden = hidden
         self.ev.nn = &self.nn
@@ -724,17 +738,21 @@ cdef class Nets:
         self.ev.exact_ctx = _bearoff_db()
         self.ev.exact = _bearoff_exact
 
-    def evaluate(self, const int8_t[:, ::1] boards):
+    def evaluate(self, const int8_t[:, ::1] boards, Cancel cancel=None):
         """The five probabilities ``(m, 5)`` float32 of each board for its
         player on roll, before rolling.  Rows are validated first; a finished
-        board (one side has no checkers) gets its exact result."""
+        board (one side has no checkers) gets its exact result.  Ctrl-C (or
+        ``cancel``) stops it within milliseconds."""
         cdef int64_t m = boards.shape[0], i
-        cdef int code
+        cdef int code, stopped = 0
         cdef cnp.npy_intp dims[2]
         cdef float *o
+        cdef bg_cancel c
         if boards.shape[1] != BG_NPTS:
             raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
         for i in range(m):
+            if (i & 0xFFFF) == 0xFFFF:
+                PyErr_CheckSignals()   # raises KeyboardInterrupt on Ctrl-C
             code = bg_validate(&boards[i, 0])
             if code != BG_OK:
                 raise InvalidPositionError(
@@ -746,9 +764,16 @@ cdef class Nets:
         dims[1] = BG_NN_NOUT
         out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
         o = <float *>cnp.PyArray_DATA(out)
+        _cancel_init(&c, cancel, 1)
         with nogil:
             for i in range(m):
+                # a poll every 1,024 rows (~1 ms of evaluations)
+                if (i & 1023) == 1023 and bg_cancelled(&c):
+                    stopped = 1
+                    break
                 bg_eval(&self.ev, &boards[i, 0], o + i * BG_NN_NOUT)
+        if stopped:
+            _raise_cancelled()
         return out
 
     def choose(self, bytes before, const int8_t[:, ::1] cands):
@@ -777,6 +802,8 @@ cdef class Nets:
         played from ``befores[i]`` (rows already valid).  Returns ``(picks,
         probs)``: ``(m,)`` int64 absolute row indices and ``(n, 5)`` float32."""
         cdef int64_t m = befores.shape[0], n = cands.shape[0], i
+        cdef int stopped = 0
+        cdef bg_cancel c
         cdef cnp.npy_intp dims[2]
         cdef cnp.npy_intp pdims[1]
         cdef float *o
@@ -798,11 +825,17 @@ cdef class Nets:
         pdims[0] = m
         picks = cnp.PyArray_SimpleNew(1, pdims, cnp.NPY_INT64)
         pk = <int64_t *>cnp.PyArray_DATA(picks)
+        _cancel_init(&c, None, 1)
         with nogil:
             for i in range(m):
+                if (i & 63) == 63 and bg_cancelled(&c):
+                    stopped = 1
+                    break
                 pk[i] = offsets[i] + bg_nn_choose(
                     &self.ev, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
                     &befores[i, 0], o + offsets[i] * BG_NN_NOUT, NULL)
+        if stopped:
+            _raise_cancelled()
         return picks, out
 
     def td_games(self, bytes start, uint64_t seed, int64_t first_game, int64_t ngames, float lr,
@@ -827,14 +860,151 @@ cdef class Nets:
             raise RolloutError(f"a game passed {BG_MAX_PLIES:,} plies without ending")
         return r
 
+    # -- supervised training (sgd.h) -----------------------------------
 
-def nn_encode(bytes board):
+    def classify(self, const int8_t[:, ::1] boards):
+        """``(m,)`` int8: the net that answers each (valid) board: 0 contact,
+        1 race, 2 crashed (with three nets), -1 none (finished, or known to
+        the bear-off database)."""
+        cdef int64_t m = boards.shape[0], i
+        cdef bg_nn_scan_t sc
+        cdef float out[BG_NN_NOUT]
+        cdef cnp.npy_intp dims[1]
+        cdef int8_t *o
+        dims[0] = m
+        res = cnp.PyArray_SimpleNew(1, dims, cnp.NPY_INT8)
+        o = <int8_t *>cnp.PyArray_DATA(res)
+        with nogil:
+            for i in range(m):
+                bg_nn_scan(&boards[i, 0], &sc)
+                if bg_nn_known(&self.ev, &boards[i, 0], &sc, out):
+                    o[i] = -1
+                else:
+                    o[i] = <int8_t>bg_nn_class(&self.nn, &boards[i, 0], &sc)
+        return res
+
+    def sgd_nparams(self, int c):
+        """Floats of one moment array of net ``c``'s optimizer state."""
+        return bg_sgd_nparams(&self.nn.net[c])
+
+    def sgd_loss(self, int c, const int8_t[:, ::1] boards, const float[:, ::1] targets,
+                 const int64_t[::1] order, Cancel cancel=None):
+        """Sum of the cross-entropies of net ``c`` on rows ``order`` (indices
+        checked by the caller), without the GIL."""
+        cdef double total = 0.0
+        cdef int r
+        cdef bg_cancel cc
+        _sgd_check(boards, targets, order)
+        _cancel_init(&cc, cancel, 1)
+        with nogil:
+            r = bg_sgd_loss(&self.nn.net[c], &boards[0, 0] if boards.shape[0] else NULL,
+                            &targets[0, 0] if targets.shape[0] else NULL,
+                            &order[0] if order.shape[0] else NULL, order.shape[0], &total, &cc)
+        if r == BG_E_CANCELLED:
+            _raise_cancelled()
+        return total
+
+    def sgd_train(self, int c, const int8_t[:, ::1] boards, const float[:, ::1] targets,
+                  const int64_t[::1] order, int64_t batch, bint adam, float lr, float lr_final,
+                  int64_t total_steps, float beta1, float beta2, float eps,
+                  float[::1] state, int64_t[::1] progress, Cancel cancel=None):
+        """Minibatch training of net ``c`` in place on rows ``order`` (sgd.h),
+        without the GIL.  ``state``: the optimizer's moments (2 x
+        sgd_nparams(c)).  ``progress`` (int64 [step, done]) holds the step
+        on entry and receives the step and the examples done, also when
+        Ctrl-C or ``cancel`` stops it (raised after).  Returns the loss sum."""
+        cdef bg_sgd_opts o
+        cdef int64_t step = progress[0], done = 0
+        cdef double loss = 0.0
+        cdef int r
+        cdef bg_cancel cc
+        _sgd_check(boards, targets, order)
+        if state.shape[0] != 2 * bg_sgd_nparams(&self.nn.net[c]) or progress.shape[0] != 2:
+            raise ValueError("optimizer state of the wrong size")
+        if batch < 1:
+            raise ValueError("batch must be >= 1")
+        o.method = BG_SGD_ADAM if adam else BG_SGD_MOMENTUM
+        o.lr = lr
+        o.lr_final = lr_final
+        o.total_steps = total_steps
+        o.beta1 = beta1
+        o.beta2 = beta2
+        o.eps = eps
+        _cancel_init(&cc, cancel, 1)
+        if order.shape[0]:
+            with nogil:
+                r = bg_sgd_train(&self.nn.net[c], &self.rw[c], &o, &state[0], &boards[0, 0],
+                                 &targets[0, 0], &order[0], order.shape[0], batch, &step, &done,
+                                 &loss, &cc)
+        else:
+            r = 0
+        progress[0] = step
+        progress[1] = done
+        if r == BG_E_CANCELLED:
+            _raise_cancelled()
+        if r == -1:
+            raise MemoryError()
+        return loss
+
+
+def first_invalid_row(const int8_t[:, ::1] boards):
+    """``(i, why)``: the first row that is not a valid board, or ``(-1, "")``."""
+    cdef int64_t i, m = boards.shape[0]
+    cdef int code = BG_OK
+    if boards.shape[1] != BG_NPTS:
+        raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
+    with nogil:
+        for i in range(m):
+            code = bg_validate(&boards[i, 0])
+            if code != BG_OK:
+                break
+    if code != BG_OK:
+        return i, _VALIDATION_MESSAGES[code]
+    return -1, ""
+
+
+cdef int _sgd_check(const int8_t[:, ::1] boards, const float[:, ::1] targets,
+                    const int64_t[::1] order) except -1:
+    cdef int64_t i, n = boards.shape[0]
+    if boards.shape[1] != BG_NPTS or targets.shape[1] != BG_NN_NOUT or targets.shape[0] != n:
+        raise ValueError("boards (n, 26) and targets (n, 5) needed")
+    for i in range(order.shape[0]):
+        if not 0 <= order[i] < n:
+            raise ValueError(f"order[{i}] = {order[i]} is not a row")
+    return 0
+
+
+def nn_encode(bytes board, int encoding=1):
     """The nonzero inputs of a board: ``(indices, values)``."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int16_t idx[BG_NN_MAXNZ]
     cdef float val[BG_NN_MAXNZ]
-    cdef int n = bg_nn_encode(b, idx, val), i
+    cdef int n, i
+    if not 1 <= encoding <= BG_NN_ENCODING_MAX:
+        raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+    n = bg_nn_encode_enc(encoding, b, idx, val)
     return [idx[i] for i in range(n)], [val[i] for i in range(n)]
+
+
+def nn_features(bytes board, int encoding=2):
+    """The feature inputs (after the 196 raw ones) of a board, all of them."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_nn_scan_t sc
+    cdef float f[BG_NN_NFEAT2]
+    cdef int n, i
+    if not 1 <= encoding <= BG_NN_ENCODING_MAX:
+        raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+    bg_nn_scan(b, &sc)
+    n = bg_nn_features_enc(encoding, b, &sc, f)
+    return [f[i] for i in range(n)]
+
+
+def nn_is_crashed(bytes board):
+    """Whether the crashed net answers the board (in a file with three nets)."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_nn_scan_t sc
+    bg_nn_scan(b, &sc)
+    return bool(bg_nn_scan_crashed(b, &sc))
 
 
 def nn_scan_agrees(bytes board):

@@ -32,15 +32,22 @@
 
 #define BG_NN_CONTACT 0
 #define BG_NN_RACE 1
+#define BG_NN_CRASHED 2        /* only in files with three nets */
+#define BG_NN_MAXNETS 3
 #define BG_NN_SIDE 98          /* inputs per side: 24 points x 4, bar, off */
 #define BG_NN_RAW (2 * BG_NN_SIDE)
-#define BG_NN_NFEAT 8
+#define BG_NN_NFEAT 8          /* feature inputs of encoding 1 */
+#define BG_NN_NFEAT2 28        /* ... of encoding 2: those 8, then 10 a side (nn.h, docs/nn.md) */
+#define BG_NN_MAXFEAT BG_NN_NFEAT2
 #define BG_NN_NIN (BG_NN_RAW + BG_NN_NFEAT)
+#define BG_NN_NIN2 (BG_NN_RAW + BG_NN_NFEAT2)
 #define BG_NN_NOUT 5
-#define BG_NN_MAXNZ 160        /* nonzero inputs: 2 x (15 x 4 + 2) + 8 = 132 at most, + slack */
+#define BG_NN_MAXNZ 192        /* nonzero inputs: 2 x (15 x 4 + 2) + 28 = 152 at most, + slack */
 #define BG_NN_MAXH 512
-#define BG_NN_NPTS_DELTA (26 * 8 + 2 + 8 + 4)   /* inputs a candidate may change, + slack */
-#define BG_NN_ENCODING 1       /* version of the encoding below (docs/nn.md) */
+#define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack */
+#define BG_NN_ENCODING 1       /* the encoding of the bundled nets (docs/nn.md) */
+#define BG_NN_ENCODING_MAX 2   /* encodings this core runs: 1 and 2 */
+#define BG_NN_CRASHED_MAX 6    /* a side with this many checkers in play or fewer is crashed */
 
 /* Feature inputs (after the 196 raw ones). */
 #define BG_F_PIPS 0            /* pips / 100, on roll then opponent */
@@ -51,6 +58,7 @@
 
 typedef struct {
     int nin, nhid, hpad;
+    int enc;           /* input encoding: 1 or 2 (nin = BG_NN_NIN or BG_NN_NIN2) */
     const float *w1;   /* nin x hpad, input-major */
     const float *b1;   /* hpad */
     const float *w2;   /* 5 x hpad, output-major */
@@ -58,7 +66,8 @@ typedef struct {
 } bg_mlp;
 
 typedef struct {
-    bg_mlp net[2];     /* BG_NN_CONTACT, BG_NN_RACE */
+    bg_mlp net[BG_NN_MAXNETS];  /* BG_NN_CONTACT, BG_NN_RACE, BG_NN_CRASHED */
+    int nnets;                  /* 2 (crashed positions go to the contact net) or 3 */
 } bg_nn;
 
 /* ------------------------------------------------------------------ */
@@ -387,12 +396,26 @@ static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
     *opp_off = BG_MAXCHK - opp;
 }
 
-/* The nonzero inputs of board b with its scan: n (index, value) pairs in a
- * fixed order (cells 0..25, then borne off, then features).  Returns n. */
-static inline int bg_nn_encode_scan(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val)
+#include "nnfeat2.h"
+
+/* The feature inputs of encoding enc from board b and its scan; returns
+ * how many (BG_NN_NFEAT or BG_NN_NFEAT2). */
+static inline int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
-    int i, n = 0, own_off = BG_MAXCHK - s->own_count, opp_off = BG_MAXCHK - s->opp_count;
-    float f[BG_NN_NFEAT];
+    bg_nn_scan_features(s, f);
+    if (enc == 1) return BG_NN_NFEAT;
+    bg_nn2_features(b, s, f + BG_NN_NFEAT);
+    return BG_NN_NFEAT2;
+}
+
+/* The nonzero inputs of board b with its scan in encoding enc: n (index,
+ * value) pairs in a fixed order (cells 0..25, then borne off, then
+ * features).  Returns n. */
+static inline int bg_nn_encode_scan_enc(int enc, const int8_t *b, const bg_nn_scan_t *s,
+                                        int16_t *idx, float *val)
+{
+    int i, n = 0, nf, own_off = BG_MAXCHK - s->own_count, opp_off = BG_MAXCHK - s->opp_count;
+    float f[BG_NN_MAXFEAT];
     uint32_t cells = (s->own >> 0) | bg_nn_rev26(s->opp);   /* nonzero cells, ascending */
     while (cells) {
         i = bg_highbit(cells & (~cells + 1u));
@@ -401,18 +424,60 @@ static inline int bg_nn_encode_scan(const int8_t *b, const bg_nn_scan_t *s, int1
     }
     if (own_off) { idx[n] = 97; val[n++] = (float)own_off * (1.0f / 15.0f); }
     if (opp_off) { idx[n] = BG_NN_SIDE + 97; val[n++] = (float)opp_off * (1.0f / 15.0f); }
-    bg_nn_scan_features(s, f);
-    for (i = 0; i < BG_NN_NFEAT; i++) {
+    nf = bg_nn_features_enc(enc, b, s, f);
+    for (i = 0; i < nf; i++) {
         if (f[i] != 0.0f) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i]; }
     }
     return n;
 }
 
-static inline int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
+static inline int bg_nn_encode_scan(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val)
+{
+    return bg_nn_encode_scan_enc(1, b, s, idx, val);
+}
+
+static inline int bg_nn_encode_enc(int enc, const int8_t *b, int16_t *idx, float *val)
 {
     bg_nn_scan_t s;
     bg_nn_scan(b, &s);
-    return bg_nn_encode_scan(b, &s, idx, val);
+    return bg_nn_encode_scan_enc(enc, b, &s, idx, val);
+}
+
+static inline int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
+{
+    return bg_nn_encode_enc(1, b, idx, val);
+}
+
+/* Checkers of the side on roll in play, for the crashed test: on the board
+ * and the bar, less those on its 1-point when two or more are there, and
+ * less all but one on its 2-point (checkers buried that deep take no part
+ * in the play).  The opponent's: the same on the swapped board. */
+static inline int bg_nn_in_play(const int8_t *b, int own_count)
+{
+    int ace = b[1] > 0 ? b[1] : 0, deuce = b[2] > 0 ? b[2] : 0;
+    return own_count - (ace >= 2 ? ace : 0) - (deuce > 1 ? deuce - 1 : 0);
+}
+
+static inline int bg_nn_in_play_opp(const int8_t *b, int opp_count)
+{
+    int ace = b[24] < 0 ? -b[24] : 0, deuce = b[23] < 0 ? -b[23] : 0;
+    return opp_count - (ace >= 2 ? ace : 0) - (deuce > 1 ? deuce - 1 : 0);
+}
+
+/* Crashed: a contact position in which a side has at most
+ * BG_NN_CRASHED_MAX checkers in play (bg_nn_in_play). */
+static inline int bg_nn_scan_crashed(const int8_t *b, const bg_nn_scan_t *s)
+{
+    return !bg_nn_scan_race(s) && (bg_nn_in_play(b, s->own_count) <= BG_NN_CRASHED_MAX
+                                   || bg_nn_in_play_opp(b, s->opp_count) <= BG_NN_CRASHED_MAX);
+}
+
+/* The net of nn that answers board b (scanned). */
+static inline int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan_t *s)
+{
+    if (bg_nn_scan_race(s)) return BG_NN_RACE;
+    if (nn->nnets > BG_NN_CRASHED && bg_nn_scan_crashed(b, s)) return BG_NN_CRASHED;
+    return BG_NN_CONTACT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -699,7 +764,7 @@ static inline void bg_nn_forward_scan(const bg_mlp *m, const int8_t *b, const bg
 {
     int16_t idx[BG_NN_MAXNZ];
     float val[BG_NN_MAXNZ];
-    int n = bg_nn_encode_scan(b, s, idx, val);
+    int n = bg_nn_encode_scan_enc(m->enc, b, s, idx, val);
     bg_nn_accumulate(m, idx, val, n, acc);
     bg_nn_head(m, acc, h, out);
 }
@@ -711,7 +776,7 @@ static inline void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
     bg_nn_scan_t s;
     bg_nn_scan(b, &s);
     if (bg_nn_known(ev, b, &s, out)) return;
-    bg_nn_forward_scan(&ev->nn->net[bg_nn_scan_race(&s)], b, &s, acc, h, out);
+    bg_nn_forward_scan(&ev->nn->net[bg_nn_class(ev->nn, b, &s)], b, &s, acc, h, out);
     bg_nn_tidy_scan(&s, out);
 }
 
@@ -733,17 +798,17 @@ static inline void bg_flip(const float *p, float *q)
 typedef struct {
     const int8_t *base;    /* 26 bytes, the position after swapping */
     bg_nn_scan_t scan;
-    int ready[2];
-    float f[BG_NN_NFEAT];
-    float acc[2][BG_NN_MAXH];
+    int ready[BG_NN_MAXNETS];
+    float f[BG_NN_MAXNETS][BG_NN_MAXFEAT];   /* the base's features in each net's encoding */
+    float acc[BG_NN_MAXNETS][BG_NN_MAXH];
 } bg_nn_base;
 
 static inline void bg_nn_base_init(bg_nn_base *s, const int8_t *base)
 {
+    int c;
     s->base = base;
-    s->ready[0] = s->ready[1] = 0;
+    for (c = 0; c < BG_NN_MAXNETS; c++) s->ready[c] = 0;
     bg_nn_scan(base, &s->scan);
-    bg_nn_scan_features(&s->scan, s->f);
 }
 
 static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cls)
@@ -751,7 +816,8 @@ static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cl
     if (!s->ready[cls]) {
         int16_t idx[BG_NN_MAXNZ];
         float val[BG_NN_MAXNZ];
-        int n = bg_nn_encode_scan(s->base, &s->scan, idx, val);
+        int n = bg_nn_encode_scan_enc(m->enc, s->base, &s->scan, idx, val);
+        bg_nn_features_enc(m->enc, s->base, &s->scan, s->f[cls]);
         bg_nn_accumulate(m, idx, val, n, s->acc[cls]);
         s->ready[cls] = 1;
     }
@@ -763,13 +829,14 @@ static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cl
 static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, const int8_t *e,
                                     const bg_nn_scan_t *es, float *out)
 {
-    float acc[BG_NN_MAXH], h[BG_NN_MAXH], f[BG_NN_NFEAT];
+    float acc[BG_NN_MAXH], h[BG_NN_MAXH], f[BG_NN_MAXFEAT];
     int16_t idx[BG_NN_NPTS_DELTA];
     float val[BG_NN_NPTS_DELTA];
-    int i, k, n = 0, c, hp = m->hpad;
+    int i, k, n = 0, c, nf, hp = m->hpad;
+    const float *bf;
     int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
     const int8_t *b0 = s->base;
-    memcpy(acc, bg_nn_base_acc(s, m, cls), sizeof(float) * (size_t)hp);
+    memcpy(acc, bg_nn_base_acc(s, m, cls), sizeof(float) * (size_t)hp);   /* fills s->f[cls] */
     for (i = 0; i < BG_NPTS; i++) {
         if (e[i] == b0[i]) continue;
         c = bg_nn_cell(i, b0[i], idx + n, val + n);
@@ -780,9 +847,10 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     /* borne off: 15 - count, so the change is the count's fall */
     if (d_own) { idx[n] = 97; val[n++] = (float)d_own * (1.0f / 15.0f); }
     if (d_opp) { idx[n] = BG_NN_SIDE + 97; val[n++] = (float)d_opp * (1.0f / 15.0f); }
-    bg_nn_scan_features(es, f);
-    for (i = 0; i < BG_NN_NFEAT; i++)
-        if (f[i] != s->f[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - s->f[i]; }
+    nf = bg_nn_features_enc(m->enc, e, es, f);
+    bf = s->f[cls];
+    for (i = 0; i < nf; i++)
+        if (f[i] != bf[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - bf[i]; }
     bg_nn_addcols(acc, m->w1, hp, idx, val, n);
     bg_nn_head(m, acc, h, out);
 }
@@ -811,7 +879,7 @@ static inline int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, 
         bg_swap(cands + i * BG_NPTS, e);
         bg_nn_scan(e, &es);
         if (!bg_nn_known(ev, e, &es, out)) {
-            int cls = bg_nn_scan_race(&es);
+            int cls = bg_nn_class(ev->nn, e, &es);
             bg_nn_delta_eval(&s, &ev->nn->net[cls], cls, e, &es, out);
             bg_nn_tidy_scan(&es, out);
         }

@@ -5,6 +5,12 @@ from movegen cimport bg_cancel
 cdef extern from "nn.h" nogil:
     enum:
         BG_NN_NIN
+        BG_NN_NIN2
+        BG_NN_NFEAT
+        BG_NN_NFEAT2
+        BG_NN_ENCODING_MAX
+        BG_NN_MAXNETS
+        BG_NN_CRASHED
         BG_NN_NOUT
         BG_NN_MAXH
         BG_NN_MAXNZ
@@ -14,13 +20,15 @@ cdef extern from "nn.h" nogil:
 
     ctypedef struct bg_mlp:
         int nin, nhid, hpad
+        int enc
         const float *w1
         const float *b1
         const float *w2
         const float *b2
 
     ctypedef struct bg_nn:
-        bg_mlp net[2]
+        bg_mlp net[3]
+        int nnets
 
     ctypedef int (*bg_exact_fn)(const void *ctx, const int8_t *b, float *out) noexcept nogil
 
@@ -40,6 +48,10 @@ cdef extern from "nn.h" nogil:
     void bg_nn_scan_plain(const int8_t *b, bg_nn_scan_t *s)
     int bg_nn_is_race(const int8_t *b)
     int bg_nn_encode(const int8_t *b, int16_t *idx, float *val)
+    int bg_nn_encode_enc(int enc, const int8_t *b, int16_t *idx, float *val)
+    int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan_t *s)
+    int bg_nn_scan_crashed(const int8_t *b, const bg_nn_scan_t *s)
+    int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
     void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
     int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
                          const int8_t *before, float *probs, float *best_probs)
@@ -54,3 +66,24 @@ cdef extern from "train.h" nogil:
     int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, const int8_t *start,
                         uint64_t seed, int64_t first_game, int64_t ngames, float lr,
                         bg_cancel *cancel)
+
+cdef extern from "sgd.h" nogil:
+    enum:
+        BG_SGD_MOMENTUM
+        BG_SGD_ADAM
+
+    ctypedef struct bg_sgd_opts:
+        int method
+        float lr, lr_final
+        int64_t total_steps
+        float beta1, beta2, eps
+
+    int64_t bg_sgd_nparams(const bg_mlp *m)
+    int bg_sgd_loss(const bg_mlp *m, const int8_t *boards, const float *targets,
+                    const int64_t *order, int64_t n, double *sum, bg_cancel *cancel)
+    int bg_sgd_train(const bg_mlp *m, const bg_mlp_rw *rw, const bg_sgd_opts *o,
+                     float *state, const int8_t *boards, const float *targets,
+                     const int64_t *order, int64_t n, int64_t batch, int64_t *step,
+                     int64_t *done, double *loss_sum, bg_cancel *cancel)
+    int bg_nn_known(const bg_evaluator *ev, const int8_t *b, const bg_nn_scan_t *s, float *out)
+    int bg_nn_scan_race(const bg_nn_scan_t *s)

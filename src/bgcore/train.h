@@ -32,7 +32,7 @@ static inline void bg_td_update(const bg_mlp *m, const bg_mlp_rw *rw, const int8
     float val[BG_NN_MAXNZ], acc[BG_NN_MAXH], h[BG_NN_MAXH], g[BG_NN_MAXH];
     float out[BG_NN_NOUT], delta[BG_NN_NOUT];
     int n, i, j, k, hp = m->hpad, nh = m->nhid;
-    n = bg_nn_encode(b, idx, val);
+    n = bg_nn_encode_enc(m->enc, b, idx, val);
     bg_nn_accumulate(m, idx, val, n, acc);
     bg_nn_head(m, acc, h, out);
     for (k = 0; k < BG_NN_NOUT; k++) delta[k] = lr * (t[k] - out[k]);
@@ -60,7 +60,7 @@ static inline void bg_td_update(const bg_mlp *m, const bg_mlp_rw *rw, const int8
 /*
  * Self-play games first_game .. first_game + ngames - 1 from `start` (the
  * player on roll about to roll), dice from stream (seed, k), updating the
- * nets of ev (writable through rw[2]) after every move.  Returns the plies
+ * nets of ev (writable through rw[nnets]) after every move.  Returns the plies
  * played, -1 when memory ran out, BG_E_TOO_LONG, or BG_E_CANCELLED (checked
  * once a game; the nets keep the updates of the games played).
  */
@@ -104,7 +104,7 @@ static inline int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, c
             /* positions the evaluator knows exactly need no training */
             bg_nn_scan(board, &sc);
             if (!bg_nn_known(ev, board, &sc, exact)) {
-                cls = bg_nn_scan_race(&sc);
+                cls = bg_nn_class(ev->nn, board, &sc);
                 bg_td_update(&ev->nn->net[cls], &rw[cls], board, target, lr);
             }
             if (points) break;

@@ -1,0 +1,430 @@
+"""Supervised training of the nets on (position, target probabilities) data, in the core.
+
+``backgammon.train(targets=...)`` lands here.  Each position is learned by
+the net that answers it (contact or race; finished and bear-off positions,
+which the Evaluator knows exactly, are left out).  A validation split is
+held out; every epoch each net sees its training positions once, in an
+order drawn from ``(seed, epoch, net)``, in minibatches (``sgd.h``:
+cross-entropy on the five outputs, Adam or SGD with momentum, the learning
+rate falling from ``lr`` to ``lr_final`` on a cosine over the run).  The
+nets learn in parallel threads (at most one a net): a run depends only on
+its data, seed and settings, never on the thread count.
+
+With ``out`` the run keeps ``checkpoint.npz`` (a nets file whose
+``train_state`` says where it stopped, with the optimizer's moments as
+``train_opt_*`` arrays), ``best.npz`` (lowest validation loss) and
+``train.log``; a run started again with the same ``out`` resumes from the
+checkpoint exactly, wherever it stopped (Ctrl-C included), given the same
+data and settings.
+
+    >>> import numpy as np, backgammon as bg
+    >>> from backgammon.targets import TargetSet
+    >>> b = np.stack([bg.Position.initial().to_array()] * 8)
+    >>> t = np.tile(np.array([0.5, 0.15, 0.01, 0.14, 0.01], np.float32), (8, 1))
+    >>> data = TargetSet(b, t, np.zeros(8, np.float32), ())
+    >>> ev = bg.train(targets=data, epochs=2, hidden=(8, 8), validation=0.25, progress=False)
+    >>> ev.hidden
+    (8, 8)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from backgammon import _bgcore
+from backgammon._npz import read_npz
+from backgammon.errors import BackgammonError, InvalidWeightsError, TrainingDataError
+from backgammon.nn import NETS, Evaluator
+from backgammon.targets import Source, TargetSet, read_targets
+
+__all__ = ["FitSettings", "fit"]
+
+_CHECKPOINT = "checkpoint.npz"
+_BEST = "best.npz"
+_LOG = "train.log"
+_KIND = "supervised-v1"
+OPTIMIZERS = ("adam", "momentum")
+DEFAULT_LR = {"adam": 0.003, "momentum": 0.1}
+_MAX_EPOCHS = 1_000_000
+_MAX_BATCH = 1 << 20
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    """Everything that decides a supervised run's result besides its data."""
+
+    seed: int = 0
+    hidden: tuple[int, int] = (128, 64)
+    epochs: int = 20
+    batch: int = 128
+    optimizer: str = "adam"
+    lr: float = 0.003
+    lr_final: float = 0.0001
+    momentum: float = 0.9        # Adam's beta1, or the momentum
+    beta2: float = 0.999
+    eps: float = 1e-8
+    validation: float = 0.05     # the held-out fraction
+
+
+def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = None,
+        epochs: int = 20, batch: int = 128, optimizer: str = "adam", lr: float | None = None,
+        lr_final: float | None = None, seed: int = 0, hidden: tuple[int, int] = (128, 64),
+        validation: float = 0.05, threads: int | None = None,
+        start: Evaluator | str | os.PathLike[str] | None = None,
+        max_minutes: float | None = None, progress: bool = True,
+        log: Callable[[str], Any] | None = None) -> Evaluator:
+    """Trains nets on ``targets`` (a file, directory or list of target files,
+    or a read :class:`~backgammon.targets.TargetSet`) and returns the
+    :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
+    run's).  ``start`` (an Evaluator or a nets file) replaces the random
+    initial nets of a fresh run (its hidden sizes win over ``hidden``).
+    ``max_minutes`` stops at the end of the first epoch past that wall time."""
+    optimizer = _choice(optimizer)
+    settings = FitSettings(
+        seed=_seed(seed), hidden=_hidden(hidden), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
+        batch=_count(batch, "batch", _MAX_BATCH), optimizer=optimizer,
+        lr=_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
+        lr_final=_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",
+                       zero=True),
+        validation=_fraction(validation))
+    nthreads = _threads(threads)
+    if max_minutes is not None and not (isinstance(max_minutes, (int, float))
+                                        and math.isfinite(max_minutes) and max_minutes >= 0):
+        raise BackgammonError(f"max_minutes must be a number >= 0, got {max_minutes!r}")
+    data = targets if isinstance(targets, TargetSet) else read_targets(targets)
+    if not len(data):
+        raise TrainingDataError("the targets hold no positions")
+    init = _start(start)
+    if init is not None:
+        settings = FitSettings(**{**asdict(settings), "hidden": init.hidden})
+    net = init.copy() if init is not None else Evaluator.random(settings.hidden, settings.seed)
+    split = _Split(net, data, settings)
+    outdir = Path(out) if out is not None else None
+    st = _State.fresh(net, settings, data.fingerprint())
+    if outdir is not None:
+        outdir.mkdir(parents=True, exist_ok=True)
+        ck = outdir / _CHECKPOINT
+        if ck.exists():
+            net, st = _State.load(ck, settings, data.fingerprint())
+    logfile = open(outdir / _LOG, "a") if outdir is not None else None
+
+    def say(line: str) -> None:
+        if logfile is not None:
+            logfile.write(line + "\n")
+            logfile.flush()
+        if log is not None:
+            log(line)
+
+    say(f"# start epoch={st.epoch} positions={len(data)} train={split.sizes('train')} "
+        f"validation={split.sizes('val')} settings={json.dumps(asdict(settings))}")
+    t0 = time.perf_counter()
+    seconds_before = st.seconds
+    cancel = _bgcore.Cancel()
+    try:
+        while st.epoch < settings.epochs:
+            if max_minutes is not None and time.perf_counter() - t0 > 60 * max_minutes:
+                break
+            losses = _epoch(net, split, settings, st, nthreads, cancel)
+            st.epoch += 1
+            st.done = [0] * len(NETS)
+            st.seconds = seconds_before + time.perf_counter() - t0
+            val = split.validation_loss(net, cancel)
+            eq_err = split.validation_equity_error(net)
+            line = (f"epoch={st.epoch} seconds={st.seconds:.1f} "
+                    f"lr={_lr_at(settings, st.steps[0], split.total_steps(0)):.5f} "
+                    f"train_loss={_fmt(losses)} val_loss={_fmt(val)} val_equity_mae={eq_err:.5f}")
+            st.history.append({"epoch": st.epoch, "train_loss": losses, "val_loss": val,
+                               "val_equity_mae": eq_err})
+            say(line)
+            if progress:
+                print(line, flush=True)
+            score = val["all"] if val["all"] is not None else losses["all"]
+            if outdir is not None:
+                if score is not None and (st.best is None or score < st.best):
+                    st.best = score
+                    st.save(net, outdir / _BEST)
+                st.save(net, outdir / _CHECKPOINT)
+    finally:
+        st.seconds = seconds_before + time.perf_counter() - t0
+        if outdir is not None:
+            st.save(net, outdir / _CHECKPOINT)
+        say(f"# stop epoch={st.epoch} done={st.done} seconds={st.seconds:.1f}")
+        if logfile is not None:
+            logfile.close()
+    net.meta.update(origin=f"backgammon.train: supervised, {st.epoch} epochs on {len(data)} "
+                           f"positions, seed {settings.seed}")
+    net.meta.pop("train_state", None)
+    return net
+
+
+# ----------------------------------------------------------------------
+# The data of each net
+
+class _Split:
+    """Row indices of each net's training and validation positions."""
+
+    def __init__(self, net: Evaluator, data: TargetSet, s: FitSettings) -> None:
+        self.data = data
+        self.batch = s.batch
+        self.epochs = s.epochs
+        cls = net._nets.classify(data.boards)
+        rng = np.random.default_rng([s.seed, 0x5A11D])
+        held = np.zeros(len(data), bool)
+        held[rng.permutation(len(data))[:int(round(s.validation * len(data)))]] = True
+        self.train = [np.flatnonzero((cls == c) & ~held).astype(np.int64) for c in range(len(NETS))]
+        self.val = [np.flatnonzero((cls == c) & held).astype(np.int64) for c in range(len(NETS))]
+        self.val_all = np.flatnonzero(held)
+
+    def sizes(self, which: str) -> str:
+        rows = self.train if which == "train" else self.val
+        return ",".join(f"{n}:{len(r)}" for n, r in zip(NETS, rows))
+
+    def order(self, seed: int, epoch: int, c: int) -> np.ndarray:
+        rows = self.train[c]
+        return rows[np.random.default_rng([seed, epoch, c]).permutation(len(rows))]
+
+    def total_steps(self, c: int) -> int:
+        return self.epochs * -(-len(self.train[c]) // self.batch)
+
+    def validation_loss(self, net: Evaluator, cancel: Any) -> dict[str, float | None]:
+        out: dict[str, float | None] = {}
+        total, count = 0.0, 0
+        for c, name in enumerate(NETS):
+            rows = self.val[c]
+            s = net._nets.sgd_loss(c, self.data.boards, self.data.targets, rows, cancel)
+            out[name] = s / len(rows) if len(rows) else None
+            total += s
+            count += len(rows)
+        out["all"] = total / count if count else None
+        return out
+
+    def validation_equity_error(self, net: Evaluator) -> float:
+        """Mean |equity - target equity| over the held-out positions (all of
+        them: the exact ones too), as the Evaluator answers."""
+        rows = self.val_all
+        if not len(rows):
+            return float("nan")
+        got = net.equities(self.data.boards[rows])
+        t = self.data.targets[rows].astype(np.float64)
+        want = 2 * t[:, 0] - 1 + t[:, 1] - t[:, 3] + t[:, 2] - t[:, 4]
+        return float(np.mean(np.abs(got - want)))
+
+
+def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: int,
+           cancel: Any) -> dict[str, float | None]:
+    """One epoch (the rest of it, when resumed) of every net; ``st`` follows
+    each net's progress, also when stopped."""
+    adam = s.optimizer == "adam"
+    jobs = []
+    for c in range(len(NETS)):
+        order = split.order(s.seed, st.epoch, c)[st.done[c]:]
+        if not len(order):
+            continue
+        progress = np.array([st.steps[c], 0], np.int64)
+        jobs.append((c, order, progress))
+
+    def run(job: tuple[int, np.ndarray, np.ndarray]) -> float:
+        c, order, progress = job
+        return net._nets.sgd_train(c, split.data.boards, split.data.targets, order, s.batch, adam,
+                                   s.lr, s.lr_final, split.total_steps(c), s.momentum, s.beta2,
+                                   s.eps, st.opt[c], progress, cancel)
+
+    sums: dict[int, float] = {}
+    try:
+        if nthreads <= 1 or len(jobs) <= 1:
+            for job in jobs:
+                sums[job[0]] = run(job)
+        else:
+            from backgammon.rollout import _collect
+            with ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
+                                    thread_name_prefix="backgammon-fit") as pool:
+                futures = [pool.submit(run, job) for job in jobs]
+                results = list(_collect(futures, cancel))
+                for job, r in zip(jobs, results):
+                    sums[job[0]] = r
+    finally:
+        for c, _, progress in jobs:   # where each net stopped, for the checkpoint
+            st.steps[c] = int(progress[0])
+            st.done[c] += int(progress[1])
+    out: dict[str, float | None] = {}
+    total, count = 0.0, 0
+    for c, name in enumerate(NETS):
+        n = len(split.train[c])
+        # a resumed epoch reports the loss of the part it ran
+        ran = next((len(j[1]) for j in jobs if j[0] == c), 0)
+        out[name] = sums[c] / ran if c in sums and ran else None
+        if c in sums:
+            total += sums[c]
+            count += ran
+        del n
+    out["all"] = total / count if count else None
+    return out
+
+
+def _lr_at(s: FitSettings, step: int, total: int) -> float:
+    x = min(step / total, 1.0) if total else 1.0
+    return s.lr_final + (s.lr - s.lr_final) * 0.5 * (1 + math.cos(math.pi * x))
+
+
+def _fmt(losses: dict[str, float | None]) -> str:
+    return ",".join(f"{k}:{'-' if v is None else f'{v:.5f}'}" for k, v in losses.items())
+
+
+# ----------------------------------------------------------------------
+# The state of a run, in its checkpoint
+
+class _State:
+    def __init__(self, epoch: int, done: list[int], steps: list[int], seconds: float,
+                 best: float | None, history: list, opt: list[np.ndarray], settings: FitSettings,
+                 fingerprint: str) -> None:
+        self.epoch, self.done, self.steps, self.seconds = epoch, done, steps, seconds
+        self.best, self.history, self.opt = best, history, opt
+        self.settings, self.fingerprint = settings, fingerprint
+
+    @classmethod
+    def fresh(cls, net: Evaluator, s: FitSettings, fingerprint: str) -> _State:
+        opt = [np.zeros(2 * net._nets.sgd_nparams(c), np.float32) for c in range(len(NETS))]
+        return cls(0, [0] * len(NETS), [0] * len(NETS), 0.0, None, [], opt, s, fingerprint)
+
+    def save(self, net: Evaluator, path: Path) -> None:
+        state = {"kind": _KIND, "settings": asdict(self.settings), "data": self.fingerprint,
+                 "epoch": self.epoch, "done": self.done, "steps": self.steps,
+                 "seconds": self.seconds, "best": self.best, "history": self.history}
+        meta = {**net.meta, "train_state": json.dumps(state),
+                "origin": f"backgammon.train: supervised, epoch {self.epoch}, seed {self.settings.seed}"}
+        out = Evaluator(net.weights(), meta=meta)
+        tmp = path.with_suffix(".tmp")
+        out._save_with(tmp, {f"train_opt_{n}": o for n, o in zip(NETS, self.opt)})
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path, s: FitSettings, fingerprint: str) -> tuple[Evaluator, _State]:
+        where = os.fspath(path)
+        net = Evaluator.load(path)
+        state = train_state(net, where)
+        if state.get("kind") != _KIND:
+            raise TrainingDataError(f"{where}: not a checkpoint of supervised training "
+                                    f"(kind {state.get('kind')!r})")
+        try:
+            saved = FitSettings(**{**state["settings"], "hidden": tuple(state["settings"]["hidden"])})
+            epoch, done, steps = int(state["epoch"]), list(map(int, state["done"])), list(map(int, state["steps"]))
+            seconds = float(state["seconds"])
+            best = None if state["best"] is None else float(state["best"])
+            history = list(state["history"])
+            data = str(state["data"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TrainingDataError(f"{where}: malformed train_state: {exc!r}") from None
+        if saved != s:
+            raise BackgammonError(f"{where} was made with other settings: {saved}")
+        if data != fingerprint:
+            raise TrainingDataError(f"{where} was trained on other data (fingerprint {data}, "
+                                    f"these targets {fingerprint})")
+        if len(done) != len(NETS) or len(steps) != len(NETS) or epoch < 0 or min(done + steps) < 0:
+            raise TrainingDataError(f"{where}: malformed train_state: epoch {epoch}, done {done}, "
+                                    f"steps {steps}")
+        arrays = read_npz(path, max_file=64 << 20, max_bytes=256 << 20,
+                          error=InvalidWeightsError, what="weights")
+        opt = []
+        for c, name in enumerate(NETS):
+            a = arrays.get(f"train_opt_{name}")
+            want = 2 * net._nets.sgd_nparams(c)
+            if a is None or a.dtype != np.float32 or a.shape != (want,) or not np.isfinite(a).all():
+                raise TrainingDataError(f"{where}: missing or bad optimizer state train_opt_{name}")
+            opt.append(a.copy())
+        return net, cls(epoch, done, steps, seconds, best, history, opt, s, fingerprint)
+
+
+def train_state(net: Evaluator, where: str) -> dict[str, Any]:
+    """The JSON object of a checkpoint's ``train_state``, or
+    :class:`TrainingDataError` when it is missing or malformed."""
+    text = net.meta.get("train_state")
+    if text is None:
+        raise TrainingDataError(f"{where}: a nets file without a train_state: not a checkpoint")
+    try:
+        state = json.loads(text)
+    except ValueError as exc:
+        raise TrainingDataError(f"{where}: malformed train_state: {exc}") from None
+    if not isinstance(state, dict):
+        raise TrainingDataError(f"{where}: malformed train_state: not a JSON object")
+    return state
+
+
+# ----------------------------------------------------------------------
+# Arguments, refused up front with their names
+
+def _seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise BackgammonError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
+    return int(seed)
+
+
+def _count(n: Any, name: str, top: int) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= top:
+        raise BackgammonError(f"{name} must be an integer from 1 to {top:,}, got {n!r}")
+    return int(n)
+
+
+def _rate(x: Any, name: str, zero: bool = False) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise BackgammonError(f"the learning rate {name} must be a number, got {x!r}") from None
+    if isinstance(x, bool) or not math.isfinite(v) or not (0 <= v if zero else 0 < v) or v > 10:
+        raise BackgammonError(f"the learning rate {name} must be a finite number in "
+                              f"{'[0' if zero else '(0'}, 10], got {x!r}")
+    return v
+
+
+def _fraction(x: Any) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise BackgammonError(f"validation must be a fraction, got {x!r}") from None
+    if not 0 <= v < 1:
+        raise BackgammonError(f"validation must be a fraction in [0, 1), got {x!r}")
+    return v
+
+
+def _choice(optimizer: Any) -> str:
+    if optimizer not in OPTIMIZERS:
+        raise BackgammonError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {optimizer!r}")
+    return str(optimizer)
+
+
+def _hidden(hidden: Any) -> tuple[int, int]:
+    try:
+        a, b = hidden
+    except (TypeError, ValueError):
+        raise BackgammonError(f"hidden must be two sizes (contact, race), got {hidden!r}") from None
+    for h in (a, b):
+        if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
+            raise BackgammonError(f"hidden sizes must be integers from 1 to "
+                                  f"{_bgcore.NN_MAX_HIDDEN}, got {hidden!r}")
+    return int(a), int(b)
+
+
+def _threads(threads: Any) -> int:
+    """Threads for the nets: at most one a net (more would idle), at most the CPUs."""
+    cpus = os.cpu_count() or 1
+    if threads is None:
+        return min(len(NETS), cpus)
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise BackgammonError(f"threads must be an integer >= 1, got {threads!r}")
+    return int(min(threads, len(NETS), cpus))
+
+
+def _start(start: Any) -> Evaluator | None:
+    if start is None or isinstance(start, Evaluator):
+        return start
+    if isinstance(start, (str, os.PathLike)):
+        return Evaluator.load(start)
+    raise BackgammonError(f"start must be an Evaluator or a nets file, got {type(start).__name__}")
