@@ -316,6 +316,9 @@ def _score_line(line: str, line_no: int) -> tuple[str, int, str, int, int] | Non
     j = i
     while j < len(line) and is_digits(line[j]):
         j += 1
+    if j < len(line) and (line[j] == "_" or line[j].isdigit()):
+        # '1_0', '1²': int() would take them or isdigit() does; not a run-in name
+        raise _fail(f"a score {line[i:j + 1]!r} (ASCII digits only)", line_no)
     k = j
     while k < len(line) and line[k].isspace():
         k += 1
