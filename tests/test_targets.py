@@ -104,3 +104,19 @@ def test_targets_cli_makes_and_resumes(tmp_path, capsys):
     assert main(args) == 0                  # nothing left to make
     assert capsys.readouterr().out == ""
     assert targets.read_targets(tmp_path).boards.shape == (3, 26)
+
+
+def test_ply_targets_are_the_nets_deeper_evaluation(tmp_path):
+    boards = targets.sample_positions(5, seed=21)
+    t = targets.ply_targets(boards, 1)
+    for row, got in zip(boards, t):
+        want = bg.evaluate(bg.Position.from_array(row), ply=1)
+        assert abs(float(got[0]) - want.win) < 1e-5
+    written = targets.make_targets(tmp_path, range(1), seed=3, chunk_positions=4, ply=1)
+    data = targets.read_targets(written)
+    assert (data.stderr == 0).all() and data.boards.shape == (4, 26)
+    with np.load(written[0]) as z:
+        meta = json.loads(str(z["meta"]))
+    assert meta["method"] == "1-ply" and meta["games"] is None
+    with pytest.raises(TrainingDataError, match="ply 1 or 2"):
+        targets.ply_targets(boards, 3)

@@ -229,7 +229,7 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     first, end = args.chunks
     targets.make_targets(args.out, range(first, end), seed=args.seed,
                          chunk_positions=args.positions, games=args.games,
-                         truncate=args.truncate or None, explore=args.explore,
+                         truncate=args.truncate or None, ply=args.ply, explore=args.explore,
                          varied=args.varied, evaluator=ev, workers=args.workers, log=log)
     return 0
 
@@ -431,6 +431,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="games per position, a multiple of 36 (default 216)")
     tg.add_argument("--truncate", type=int, default=9,
                     help="score games still going after this many plies by the nets (0: play out)")
+    tg.add_argument("--ply", type=int, choices=(1, 2), default=None,
+                    help="targets from the nets' own evaluation at this depth instead of rollouts")
     tg.add_argument("--explore", type=float, default=0.1,
                     help="chance of a random play among the nets' four best (default 0.1)")
     tg.add_argument("--varied", type=float, default=0.3,

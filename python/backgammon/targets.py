@@ -49,7 +49,7 @@ from backgammon.errors import TrainingDataError
 from backgammon.position import Position
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
-           "make_targets"]
+           "make_targets", "ply_targets"]
 
 Source = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
 
@@ -308,15 +308,32 @@ def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int |
     return targets, stderr
 
 
+def ply_targets(boards: Any, ply: int, *, evaluator: Any = None) -> np.ndarray:
+    """The nets' own chances of each board at ``ply`` 1 or 2 (the mean over the
+    21 rolls of the position after each roll's best play): targets from a
+    deeper search of the current nets, ``(n, 5)`` float32, about 1 ms a board
+    at ply 1."""
+    from backgammon.nn import Evaluator, _eval_ply
+
+    if ply not in (1, 2):
+        raise TrainingDataError(f"ply targets are made at ply 1 or 2, got {ply!r}")
+    ev = evaluator if evaluator is not None else Evaluator.default()
+    rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
+    if not len(rows):
+        return np.zeros((0, 5), np.float32)
+    return np.ascontiguousarray(_eval_ply(ev, rows, ply), dtype=np.float32)
+
+
 def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: int,
                  chunk_positions: int = 1000, games: int = 324, truncate: int | None = 12,
-                 explore: float = 0.1, varied: float = 0.3, evaluator: Any = None,
-                 workers: int = 1, log: Any = None) -> list[Path]:
+                 ply: int | None = None, explore: float = 0.1, varied: float = 0.3,
+                 evaluator: Any = None, workers: int = 1, log: Any = None) -> list[Path]:
     """Makes the missing chunk files ``out/chunk-NNNNNN.npz`` of ``chunks``:
     chunk ``c`` samples ``chunk_positions`` positions with seed ``(seed, c)``
-    and rolls each out (:func:`rollout_targets`).  Existing chunks are kept,
-    so an interrupted run resumes where it stopped.  Returns the paths
-    written."""
+    and rolls each out (:func:`rollout_targets`), or with ``ply`` evaluates
+    each at that depth (:func:`ply_targets`; ``games`` and ``truncate`` are
+    then unused).  Existing chunks are kept, so an interrupted run resumes
+    where it stopped.  Returns the paths written."""
     from backgammon.nn import Evaluator
 
     ev = evaluator if evaluator is not None else Evaluator.default()
@@ -331,11 +348,17 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
         chunk_seed = int(_rng(seed, int(c)).integers(1 << 62))
         boards = sample_positions(chunk_positions, seed=chunk_seed, evaluator=ev,
                                   explore=explore, varied=varied)
-        targets, stderr = rollout_targets(boards, seed=chunk_seed, games=games,
-                                          truncate=truncate, evaluator=ev, workers=workers)
+        if ply is None:
+            targets, stderr = rollout_targets(boards, seed=chunk_seed, games=games,
+                                              truncate=truncate, evaluator=ev, workers=workers)
+        else:
+            targets = ply_targets(boards, ply, evaluator=ev)
+            stderr = np.zeros(len(boards), np.float32)
         meta = {"generator": "backgammon.targets.make_targets", "seed": seed, "chunk": int(c),
-                "chunk_seed": chunk_seed, "positions": chunk_positions, "games": games,
-                "truncate": truncate, "explore": explore, "varied": varied,
+                "chunk_seed": chunk_seed, "positions": chunk_positions,
+                "method": "rollout" if ply is None else f"{ply}-ply",
+                "games": games if ply is None else None,
+                "truncate": truncate if ply is None else None, "explore": explore, "varied": varied,
                 "evaluator": ev.meta.get("origin", repr(ev)),
                 "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "seconds": round(time.time() - start, 1)}
