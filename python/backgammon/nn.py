@@ -33,13 +33,21 @@ from backgammon.position import Play, Position
 __all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
-VERSION = 1
+VERSION = 2
+"""The file format written for three nets or encoding 2; version 1 files
+(two nets, encoding 1: the bundled nets) are read, and written, as before."""
+VERSIONS = (1, 2)
 ARCHITECTURE = "mlp-1-softsigmoid-logistic5"
 """One hidden layer of soft sigmoids (1/2 + x / (2 (1 + |x|))), five logistic outputs."""
-ENCODING = f"tesauro4-bar-off-feat6-v{_bgcore.NN_ENCODING}"
+ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2"}
+"""The input encodings by number, as files name them (docs/nn.md)."""
+ENCODING = ENCODINGS[1]
 INPUTS = _bgcore.NN_INPUTS
+"""Inputs of encoding 1 (``INPUTS_BY_ENCODING`` for each)."""
+INPUTS_BY_ENCODING: dict[int, int] = dict(_bgcore.NN_INPUTS_BY_ENCODING)
 OUTPUTS = _bgcore.NN_OUTPUTS
-NETS = ("contact", "race")
+NETS = ("contact", "race", "crashed")
+"""The nets in the core's order; the crashed one is optional (contact answers then)."""
 _PARTS = ("w1", "b1", "w2", "b2")
 _DEFAULT_FILE = Path(__file__).with_name("data") / "nets.npz"
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
@@ -91,45 +99,71 @@ class Evaluation:
 
 
 class Evaluator:
-    """A pair of nets (contact, race) and the code that runs them in the core.
+    """Two or three nets (contact, race, optionally crashed) and the code that
+    runs them in the core, over one input encoding (1 or 2).
 
     ``Evaluator.default()`` is the bundled pair; :meth:`load` and
-    :meth:`save` read and write ``.npz`` files; :meth:`random` makes an
-    untrained pair (the start of training).  Evaluation releases the GIL and
+    :meth:`save` read and write ``.npz`` files; :meth:`random` makes
+    untrained nets (the start of training).  Evaluation releases the GIL and
     only reads the weights, so one evaluator may serve many threads.
 
         >>> ev = Evaluator.random(hidden=(16, 8), seed=1)
         >>> ev.evaluate_batch([Position.initial().to_array()]).shape
         (1, 5)
+        >>> Evaluator.random(hidden=(16, 8, 8), encoding=2).nets
+        ('contact', 'race', 'crashed')
     """
 
     def __init__(self, weights: Mapping[str, np.ndarray], *,
-                 meta: Mapping[str, str] | None = None) -> None:
-        """``weights`` maps ``"contact_w1"`` ``(204, H)``, ``"contact_b1"``
+                 meta: Mapping[str, str] | None = None, encoding: int = 1) -> None:
+        """``weights`` maps ``"contact_w1"`` ``(inputs, H)``, ``"contact_b1"``
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
-        same for ``"race_"`` to arrays; ``meta`` is free text kept in files."""
-        arrays, hidden = _padded(weights)
-        self._nets = _bgcore.Nets(arrays, hidden)
-        self.hidden: tuple[int, int] = hidden
+        same for ``"race_"`` (and optionally ``"crashed_"``) to arrays, inputs
+        those of ``encoding`` (1: 204, 2: 224); ``meta`` is free text kept in
+        files."""
+        if isinstance(encoding, bool) or encoding not in ENCODINGS:
+            raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
+        arrays, hidden = _padded(weights, INPUTS_BY_ENCODING[encoding])
+        self._nets = _bgcore.Nets(arrays, hidden, encoding)
+        self.encoding: int = int(encoding)
+        self.hidden: tuple[int, ...] = hidden
         self.meta: dict[str, str] = {str(k): str(v) for k, v in (meta or {}).items()}
+
+    @property
+    def nets(self) -> tuple[str, ...]:
+        """The names of the nets, in the order of :attr:`hidden`."""
+        return NETS[:len(self.hidden)]
 
     # ------------------------------------------------------------------
     # Construction, files
 
     @classmethod
-    def random(cls, hidden: tuple[int, int] = (128, 64), seed: int = 0) -> Evaluator:
-        """Untrained nets with small random weights (seeded)."""
+    def random(cls, hidden: tuple[int, ...] = (128, 64), seed: int = 0,
+               encoding: int = 1) -> Evaluator:
+        """Untrained nets with small random weights (seeded): hidden sizes of
+        contact, race and, when a third is given, crashed."""
+        if isinstance(encoding, bool) or encoding not in ENCODINGS:
+            raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
+        try:
+            hidden = tuple(hidden)
+        except TypeError:
+            raise InvalidWeightsError(f"hidden must be 2 or 3 sizes, got {hidden!r}") from None
+        if len(hidden) not in (2, 3):
+            raise InvalidWeightsError(f"hidden must be 2 or 3 sizes (contact, race[, crashed]), "
+                                      f"got {hidden!r}")
+        inputs = INPUTS_BY_ENCODING[encoding]
         rng = np.random.default_rng(seed)
         weights = {}
         for name, h in zip(NETS, hidden):
             if not isinstance(h, (int, np.integer)) or not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
                 raise InvalidWeightsError(
                     f"hidden sizes must be integers from 1 to {_bgcore.NN_MAX_HIDDEN}, got {hidden!r}")
-            weights[f"{name}_w1"] = rng.uniform(-0.15, 0.15, (INPUTS, h)).astype(np.float32)
+            weights[f"{name}_w1"] = rng.uniform(-0.15, 0.15, (inputs, h)).astype(np.float32)
             weights[f"{name}_b1"] = np.zeros(h, np.float32)
             weights[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (OUTPUTS, h)).astype(np.float32)
             weights[f"{name}_b2"] = np.zeros(OUTPUTS, np.float32)
-        return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}, seed={seed})"})
+        return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}, seed={seed}, "
+                                            f"encoding={encoding})"}, encoding=encoding)
 
     _default: Evaluator | None = None
     _default_lock = threading.Lock()
@@ -160,16 +194,37 @@ class Evaluator:
         if text("format") != FORMAT:
             raise InvalidWeightsError(f"{where}: not a {FORMAT} file")
         version = text("version")
-        if version != str(VERSION):
-            raise InvalidWeightsError(f"{where}: format version {version}, this library reads {VERSION}")
-        for key, want in (("architecture", ARCHITECTURE), ("encoding", ENCODING)):
-            if text(key) != want:
-                raise InvalidWeightsError(f"{where}: {key} {text(key)!r}, this library runs {want!r}")
+        if version not in {str(v) for v in VERSIONS}:
+            raise InvalidWeightsError(f"{where}: format version {version}, this library reads "
+                                      f"{' and '.join(map(str, VERSIONS))}")
+        if text("architecture") != ARCHITECTURE:
+            raise InvalidWeightsError(f"{where}: architecture {text('architecture')!r}, this "
+                                      f"library runs {ARCHITECTURE!r}")
+        names = {v: k for k, v in ENCODINGS.items()}
+        enc_name = text("encoding")
+        if version == "1":   # two nets, encoding 1
+            if enc_name != ENCODINGS[1]:
+                raise InvalidWeightsError(f"{where}: encoding {enc_name!r}, this library runs "
+                                          f"{ENCODINGS[1]!r} in version 1 files")
+            nets = NETS[:2]
+        else:
+            if enc_name not in names:
+                raise InvalidWeightsError(f"{where}: encoding {enc_name!r}, this library runs "
+                                          f"{', '.join(map(repr, ENCODINGS.values()))}")
+            nets = tuple(text("nets").split(","))
+            if nets not in (NETS[:2], NETS):
+                raise InvalidWeightsError(f"{where}: nets {text('nets')!r}: 'contact,race' or "
+                                          "'contact,race,crashed' expected")
         weights = {f"{n}_{p}": data[f"{n}_{p}"] for n in NETS for p in _PARTS if f"{n}_{p}" in data}
+        missing = [f"{n}_{p}" for n in nets for p in _PARTS if f"{n}_{p}" not in data]
+        if missing:
+            raise InvalidWeightsError(f"{where}: missing weight arrays: {', '.join(missing)}")
+        if len(nets) == 2 and any(k.startswith("crashed_") for k in weights):
+            raise InvalidWeightsError(f"{where}: crashed arrays in a file of two nets")
         meta = {k[5:]: str(v) for k, v in data.items()
                 if k.startswith("meta_") and v.dtype.kind == "U" and v.shape == ()}
         try:
-            return cls(weights, meta=meta)
+            return cls(weights, meta=meta, encoding=names[enc_name])
         except InvalidWeightsError as exc:
             raise InvalidWeightsError(f"{where}: {exc}") from None
 
@@ -182,9 +237,13 @@ class Evaluator:
         """:meth:`save` plus arrays ``train_*`` (a checkpoint's optimizer
         state), which :meth:`load` ignores."""
         assert all(k.startswith("train_") for k in extra)
-        data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(VERSION)),
+        # two nets of encoding 1 keep the version 1 layout (older readers load them)
+        version = 1 if len(self.hidden) == 2 and self.encoding == 1 else VERSION
+        data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(version)),
                                 "architecture": np.array(ARCHITECTURE),
-                                "encoding": np.array(ENCODING)}
+                                "encoding": np.array(ENCODINGS[self.encoding])}
+        if version >= 2:
+            data["nets"] = np.array(",".join(self.nets))
         data.update(self.weights())
         data.update({f"meta_{k}": np.array(v) for k, v in self.meta.items()})
         data.update(extra)
@@ -195,7 +254,7 @@ class Evaluator:
         """Copies of the weight arrays (unpadded), keyed as in the constructor."""
         out = {}
         arrays = self._nets.arrays
-        for c, name in enumerate(NETS):
+        for c, name in enumerate(self.nets):
             h = self.hidden[c]
             w1, b1, w2, b2 = arrays[4 * c: 4 * c + 4]
             out[f"{name}_w1"] = w1[:, :h].copy()
@@ -205,11 +264,11 @@ class Evaluator:
         return out
 
     def copy(self) -> Evaluator:
-        return Evaluator(self.weights(), meta=self.meta)
+        return Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
-        return (Evaluator, (self.weights(),), {"meta": self.meta})
+        return (_rebuild, (self.weights(), self.encoding), {"meta": self.meta})
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.meta = dict(state["meta"])
@@ -237,7 +296,9 @@ class Evaluator:
 
     def __repr__(self) -> str:
         origin = self.meta.get("origin", "")
-        return f"<Evaluator contact {self.hidden[0]} hidden, race {self.hidden[1]} hidden{', ' + origin if origin else ''}>"
+        sizes = ", ".join(f"{n} {h} hidden" for n, h in zip(self.nets, self.hidden))
+        enc = f", encoding {self.encoding}" if self.encoding != 1 else ""
+        return f"<Evaluator {sizes}{enc}{', ' + origin if origin else ''}>"
 
 
 class RankedPlay(NamedTuple):
@@ -391,11 +452,17 @@ def _rows(pos: Position) -> np.ndarray:
     return np.frombuffer(pos._b, dtype=np.int8).reshape(1, 26)
 
 
-def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[int, int]]:
+def _rebuild(weights: dict[str, np.ndarray], encoding: int) -> Evaluator:
+    return Evaluator(weights, encoding=encoding)
+
+
+def _padded(weights: Mapping[str, Any], inputs: int = INPUTS
+            ) -> tuple[tuple[np.ndarray, ...], tuple[int, ...]]:
     """The core's padded arrays of a weight mapping, after checking it."""
     if not isinstance(weights, Mapping):
         raise TypeError(f"weights must be a mapping of arrays, got {type(weights).__name__}")
-    want = {f"{n}_{p}" for n in NETS for p in _PARTS}
+    nets = NETS if any(k.startswith("crashed_") for k in weights) else NETS[:2]
+    want = {f"{n}_{p}" for n in nets for p in _PARTS}
     missing = sorted(want - set(weights))
     if missing:
         raise InvalidWeightsError(f"missing weight arrays: {', '.join(missing)}")
@@ -404,7 +471,7 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
         raise InvalidWeightsError(f"unknown weight arrays: {', '.join(extra)}")
     arrays: list[np.ndarray] = []
     hidden = []
-    for name in NETS:
+    for name in nets:
         try:
             w1, b1, w2, b2 = (np.asarray(weights[f"{name}_{p}"]) for p in _PARTS)
         except (TypeError, ValueError) as exc:
@@ -412,8 +479,8 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
         for part, a in zip(_PARTS, (w1, b1, w2, b2)):
             if a.dtype.kind not in "fiu":
                 raise InvalidWeightsError(f"{name}_{part} must be numeric, got dtype {a.dtype}")
-        if w1.ndim != 2 or w1.shape[0] != INPUTS:
-            raise InvalidWeightsError(f"{name}_w1 must have shape ({INPUTS}, H), got {w1.shape}")
+        if w1.ndim != 2 or w1.shape[0] != inputs:
+            raise InvalidWeightsError(f"{name}_w1 must have shape ({inputs}, H), got {w1.shape}")
         h = w1.shape[1]
         if not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
             raise InvalidWeightsError(
@@ -422,7 +489,7 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
             if a.shape != shape:
                 raise InvalidWeightsError(f"{name}_{part} must have shape {shape}, got {a.shape}")
         hp = (h + 7) // 8 * 8
-        p1 = np.zeros((INPUTS, hp), np.float32)
+        p1 = np.zeros((inputs, hp), np.float32)
         q1 = np.zeros(hp, np.float32)
         p2 = np.zeros((OUTPUTS, hp), np.float32)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -436,4 +503,4 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
                                           "float32 numbers")
         arrays += [p1, q1, p2, q2]
         hidden.append(h)
-    return tuple(arrays), (hidden[0], hidden[1])
+    return tuple(arrays), tuple(hidden)
