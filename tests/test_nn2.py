@@ -81,6 +81,16 @@ def test_features_are_symmetric_under_swapping(positions):
         assert own == sopp and opp == sown
 
 
+def test_the_fast_features_equal_the_point_by_point_ones(positions):
+    extra = [board({1: 3, 2: 2, 25: 2, 8: 8}, {0: 3, 24: 2, 23: 3, 12: 7}),
+             board({25: 4, 13: 11}, {0: 1, 1: 1, 3: 1, 5: 1, 7: 1, 12: 10}),
+             board({6: 1}, {19: 1})]
+    for row in list(positions) + [p.to_array() for p in extra]:
+        b = np.asarray(row, np.int8).tobytes()
+        assert _bgcore.nn_features2_agree(b)
+        assert _bgcore.nn_features2_agree(_bgcore.swapped(b))
+
+
 @pytest.fixture(scope="module")
 def positions() -> np.ndarray:
     from test_supervised import positions as make
