@@ -232,3 +232,46 @@ def test_td_training_runs_three_nets_of_encoding_2():
     net = bg.train(40, start=start, threads=2, round_games=10, progress=False, eval_every=0)
     assert net.encoding == 2 and net.hidden == (16, 8, 8)
     assert not all(np.array_equal(net.weights()[k], start.weights()[k]) for k in net.weights())
+
+
+# ----------------------------------------------------------------------
+# Move filters (2-ply as gnubg prunes it)
+
+def test_filters_wide_open_give_the_unfiltered_answers(monkeypatch, positions):
+    from backgammon import nn
+
+    monkeypatch.setattr(nn, "FILTERS", (nn.MoveFilter(8, 1e9), nn.MoveFilter(8, 1e9)))
+    rng = np.random.default_rng(5)
+    for row in positions[:6]:
+        pos = bg.Position.from_array(row)
+        d = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        for ply in (1, 2):
+            a = nn.rank_plays(pos, d, ply)
+            b = nn.rank_plays(pos, d, ply, filtered=True)
+            assert [(r.play, r.equity, r.ply) for r in a] == [(r.play, r.equity, r.ply) for r in b]
+        assert nn.evaluate(pos, 2) == nn.evaluate(pos, 2, filtered=True)
+
+
+def test_filtered_two_ply_ranks_level_by_level(positions):
+    from backgammon import nn
+
+    rng = np.random.default_rng(6)
+    for row in positions[:6]:
+        pos = bg.Position.from_array(row)
+        d = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        ranked = pos.rank_plays(d, ply=2, filtered=True)
+        assert len(ranked) == len(pos.legal_plays(d))
+        levels = [r.ply for r in ranked]
+        assert levels == sorted(levels, reverse=True)       # 2-ply first, then 1, then 0
+        assert 1 <= levels.count(2) <= nn.FILTERS[1].keep
+        assert levels.count(2) + levels.count(1) <= nn.FILTERS[0].keep
+        for level in (2, 1, 0):
+            eqs = [r.equity for r in ranked if r.ply == level]
+            assert eqs == sorted(eqs, reverse=True)
+        # a 2-ply play was within the 1-ply margin of the best at 1 ply
+        at1 = {r.play: r.equity for r in pos.rank_plays(d, ply=1, filtered=True) if r.ply == 1}
+        best1 = max(at1.values())
+        for r in ranked:
+            if r.ply == 2:
+                assert at1[r.play] >= best1 - nn.FILTERS[1].margin - 1e-6
+        assert pos.best_play(d, ply=2, filtered=True) == ranked[0].play

@@ -30,7 +30,8 @@ from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
-__all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
+__all__ = ["FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay", "best_play",
+           "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
 VERSION = 2
@@ -313,14 +314,15 @@ class RankedPlay(NamedTuple):
 
 
 def evaluate(position: Position | str | Iterable[int], ply: int = 0,
-             evaluator: Evaluator | None = None) -> Evaluation:
+             evaluator: Evaluator | None = None, filtered: bool = False) -> Evaluation:
     """The evaluation of ``position`` for the player on roll, before rolling,
     by the bundled nets (or ``evaluator``).
 
     ``ply`` 0 is the net itself; ply ``n`` is the mean over the 21 rolls
     (non-doubles counting twice) of the position after the best play of each
     roll, evaluated at ply ``n - 1`` (gnubg's n-ply).  At ply 2 the best play
-    of a roll is chosen at ply 1 among the 8 best at ply 0.
+    of a roll is chosen at ply 1 among the 8 best at ply 0 (``filtered``:
+    and within 0.16 of the best, :data:`FILTERS`).
 
         >>> import backgammon as bg
         >>> bg.evaluate(bg.Position.initial()).win > 0.4
@@ -329,16 +331,24 @@ def evaluate(position: Position | str | Iterable[int], ply: int = 0,
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = _ply(ply)
     pos = _as_position(position)
-    return Evaluation._from_row(_eval_ply(ev, _rows(pos), ply)[0])
+    return Evaluation._from_row(_eval_ply(ev, _rows(pos), ply, filtered)[0])
 
 
 def rank_plays(position: Position, dice: Any, ply: int = 0,
-               evaluator: Evaluator | None = None) -> list[RankedPlay]:
+               evaluator: Evaluator | None = None, filtered: bool = False) -> list[RankedPlay]:
     """Every legal play of ``dice`` with its equity, best first (ties keep
     the order of :meth:`Position.legal_plays`).  At ply 0 the first is the
     play the net policy makes in rollouts and duels.  At ply 1 or 2 the 8
     best plays at ply 0 are evaluated again at ``ply`` and ranked first; the
-    rest keep their ply-0 equity (``RankedPlay.ply`` says which)."""
+    rest keep their ply-0 equity (``RankedPlay.ply`` says which).
+
+    ``filtered=True`` uses gnubg-style move filters (:data:`FILTERS`): only
+    the plays within a margin of the best go deeper, level by level.  At ply
+    1 the 8 best within 0.16 of the best at ply 0 are evaluated at ply 1; at
+    ply 2 those are screened at ply 1 and the 2 best within 0.04 go on to
+    ply 2, whose replies are likewise chosen at ply 1 only among the 8 best
+    within 0.16 at ply 0.  Much faster at ply 2, nearly the same choices
+    (benchmarks/README.md)."""
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = _ply(ply)
     pos = _as_position(position)
@@ -347,13 +357,23 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     pick, probs = ev._nets.choose(pos._b, results)
     order = _mover_order(probs, int(pick))
     ranked = [(int(i), probs[i], 0) for i in order]
-    if ply > 0:
+    if ply > 0 and not filtered:
         top = order[:_PRUNE]
         again = _eval_ply(ev, _swapped_rows(results[top]), ply)
-        better = [(int(i), again[k], ply) for k, i in enumerate(top)]
-        eq = _mover_equity(np.array([r[1] for r in better], np.float32))
-        better = [better[k] for k in np.argsort(-eq, kind="stable")]
-        ranked = better + ranked[len(top):]
+        ranked = _sorted_at(top, again, ply) + ranked[len(top):]
+    elif ply > 0:
+        for level in range(1, ply + 1):
+            f = FILTERS[level - 1]
+            # the plays ranked at the level below, best first
+            below = [r for r in ranked if r[2] == level - 1]
+            best = float(_mover_equity(np.asarray(below[0][1], np.float32).reshape(1, 5))[0])
+            eqs = _mover_equity(np.array([r[1] for r in below], np.float32))
+            top = [r[0] for r, e in zip(below[:f.keep], eqs[:f.keep]) if e >= best - f.margin]
+            again = _eval_ply(ev, _swapped_rows(results[top]), level, filtered=True)
+            done = {i for i in top}
+            deeper = [r for r in ranked if r[2] >= level]
+            ranked = deeper + _sorted_at(top, again, level) + [
+                r for r in ranked if r[2] < level and r[0] not in done]
     out = []
     for i, p, at in ranked:
         mover = Evaluation._from_row(_flip(np.asarray(p, np.float32).reshape(1, 5))[0])
@@ -361,13 +381,34 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     return out
 
 
+def _sorted_at(top: list[int], probs: np.ndarray, ply: int) -> list[tuple[int, np.ndarray, int]]:
+    """(index, probabilities, ply) of plays ``top``, best first (stable)."""
+    rows = [(int(i), probs[k], ply) for k, i in enumerate(top)]
+    eq = _mover_equity(np.array([r[1] for r in rows], np.float32).reshape(-1, 5))
+    return [rows[k] for k in np.argsort(-eq, kind="stable")]
+
+
 def best_play(position: Position, dice: Any, ply: int = 0,
-              evaluator: Evaluator | None = None) -> Play:
+              evaluator: Evaluator | None = None, filtered: bool = False) -> Play:
     """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`)."""
-    return rank_plays(position, dice, ply, evaluator)[0].play
+    return rank_plays(position, dice, ply, evaluator, filtered)[0].play
 
 
 _PRUNE = 8  # plays a roll keeps for a deeper look (gnubg's move filters do the same)
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """Of the plays ranked at one ply, at most ``keep``, and only those within
+    ``margin`` (cubeless equity) of the best, are evaluated one ply deeper."""
+
+    keep: int
+    margin: float
+
+
+FILTERS = (MoveFilter(8, 0.16), MoveFilter(2, 0.04))
+"""The filters of ``filtered=True``: from ply 0 to 1, and from ply 1 to 2
+(gnubg's published defaults for its 2-ply are of this kind)."""
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.uint8)
 _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 36.0
 
@@ -404,8 +445,10 @@ def _swapped_rows(results: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(-results[:, ::-1])
 
 
-def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int) -> np.ndarray:
-    """(m, 5) float32 evaluations at ``ply`` of boards (player on roll)."""
+def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False) -> np.ndarray:
+    """(m, 5) float32 evaluations at ``ply`` of boards (player on roll).  At
+    ply 2 each roll's reply is chosen at ply 1 among the 8 best at ply 0
+    (``filtered``: and within FILTERS[0].margin of the best)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     out = ev._nets.evaluate(boards)
     if ply == 0 or not len(boards):
@@ -422,19 +465,25 @@ def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int) -> np.ndarray:
     if ply == 1:
         chosen = probs[picks]
     else:
-        chosen = np.empty((len(befores), 5), np.float32)
-        rows, owner = [], []
-        for g in range(len(befores)):
-            lo, hi = int(offsets[g]), int(offsets[g + 1])
-            order = np.argsort(-_mover_equity(probs[lo:hi]), kind="stable")[:_PRUNE]
-            rows.extend(lo + order)
-            owner.extend([g] * len(order))
-        deeper = _eval_ply(ev, _swapped_rows(results[np.array(rows)]), ply - 1)
-        eq = _mover_equity(deeper)
-        owner_arr = np.array(owner)
-        for g in range(len(befores)):
-            idx = np.flatnonzero(owner_arr == g)
-            chosen[g] = deeper[idx[int(np.argmax(eq[idx]))]]
+        groups = len(befores)
+        counts = np.diff(offsets)
+        gid = np.repeat(np.arange(groups), counts)
+        eq = _mover_equity(probs)
+        # each group's plays best first (ties: the generator's order), as argsort(stable)
+        order = np.lexsort((-eq, gid))
+        rank = np.arange(len(order)) - offsets[gid[order]]
+        keep = rank < _PRUNE
+        if filtered:
+            best = np.maximum.reduceat(eq, offsets[:-1])
+            keep &= eq[order] >= best[gid[order]] - np.float32(FILTERS[0].margin)
+        rows = order[keep]                     # grouped, best first within each group
+        owner = gid[rows]
+        deeper = _eval_ply(ev, _swapped_rows(results[rows]), ply - 1)
+        deq = _mover_equity(deeper)
+        # per group the first (best at ply 0) of the highest deeper equity
+        pick = np.lexsort((np.arange(len(rows)), -deq, owner))
+        first = pick[np.r_[True, owner[pick][1:] != owner[pick][:-1]]]
+        chosen = deeper[first]
     mover = _flip(chosen).astype(np.float64).reshape(m, len(_ROLLS), 5)
     out[live] = np.einsum("mrk,r->mk", mover, _WEIGHTS).astype(np.float32)
     return out
