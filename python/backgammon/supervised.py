@@ -169,6 +169,9 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
             logfile.close()
     net.meta.update(origin=f"backgammon.train: supervised, {st.epoch} epochs on {len(data)} "
                            f"positions, seed {settings.seed}")
+    net.meta["train_data"] = (f"{len(data)} positions from {len(data.files)} files, "
+                              f"fingerprint {st.fingerprint}")
+    net.meta["train_settings"] = json.dumps(asdict(settings))
     net.meta.pop("train_state", None)
     return net
 
