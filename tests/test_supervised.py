@@ -351,8 +351,8 @@ def test_cli_supervised_with_init(tmp_path, data, capsys):
     (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04garbage")
     assert main(["train", "--targets", str(tmp_path / "bad.npz"), "--no-progress"]) == 2
     assert "error" in capsys.readouterr().err
-    Evaluator.random((16, 8), seed=3).save(tmp_path / "run2" / "checkpoint.npz") if (
-        tmp_path / "run2").mkdir() is None else None
+    (tmp_path / "run2").mkdir()
+    Evaluator.random((16, 8), seed=3).save(tmp_path / "run2" / "checkpoint.npz")  # no train_state
     assert main(["train", "--targets", str(path), "--out", str(tmp_path / "run2"),
                  "--hidden-contact", "16", "--hidden-race", "8", "--no-progress"]) == 2
     assert "train_state" in capsys.readouterr().err

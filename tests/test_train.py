@@ -109,7 +109,7 @@ def test_threads_beyond_the_work_make_no_idle_copies(monkeypatch):
 
     jobs = []
     real = train_module._td_job
-    monkeypatch.setattr(train_module, "_td_job", lambda *a: jobs.append(a[3]) or real(*a))
+    monkeypatch.setattr(train_module, "_td_job", lambda *a: jobs.append(a[4]) or real(*a))
     bg.train(10, threads=4000, seed=1, **TINY)
     assert jobs == [0]        # one job of 10 games: one copy of the nets, not 4,000
     with pytest.raises(bg.BackgammonError, match="threads"):

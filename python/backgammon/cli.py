@@ -196,21 +196,27 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 def _cmd_train(args: argparse.Namespace) -> int:
     from backgammon.train import train
 
+    hidden = (args.hidden_contact, args.hidden_race) + (
+        (args.hidden_crashed,) if args.hidden_crashed else ())
     if args.targets is not None:  # supervised (backgammon.supervised)
         net = train(targets=args.targets, out=args.out, seed=args.seed, threads=args.threads,
-                    hidden=(args.hidden_contact, args.hidden_race), lr=args.lr,
+                    hidden=hidden, encoding=args.encoding, lr=args.lr,
                     lr_final=args.lr_final, epochs=args.epochs, batch=args.batch,
                     optimizer=args.optimizer, validation=args.validation,
                     start=args.init, max_minutes=args.max_minutes,
                     progress=not args.no_progress)
     else:
+        start = args.init
+        if start is None and (args.encoding != 1 or args.hidden_crashed):
+            from backgammon.nn import Evaluator
+            start = Evaluator.random(hidden, args.seed, args.encoding)
         net = train(args.games if args.games is not None else 1_000_000, out=args.out,
                     seed=args.seed, threads=args.threads,
-                    hidden=(args.hidden_contact, args.hidden_race), lr=args.lr,
+                    hidden=hidden, lr=args.lr,
                     lr_final=args.lr_final, lr_halflife=args.lr_halflife,
                     round_games=args.round_games, eval_every=args.eval_every,
                     eval_pairs=args.eval_pairs, max_minutes=args.max_minutes,
-                    start=args.init, progress=not args.no_progress)
+                    start=start, progress=not args.no_progress)
     if args.save:
         net.save(args.save)
     print(f"trained: {net!r}")
@@ -404,6 +410,10 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--threads", type=int, default=None, help="default: 2 or one per CPU")
     tr.add_argument("--hidden-contact", type=int, default=128)
     tr.add_argument("--hidden-race", type=int, default=64)
+    tr.add_argument("--hidden-crashed", type=int, default=0,
+                    help="hidden units of a third net for crashed positions (0: none, the default)")
+    tr.add_argument("--encoding", type=int, choices=(1, 2), default=1,
+                    help="input encoding of fresh nets (docs/nn.md; default 1)")
     tr.add_argument("--lr", type=float, default=None,
                     help="start learning rate (self-play 0.1; adam 0.003, momentum 0.1)")
     tr.add_argument("--lr-final", type=float, default=None,

@@ -30,16 +30,25 @@ from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
-__all__ = ["Evaluation", "Evaluator", "RankedPlay", "best_play", "evaluate", "rank_plays"]
+__all__ = ["FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay", "best_play",
+           "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
-VERSION = 1
+VERSION = 2
+"""The file format written for three nets or encoding 2; version 1 files
+(two nets, encoding 1: the bundled nets) are read, and written, as before."""
+VERSIONS = (1, 2)
 ARCHITECTURE = "mlp-1-softsigmoid-logistic5"
 """One hidden layer of soft sigmoids (1/2 + x / (2 (1 + |x|))), five logistic outputs."""
-ENCODING = f"tesauro4-bar-off-feat6-v{_bgcore.NN_ENCODING}"
+ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2"}
+"""The input encodings by number, as files name them (docs/nn.md)."""
+ENCODING = ENCODINGS[1]
 INPUTS = _bgcore.NN_INPUTS
+"""Inputs of encoding 1 (``INPUTS_BY_ENCODING`` for each)."""
+INPUTS_BY_ENCODING: dict[int, int] = dict(_bgcore.NN_INPUTS_BY_ENCODING)
 OUTPUTS = _bgcore.NN_OUTPUTS
-NETS = ("contact", "race")
+NETS = ("contact", "race", "crashed")
+"""The nets in the core's order; the crashed one is optional (contact answers then)."""
 _PARTS = ("w1", "b1", "w2", "b2")
 _DEFAULT_FILE = Path(__file__).with_name("data") / "nets.npz"
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
@@ -120,45 +129,71 @@ class Evaluation:
 
 
 class Evaluator:
-    """A pair of nets (contact, race) and the code that runs them in the core.
+    """Two or three nets (contact, race, optionally crashed) and the code that
+    runs them in the core, over one input encoding (1 or 2).
 
     ``Evaluator.default()`` is the bundled pair; :meth:`load` and
-    :meth:`save` read and write ``.npz`` files; :meth:`random` makes an
-    untrained pair (the start of training).  Evaluation releases the GIL and
+    :meth:`save` read and write ``.npz`` files; :meth:`random` makes
+    untrained nets (the start of training).  Evaluation releases the GIL and
     only reads the weights, so one evaluator may serve many threads.
 
         >>> ev = Evaluator.random(hidden=(16, 8), seed=1)
         >>> ev.evaluate_batch([Position.initial().to_array()]).shape
         (1, 5)
+        >>> Evaluator.random(hidden=(16, 8, 8), encoding=2).nets
+        ('contact', 'race', 'crashed')
     """
 
     def __init__(self, weights: Mapping[str, np.ndarray], *,
-                 meta: Mapping[str, str] | None = None) -> None:
-        """``weights`` maps ``"contact_w1"`` ``(204, H)``, ``"contact_b1"``
+                 meta: Mapping[str, str] | None = None, encoding: int = 1) -> None:
+        """``weights`` maps ``"contact_w1"`` ``(inputs, H)``, ``"contact_b1"``
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
-        same for ``"race_"`` to arrays; ``meta`` is free text kept in files."""
-        arrays, hidden = _padded(weights)
-        self._nets = _bgcore.Nets(arrays, hidden)
-        self.hidden: tuple[int, int] = hidden
+        same for ``"race_"`` (and optionally ``"crashed_"``) to arrays, inputs
+        those of ``encoding`` (1: 204, 2: 224); ``meta`` is free text kept in
+        files."""
+        if isinstance(encoding, bool) or encoding not in ENCODINGS:
+            raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
+        arrays, hidden = _padded(weights, INPUTS_BY_ENCODING[encoding])
+        self._nets = _bgcore.Nets(arrays, hidden, encoding)
+        self.encoding: int = int(encoding)
+        self.hidden: tuple[int, ...] = hidden
         self.meta: dict[str, str] = {str(k): str(v) for k, v in (meta or {}).items()}
+
+    @property
+    def nets(self) -> tuple[str, ...]:
+        """The names of the nets, in the order of :attr:`hidden`."""
+        return NETS[:len(self.hidden)]
 
     # ------------------------------------------------------------------
     # Construction, files
 
     @classmethod
-    def random(cls, hidden: tuple[int, int] = (128, 64), seed: int = 0) -> Evaluator:
-        """Untrained nets with small random weights (seeded)."""
+    def random(cls, hidden: tuple[int, ...] = (128, 64), seed: int = 0,
+               encoding: int = 1) -> Evaluator:
+        """Untrained nets with small random weights (seeded): hidden sizes of
+        contact, race and, when a third is given, crashed."""
+        if isinstance(encoding, bool) or encoding not in ENCODINGS:
+            raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
+        try:
+            hidden = tuple(hidden)
+        except TypeError:
+            raise InvalidWeightsError(f"hidden must be 2 or 3 sizes, got {hidden!r}") from None
+        if len(hidden) not in (2, 3):
+            raise InvalidWeightsError(f"hidden must be 2 or 3 sizes (contact, race[, crashed]), "
+                                      f"got {hidden!r}")
+        inputs = INPUTS_BY_ENCODING[encoding]
         rng = np.random.default_rng(seed)
         weights = {}
         for name, h in zip(NETS, hidden):
             if not isinstance(h, (int, np.integer)) or not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
                 raise InvalidWeightsError(
                     f"hidden sizes must be integers from 1 to {_bgcore.NN_MAX_HIDDEN}, got {hidden!r}")
-            weights[f"{name}_w1"] = rng.uniform(-0.15, 0.15, (INPUTS, h)).astype(np.float32)
+            weights[f"{name}_w1"] = rng.uniform(-0.15, 0.15, (inputs, h)).astype(np.float32)
             weights[f"{name}_b1"] = np.zeros(h, np.float32)
             weights[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (OUTPUTS, h)).astype(np.float32)
             weights[f"{name}_b2"] = np.zeros(OUTPUTS, np.float32)
-        return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}, seed={seed})"})
+        return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}, seed={seed}, "
+                                            f"encoding={encoding})"}, encoding=encoding)
 
     _default: Evaluator | None = None
     _default_lock = threading.Lock()
@@ -189,16 +224,37 @@ class Evaluator:
         if text("format") != FORMAT:
             raise InvalidWeightsError(f"{where}: not a {FORMAT} file")
         version = text("version")
-        if version != str(VERSION):
-            raise InvalidWeightsError(f"{where}: format version {version}, this library reads {VERSION}")
-        for key, want in (("architecture", ARCHITECTURE), ("encoding", ENCODING)):
-            if text(key) != want:
-                raise InvalidWeightsError(f"{where}: {key} {text(key)!r}, this library runs {want!r}")
+        if version not in {str(v) for v in VERSIONS}:
+            raise InvalidWeightsError(f"{where}: format version {version}, this library reads "
+                                      f"{' and '.join(map(str, VERSIONS))}")
+        if text("architecture") != ARCHITECTURE:
+            raise InvalidWeightsError(f"{where}: architecture {text('architecture')!r}, this "
+                                      f"library runs {ARCHITECTURE!r}")
+        names = {v: k for k, v in ENCODINGS.items()}
+        enc_name = text("encoding")
+        if version == "1":   # two nets, encoding 1
+            if enc_name != ENCODINGS[1]:
+                raise InvalidWeightsError(f"{where}: encoding {enc_name!r}, this library runs "
+                                          f"{ENCODINGS[1]!r} in version 1 files")
+            nets = NETS[:2]
+        else:
+            if enc_name not in names:
+                raise InvalidWeightsError(f"{where}: encoding {enc_name!r}, this library runs "
+                                          f"{', '.join(map(repr, ENCODINGS.values()))}")
+            nets = tuple(text("nets").split(","))
+            if nets not in (NETS[:2], NETS):
+                raise InvalidWeightsError(f"{where}: nets {text('nets')!r}: 'contact,race' or "
+                                          "'contact,race,crashed' expected")
         weights = {f"{n}_{p}": data[f"{n}_{p}"] for n in NETS for p in _PARTS if f"{n}_{p}" in data}
+        missing = [f"{n}_{p}" for n in nets for p in _PARTS if f"{n}_{p}" not in data]
+        if missing:
+            raise InvalidWeightsError(f"{where}: missing weight arrays: {', '.join(missing)}")
+        if len(nets) == 2 and any(k.startswith("crashed_") for k in weights):
+            raise InvalidWeightsError(f"{where}: crashed arrays in a file of two nets")
         meta = {k[5:]: str(v) for k, v in data.items()
                 if k.startswith("meta_") and v.dtype.kind == "U" and v.shape == ()}
         try:
-            return cls(weights, meta=meta)
+            return cls(weights, meta=meta, encoding=names[enc_name])
         except InvalidWeightsError as exc:
             raise InvalidWeightsError(f"{where}: {exc}") from None
 
@@ -211,9 +267,13 @@ class Evaluator:
         """:meth:`save` plus arrays ``train_*`` (a checkpoint's optimizer
         state), which :meth:`load` ignores."""
         assert all(k.startswith("train_") for k in extra)
-        data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(VERSION)),
+        # two nets of encoding 1 keep the version 1 layout (older readers load them)
+        version = 1 if len(self.hidden) == 2 and self.encoding == 1 else VERSION
+        data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(version)),
                                 "architecture": np.array(ARCHITECTURE),
-                                "encoding": np.array(ENCODING)}
+                                "encoding": np.array(ENCODINGS[self.encoding])}
+        if version >= 2:
+            data["nets"] = np.array(",".join(self.nets))
         data.update(self.weights())
         data.update({f"meta_{k}": np.array(v) for k, v in self.meta.items()})
         data.update(extra)
@@ -224,7 +284,7 @@ class Evaluator:
         """Copies of the weight arrays (unpadded), keyed as in the constructor."""
         out = {}
         arrays = self._nets.arrays
-        for c, name in enumerate(NETS):
+        for c, name in enumerate(self.nets):
             h = self.hidden[c]
             w1, b1, w2, b2 = arrays[4 * c: 4 * c + 4]
             out[f"{name}_w1"] = w1[:, :h].copy()
@@ -234,11 +294,11 @@ class Evaluator:
         return out
 
     def copy(self) -> Evaluator:
-        return Evaluator(self.weights(), meta=self.meta)
+        return Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
-        return (Evaluator, (self.weights(),), {"meta": self.meta})
+        return (_rebuild, (self.weights(), self.encoding), {"meta": self.meta})
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.meta = dict(state["meta"])
@@ -266,7 +326,9 @@ class Evaluator:
 
     def __repr__(self) -> str:
         origin = self.meta.get("origin", "")
-        return f"<Evaluator contact {self.hidden[0]} hidden, race {self.hidden[1]} hidden{', ' + origin if origin else ''}>"
+        sizes = ", ".join(f"{n} {h} hidden" for n, h in zip(self.nets, self.hidden))
+        enc = f", encoding {self.encoding}" if self.encoding != 1 else ""
+        return f"<Evaluator {sizes}{enc}{', ' + origin if origin else ''}>"
 
 
 class RankedPlay(NamedTuple):
@@ -303,14 +365,15 @@ class RankedPlay(NamedTuple):
 
 
 def evaluate(position: Position | str | Iterable[int], ply: int = 0,
-             evaluator: Evaluator | None = None) -> Evaluation:
+             evaluator: Evaluator | None = None, filtered: bool = False) -> Evaluation:
     """The evaluation of ``position`` for the player on roll, before rolling,
     by the bundled nets (or ``evaluator``).
 
     ``ply`` 0 is the net itself; ply ``n`` is the mean over the 21 rolls
     (non-doubles counting twice) of the position after the best play of each
     roll, evaluated at ply ``n - 1`` (gnubg's n-ply).  At ply 2 the best play
-    of a roll is chosen at ply 1 among the 8 best at ply 0.
+    of a roll is chosen at ply 1 among the 8 best at ply 0 (``filtered``:
+    and within 0.16 of the best, :data:`FILTERS`).
 
         >>> import backgammon as bg
         >>> bg.evaluate(bg.Position.initial()).win > 0.4
@@ -319,16 +382,24 @@ def evaluate(position: Position | str | Iterable[int], ply: int = 0,
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = _ply(ply)
     pos = _as_position(position)
-    return Evaluation._from_row(_eval_ply(ev, _rows(pos), ply)[0])
+    return Evaluation._from_row(_eval_ply(ev, _rows(pos), ply, filtered)[0])
 
 
 def rank_plays(position: Position, dice: Any, ply: int = 0,
-               evaluator: Evaluator | None = None) -> list[RankedPlay]:
+               evaluator: Evaluator | None = None, filtered: bool = False) -> list[RankedPlay]:
     """Every legal play of ``dice`` with its equity, best first (ties keep
     the order of :meth:`Position.legal_plays`).  At ply 0 the first is the
     play the net policy makes in rollouts and duels.  At ply 1 or 2 the 8
     best plays at ply 0 are evaluated again at ``ply`` and ranked first; the
-    rest keep their ply-0 equity (``RankedPlay.ply`` says which)."""
+    rest keep their ply-0 equity (``RankedPlay.ply`` says which).
+
+    ``filtered=True`` uses gnubg-style move filters (:data:`FILTERS`): only
+    the plays within a margin of the best go deeper, level by level.  At ply
+    1 the 8 best within 0.16 of the best at ply 0 are evaluated at ply 1; at
+    ply 2 those are screened at ply 1 and the 2 best within 0.04 go on to
+    ply 2, whose replies are likewise chosen at ply 1 only among the 8 best
+    within 0.16 at ply 0.  Much faster at ply 2, nearly the same choices
+    (benchmarks/README.md)."""
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = _ply(ply)
     pos = _as_position(position)
@@ -337,13 +408,23 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     pick, probs = ev._nets.choose(pos._b, results)
     order = _mover_order(probs, int(pick))
     ranked = [(int(i), probs[i], 0) for i in order]
-    if ply > 0:
+    if ply > 0 and not filtered:
         top = order[:_PRUNE]
         again = _eval_ply(ev, _swapped_rows(results[top]), ply)
-        better = [(int(i), again[k], ply) for k, i in enumerate(top)]
-        eq = _mover_equity(np.array([r[1] for r in better], np.float32))
-        better = [better[k] for k in np.argsort(-eq, kind="stable")]
-        ranked = better + ranked[len(top):]
+        ranked = _sorted_at(top, again, ply) + ranked[len(top):]
+    elif ply > 0:
+        for level in range(1, ply + 1):
+            f = FILTERS[level - 1]
+            # the plays ranked at the level below, best first
+            below = [r for r in ranked if r[2] == level - 1]
+            best = float(_mover_equity(np.asarray(below[0][1], np.float32).reshape(1, 5))[0])
+            eqs = _mover_equity(np.array([r[1] for r in below], np.float32))
+            top = [r[0] for r, e in zip(below[:f.keep], eqs[:f.keep]) if e >= best - f.margin]
+            again = _eval_ply(ev, _swapped_rows(results[top]), level, filtered=True)
+            done = {i for i in top}
+            deeper = [r for r in ranked if r[2] >= level]
+            ranked = deeper + _sorted_at(top, again, level) + [
+                r for r in ranked if r[2] < level and r[0] not in done]
     out = []
     for i, p, at in ranked:
         mover = Evaluation._from_row(_flip(np.asarray(p, np.float32).reshape(1, 5))[0])
@@ -351,13 +432,34 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     return out
 
 
+def _sorted_at(top: list[int], probs: np.ndarray, ply: int) -> list[tuple[int, np.ndarray, int]]:
+    """(index, probabilities, ply) of plays ``top``, best first (stable)."""
+    rows = [(int(i), probs[k], ply) for k, i in enumerate(top)]
+    eq = _mover_equity(np.array([r[1] for r in rows], np.float32).reshape(-1, 5))
+    return [rows[k] for k in np.argsort(-eq, kind="stable")]
+
+
 def best_play(position: Position, dice: Any, ply: int = 0,
-              evaluator: Evaluator | None = None) -> Play:
+              evaluator: Evaluator | None = None, filtered: bool = False) -> Play:
     """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`)."""
-    return rank_plays(position, dice, ply, evaluator)[0].play
+    return rank_plays(position, dice, ply, evaluator, filtered)[0].play
 
 
 _PRUNE = 8  # plays a roll keeps for a deeper look (gnubg's move filters do the same)
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """Of the plays ranked at one ply, at most ``keep``, and only those within
+    ``margin`` (cubeless equity) of the best, are evaluated one ply deeper."""
+
+    keep: int
+    margin: float
+
+
+FILTERS = (MoveFilter(8, 0.16), MoveFilter(2, 0.04))
+"""The filters of ``filtered=True``: from ply 0 to 1, and from ply 1 to 2
+(gnubg's published defaults for its 2-ply are of this kind)."""
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.uint8)
 _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 36.0
 
@@ -394,8 +496,10 @@ def _swapped_rows(results: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(-results[:, ::-1])
 
 
-def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int) -> np.ndarray:
-    """(m, 5) float32 evaluations at ``ply`` of boards (player on roll)."""
+def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False) -> np.ndarray:
+    """(m, 5) float32 evaluations at ``ply`` of boards (player on roll).  At
+    ply 2 each roll's reply is chosen at ply 1 among the 8 best at ply 0
+    (``filtered``: and within FILTERS[0].margin of the best)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     out = ev._nets.evaluate(boards)
     if ply == 0 or not len(boards):
@@ -412,19 +516,25 @@ def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int) -> np.ndarray:
     if ply == 1:
         chosen = probs[picks]
     else:
-        chosen = np.empty((len(befores), 5), np.float32)
-        rows, owner = [], []
-        for g in range(len(befores)):
-            lo, hi = int(offsets[g]), int(offsets[g + 1])
-            order = np.argsort(-_mover_equity(probs[lo:hi]), kind="stable")[:_PRUNE]
-            rows.extend(lo + order)
-            owner.extend([g] * len(order))
-        deeper = _eval_ply(ev, _swapped_rows(results[np.array(rows)]), ply - 1)
-        eq = _mover_equity(deeper)
-        owner_arr = np.array(owner)
-        for g in range(len(befores)):
-            idx = np.flatnonzero(owner_arr == g)
-            chosen[g] = deeper[idx[int(np.argmax(eq[idx]))]]
+        groups = len(befores)
+        counts = np.diff(offsets)
+        gid = np.repeat(np.arange(groups), counts)
+        eq = _mover_equity(probs)
+        # each group's plays best first (ties: the generator's order), as argsort(stable)
+        order = np.lexsort((-eq, gid))
+        rank = np.arange(len(order)) - offsets[gid[order]]
+        keep = rank < _PRUNE
+        if filtered:
+            best = np.maximum.reduceat(eq, offsets[:-1])
+            keep &= eq[order] >= best[gid[order]] - np.float32(FILTERS[0].margin)
+        rows = order[keep]                     # grouped, best first within each group
+        owner = gid[rows]
+        deeper = _eval_ply(ev, _swapped_rows(results[rows]), ply - 1)
+        deq = _mover_equity(deeper)
+        # per group the first (best at ply 0) of the highest deeper equity
+        pick = np.lexsort((np.arange(len(rows)), -deq, owner))
+        first = pick[np.r_[True, owner[pick][1:] != owner[pick][:-1]]]
+        chosen = deeper[first]
     mover = _flip(chosen).astype(np.float64).reshape(m, len(_ROLLS), 5)
     out[live] = np.einsum("mrk,r->mk", mover, _WEIGHTS).astype(np.float32)
     return out
@@ -442,11 +552,17 @@ def _rows(pos: Position) -> np.ndarray:
     return np.frombuffer(pos._b, dtype=np.int8).reshape(1, 26)
 
 
-def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[int, int]]:
+def _rebuild(weights: dict[str, np.ndarray], encoding: int) -> Evaluator:
+    return Evaluator(weights, encoding=encoding)
+
+
+def _padded(weights: Mapping[str, Any], inputs: int = INPUTS
+            ) -> tuple[tuple[np.ndarray, ...], tuple[int, ...]]:
     """The core's padded arrays of a weight mapping, after checking it."""
     if not isinstance(weights, Mapping):
         raise TypeError(f"weights must be a mapping of arrays, got {type(weights).__name__}")
-    want = {f"{n}_{p}" for n in NETS for p in _PARTS}
+    nets = NETS if any(k.startswith("crashed_") for k in weights) else NETS[:2]
+    want = {f"{n}_{p}" for n in nets for p in _PARTS}
     missing = sorted(want - set(weights))
     if missing:
         raise InvalidWeightsError(f"missing weight arrays: {', '.join(missing)}")
@@ -455,7 +571,7 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
         raise InvalidWeightsError(f"unknown weight arrays: {', '.join(extra)}")
     arrays: list[np.ndarray] = []
     hidden = []
-    for name in NETS:
+    for name in nets:
         try:
             w1, b1, w2, b2 = (np.asarray(weights[f"{name}_{p}"]) for p in _PARTS)
         except (TypeError, ValueError) as exc:
@@ -463,8 +579,8 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
         for part, a in zip(_PARTS, (w1, b1, w2, b2)):
             if a.dtype.kind not in "fiu":
                 raise InvalidWeightsError(f"{name}_{part} must be numeric, got dtype {a.dtype}")
-        if w1.ndim != 2 or w1.shape[0] != INPUTS:
-            raise InvalidWeightsError(f"{name}_w1 must have shape ({INPUTS}, H), got {w1.shape}")
+        if w1.ndim != 2 or w1.shape[0] != inputs:
+            raise InvalidWeightsError(f"{name}_w1 must have shape ({inputs}, H), got {w1.shape}")
         h = w1.shape[1]
         if not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
             raise InvalidWeightsError(
@@ -473,7 +589,7 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
             if a.shape != shape:
                 raise InvalidWeightsError(f"{name}_{part} must have shape {shape}, got {a.shape}")
         hp = (h + 7) // 8 * 8
-        p1 = np.zeros((INPUTS, hp), np.float32)
+        p1 = np.zeros((inputs, hp), np.float32)
         q1 = np.zeros(hp, np.float32)
         p2 = np.zeros((OUTPUTS, hp), np.float32)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -487,4 +603,4 @@ def _padded(weights: Mapping[str, Any]) -> tuple[tuple[np.ndarray, ...], tuple[i
                                           "float32 numbers")
         arrays += [p1, q1, p2, q2]
         hidden.append(h)
-    return tuple(arrays), (hidden[0], hidden[1])
+    return tuple(arrays), tuple(hidden)

@@ -403,15 +403,17 @@ class Position:
         from backgammon.nn import evaluate
         return evaluate(self, ply, evaluator)
 
-    def rank_plays(self, dice: Dice, ply: int = 0, evaluator: Any = None) -> list[Any]:
+    def rank_plays(self, dice: Dice, ply: int = 0, evaluator: Any = None,
+                   filtered: bool = False) -> list[Any]:
         """Every legal play with its equity, best first (see :func:`backgammon.nn.rank_plays`)."""
         from backgammon.nn import rank_plays
-        return rank_plays(self, dice, ply, evaluator)
+        return rank_plays(self, dice, ply, evaluator, filtered)
 
-    def best_play(self, dice: Dice, ply: int = 0, evaluator: Any = None) -> Play:
+    def best_play(self, dice: Dice, ply: int = 0, evaluator: Any = None,
+                  filtered: bool = False) -> Play:
         """The nets' best play of ``dice`` (see :func:`backgammon.nn.rank_plays`)."""
         from backgammon.nn import best_play
-        return best_play(self, dice, ply, evaluator)
+        return best_play(self, dice, ply, evaluator, filtered)
 
 
 def _outcome(winner: int, loser_off: int, stuck: bool) -> Outcome:

@@ -43,7 +43,7 @@ import numpy as np
 from backgammon import _bgcore
 from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError, TrainingDataError
-from backgammon.nn import NETS, Evaluator
+from backgammon.nn import Evaluator
 from backgammon.targets import Source, TargetSet, read_targets
 
 __all__ = ["FitSettings", "fit"]
@@ -63,7 +63,8 @@ class FitSettings:
     """Everything that decides a supervised run's result besides its data."""
 
     seed: int = 0
-    hidden: tuple[int, int] = (128, 64)
+    hidden: tuple[int, ...] = (128, 64)   # contact, race[, crashed]
+    encoding: int = 1
     epochs: int = 20
     batch: int = 128
     optimizer: str = "adam"
@@ -77,26 +78,29 @@ class FitSettings:
 
 def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = None,
         epochs: int = 20, batch: int = 128, optimizer: str = "adam", lr: float | None = None,
-        lr_final: float | None = None, seed: int = 0, hidden: tuple[int, int] = (128, 64),
-        validation: float = 0.05, threads: int | None = None,
+        lr_final: float | None = None, seed: int = 0, hidden: tuple[int, ...] = (128, 64),
+        encoding: int = 1, validation: float = 0.05, threads: int | None = None,
         start: Evaluator | str | os.PathLike[str] | None = None,
         max_minutes: float | None = None, progress: bool = True,
         log: Callable[[str], Any] | None = None) -> Evaluator:
     """Trains nets on ``targets`` (a file, directory or list of target files,
     or a read :class:`~backgammon.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
-    run's).  ``start`` (an Evaluator or a nets file) replaces the random
-    initial nets of a fresh run (its hidden sizes win over ``hidden``).
+    run's).  ``hidden`` gives the sizes of the contact, race and (a third
+    size) crashed nets; ``encoding`` the inputs (1 or 2, docs/nn.md).
+    ``start`` (an Evaluator or a nets file) replaces the random initial nets
+    of a fresh run (its nets, sizes and encoding win over ``hidden`` and
+    ``encoding``).
     ``max_minutes`` stops at the end of the first epoch past that wall time."""
     optimizer = _choice(optimizer)
     settings = FitSettings(
-        seed=_seed(seed), hidden=_hidden(hidden), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
+        seed=_seed(seed), hidden=_hidden(hidden), encoding=_encoding(encoding), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
         batch=_count(batch, "batch", _MAX_BATCH), optimizer=optimizer,
         lr=_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
         lr_final=_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",
                        zero=True),
         validation=_fraction(validation))
-    nthreads = _threads(threads)
+    nthreads = _threads(threads, len(settings.hidden))
     if max_minutes is not None and not (isinstance(max_minutes, (int, float))
                                         and math.isfinite(max_minutes) and max_minutes >= 0):
         raise BackgammonError(f"max_minutes must be a number >= 0, got {max_minutes!r}")
@@ -105,8 +109,11 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         raise TrainingDataError("the targets hold no positions")
     init = _start(start)
     if init is not None:
-        settings = FitSettings(**{**asdict(settings), "hidden": init.hidden})
-    net = init.copy() if init is not None else Evaluator.random(settings.hidden, settings.seed)
+        settings = FitSettings(**{**asdict(settings), "hidden": init.hidden,
+                                  "encoding": init.encoding})
+        nthreads = _threads(threads, len(settings.hidden))
+    net = (init.copy() if init is not None
+           else Evaluator.random(settings.hidden, settings.seed, settings.encoding))
     split = _Split(net, data, settings)
     outdir = Path(out) if out is not None else None
     st = _State.fresh(net, settings, data.fingerprint())
@@ -135,7 +142,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
                 break
             losses = _epoch(net, split, settings, st, nthreads, cancel)
             st.epoch += 1
-            st.done = [0] * len(NETS)
+            st.done = [0] * len(st.done)
             st.seconds = seconds_before + time.perf_counter() - t0
             val = split.validation_loss(net, cancel)
             eq_err = split.validation_equity_error(net)
@@ -162,6 +169,9 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
             logfile.close()
     net.meta.update(origin=f"backgammon.train: supervised, {st.epoch} epochs on {len(data)} "
                            f"positions, seed {settings.seed}")
+    net.meta["train_data"] = (f"{len(data)} positions from {len(data.files)} files, "
+                              f"fingerprint {st.fingerprint}")
+    net.meta["train_settings"] = json.dumps(asdict(settings))
     net.meta.pop("train_state", None)
     return net
 
@@ -180,13 +190,15 @@ class _Split:
         rng = np.random.default_rng([s.seed, 0x5A11D])
         held = np.zeros(len(data), bool)
         held[rng.permutation(len(data))[:int(round(s.validation * len(data)))]] = True
-        self.train = [np.flatnonzero((cls == c) & ~held).astype(np.int64) for c in range(len(NETS))]
-        self.val = [np.flatnonzero((cls == c) & held).astype(np.int64) for c in range(len(NETS))]
+        self.names = net.nets
+        k = len(self.names)
+        self.train = [np.flatnonzero((cls == c) & ~held).astype(np.int64) for c in range(k)]
+        self.val = [np.flatnonzero((cls == c) & held).astype(np.int64) for c in range(k)]
         self.val_all = np.flatnonzero(held)
 
     def sizes(self, which: str) -> str:
         rows = self.train if which == "train" else self.val
-        return ",".join(f"{n}:{len(r)}" for n, r in zip(NETS, rows))
+        return ",".join(f"{n}:{len(r)}" for n, r in zip(self.names, rows))
 
     def order(self, seed: int, epoch: int, c: int) -> np.ndarray:
         rows = self.train[c]
@@ -198,7 +210,7 @@ class _Split:
     def validation_loss(self, net: Evaluator, cancel: Any) -> dict[str, float | None]:
         out: dict[str, float | None] = {}
         total, count = 0.0, 0
-        for c, name in enumerate(NETS):
+        for c, name in enumerate(self.names):
             rows = self.val[c]
             s = net._nets.sgd_loss(c, self.data.boards, self.data.targets, rows, cancel)
             out[name] = s / len(rows) if len(rows) else None
@@ -225,7 +237,7 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
     each net's progress, also when stopped."""
     adam = s.optimizer == "adam"
     jobs = []
-    for c in range(len(NETS)):
+    for c in range(len(split.names)):
         order = split.order(s.seed, st.epoch, c)[st.done[c]:]
         if not len(order):
             continue
@@ -257,15 +269,13 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
             st.done[c] += int(progress[1])
     out: dict[str, float | None] = {}
     total, count = 0.0, 0
-    for c, name in enumerate(NETS):
-        n = len(split.train[c])
+    for c, name in enumerate(split.names):
         # a resumed epoch reports the loss of the part it ran
         ran = next((len(j[1]) for j in jobs if j[0] == c), 0)
         out[name] = sums[c] / ran if c in sums and ran else None
         if c in sums:
             total += sums[c]
             count += ran
-        del n
     out["all"] = total / count if count else None
     return out
 
@@ -292,8 +302,9 @@ class _State:
 
     @classmethod
     def fresh(cls, net: Evaluator, s: FitSettings, fingerprint: str) -> _State:
-        opt = [np.zeros(2 * net._nets.sgd_nparams(c), np.float32) for c in range(len(NETS))]
-        return cls(0, [0] * len(NETS), [0] * len(NETS), 0.0, None, [], opt, s, fingerprint)
+        k = len(net.hidden)
+        opt = [np.zeros(2 * net._nets.sgd_nparams(c), np.float32) for c in range(k)]
+        return cls(0, [0] * k, [0] * k, 0.0, None, [], opt, s, fingerprint)
 
     def save(self, net: Evaluator, path: Path) -> None:
         state = {"kind": _KIND, "settings": asdict(self.settings), "data": self.fingerprint,
@@ -301,9 +312,9 @@ class _State:
                  "seconds": self.seconds, "best": self.best, "history": self.history}
         meta = {**net.meta, "train_state": json.dumps(state),
                 "origin": f"backgammon.train: supervised, epoch {self.epoch}, seed {self.settings.seed}"}
-        out = Evaluator(net.weights(), meta=meta)
         tmp = path.with_suffix(".tmp")
-        out._save_with(tmp, {f"train_opt_{n}": o for n, o in zip(NETS, self.opt)})
+        out = Evaluator(net.weights(), meta=meta, encoding=net.encoding)
+        out._save_with(tmp, {f"train_opt_{n}": o for n, o in zip(net.nets, self.opt)})
         os.replace(tmp, path)
 
     @classmethod
@@ -328,13 +339,14 @@ class _State:
         if data != fingerprint:
             raise TrainingDataError(f"{where} was trained on other data (fingerprint {data}, "
                                     f"these targets {fingerprint})")
-        if len(done) != len(NETS) or len(steps) != len(NETS) or epoch < 0 or min(done + steps) < 0:
+        k = len(net.hidden)
+        if len(done) != k or len(steps) != k or epoch < 0 or min(done + steps) < 0:
             raise TrainingDataError(f"{where}: malformed train_state: epoch {epoch}, done {done}, "
                                     f"steps {steps}")
         arrays = read_npz(path, max_file=64 << 20, max_bytes=256 << 20,
                           error=InvalidWeightsError, what="weights")
         opt = []
-        for c, name in enumerate(NETS):
+        for c, name in enumerate(net.nets):
             a = arrays.get(f"train_opt_{name}")
             want = 2 * net._nets.sgd_nparams(c)
             if a is None or a.dtype != np.float32 or a.shape != (want,) or not np.isfinite(a).all():
@@ -400,26 +412,36 @@ def _choice(optimizer: Any) -> str:
     return str(optimizer)
 
 
-def _hidden(hidden: Any) -> tuple[int, int]:
+def _hidden(hidden: Any) -> tuple[int, ...]:
     try:
-        a, b = hidden
-    except (TypeError, ValueError):
-        raise BackgammonError(f"hidden must be two sizes (contact, race), got {hidden!r}") from None
-    for h in (a, b):
+        sizes = tuple(hidden)
+    except TypeError:
+        sizes = ()
+    if len(sizes) not in (2, 3):
+        raise BackgammonError(f"hidden must be 2 or 3 sizes (contact, race[, crashed]), "
+                              f"got {hidden!r}")
+    for h in sizes:
         if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
             raise BackgammonError(f"hidden sizes must be integers from 1 to "
                                   f"{_bgcore.NN_MAX_HIDDEN}, got {hidden!r}")
-    return int(a), int(b)
+    return tuple(int(h) for h in sizes)
 
 
-def _threads(threads: Any) -> int:
+def _encoding(encoding: Any) -> int:
+    from backgammon.nn import ENCODINGS
+    if isinstance(encoding, bool) or encoding not in ENCODINGS:
+        raise BackgammonError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
+    return int(encoding)
+
+
+def _threads(threads: Any, nets: int) -> int:
     """Threads for the nets: at most one a net (more would idle), at most the CPUs."""
     cpus = os.cpu_count() or 1
     if threads is None:
-        return min(len(NETS), cpus)
+        return min(nets, cpus)
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
         raise BackgammonError(f"threads must be an integer >= 1, got {threads!r}")
-    return int(min(threads, len(NETS), cpus))
+    return int(min(threads, nets, cpus))
 
 
 def _start(start: Any) -> Evaluator | None:

@@ -53,7 +53,7 @@ class TrainSettings:
 
     seed: int = 0
     threads: int = 2
-    hidden: tuple[int, int] = (128, 64)
+    hidden: tuple[int, ...] = (128, 64)
     lr: float = 0.1              # learning rate at the start ...
     lr_final: float = 0.01       # ... falling toward this ...
     lr_halflife: int = 200_000   # ... halfway there after this many games: lr(g) = f + (lr - f) h / (h + g)
@@ -71,7 +71,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
           max_minutes: float | None = None, start: Evaluator | str | os.PathLike[str] | None = None,
           progress: bool = True, log: Callable[[str], Any] | None = None,
           epochs: int = 20, batch: int = 128, optimizer: str = "adam",
-          validation: float = 0.05) -> Evaluator:
+          validation: float = 0.05, encoding: int = 1) -> Evaluator:
     """Trains for ``games`` self-play games (in total, counting a resumed
     run's) and returns the :class:`~backgammon.Evaluator`; with ``targets``
     (a targets file, a directory of them, a list of files), trains
@@ -93,7 +93,8 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
             raise BackgammonError("give games (self-play) or targets (supervised), not both")
         from backgammon.supervised import fit
         return fit(targets, out=out, epochs=epochs, batch=batch, optimizer=optimizer, lr=lr,
-                   lr_final=lr_final, seed=seed, hidden=hidden, validation=validation,
+                   lr_final=lr_final, seed=seed, hidden=hidden, encoding=encoding,
+                   validation=validation,
                    threads=threads, start=start, max_minutes=max_minutes, progress=progress,
                    log=log)
     if games is None:
@@ -110,7 +111,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
         raise BackgammonError(f"threads must be an integer, got {threads!r}")
     settings = TrainSettings(seed=int(seed), threads=int(threads),
-                             hidden=(int(hidden[0]), int(hidden[1])), lr=float(lr),
+                             hidden=tuple(int(h) for h in hidden), lr=float(lr),
                              lr_final=float(lr_final), lr_halflife=int(lr_halflife),
                              round_games=int(round_games))
     if games < 1 or settings.threads < 1 or settings.round_games < 1 or settings.lr_halflife < 1:
@@ -170,12 +171,12 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
                 jobs = []
                 for first in range(done, done + count, per):
                     n = min(per, done + count - first)
-                    jobs.append(pool.submit(_td_job, base, board, settings.seed, first, n, rate,
-                                            cancel))
+                    jobs.append(pool.submit(_td_job, base, net.encoding, board, settings.seed,
+                                            first, n, rate, cancel))
                 total = None
                 for w in _collect(jobs, cancel):  # Ctrl-C or an error stops every thread
                     total = _add(total, w)        # in job order: a fixed sum
-                net = _mean(total, len(jobs), net.meta)
+                net = _mean(total, len(jobs), net.meta, net.encoding)
                 done += count
                 if bar is not None:
                     bar.update(count)
@@ -206,9 +207,9 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
     return net
 
 
-def _td_job(base: dict[str, np.ndarray], board: bytes, seed: int, first: int, n: int,
-            rate: float, cancel: Any) -> dict[str, np.ndarray]:
-    copy = Evaluator(base)
+def _td_job(base: dict[str, np.ndarray], encoding: int, board: bytes, seed: int, first: int,
+            n: int, rate: float, cancel: Any) -> dict[str, np.ndarray]:
+    copy = Evaluator(base, encoding=encoding)
     copy._nets.td_games(board, seed, first, n, rate, cancel)
     return copy.weights()
 
@@ -221,13 +222,14 @@ def _add(total: dict[str, np.ndarray] | None, w: dict[str, np.ndarray]) -> dict[
     return total
 
 
-def _mean(total: dict[str, np.ndarray] | None, count: int, meta: dict[str, str]) -> Evaluator:
+def _mean(total: dict[str, np.ndarray] | None, count: int, meta: dict[str, str],
+          encoding: int) -> Evaluator:
     """The mean of the copies' weights (summed in job order)."""
     assert total is not None
     if count > 1:
         for k in total:
             total[k] /= np.float32(count)
-    return Evaluator(total, meta=meta)
+    return Evaluator(total, meta=meta, encoding=encoding)
 
 
 def _strength(net: Evaluator, board: bytes, pairs: int, threads: int):
@@ -238,7 +240,8 @@ def _strength(net: Evaluator, board: bytes, pairs: int, threads: int):
 def _save(net: Evaluator, path: Path, settings: TrainSettings, games: int, seconds: float,
           best: float) -> None:
     state = {"settings": asdict(settings), "games": games, "seconds": seconds, "best": best}
-    out = Evaluator(net.weights(), meta={**net.meta, "train_state": json.dumps(state),
+    out = Evaluator(net.weights(), encoding=net.encoding,
+                    meta={**net.meta, "train_state": json.dumps(state),
                                          "origin": f"backgammon.train: {games} games, seed "
                                                    f"{settings.seed}, {settings.threads} threads"})
     tmp = path.with_suffix(".tmp")

@@ -999,6 +999,18 @@ def nn_features(bytes board, int encoding=2):
     return [f[i] for i in range(n)]
 
 
+def nn_features2_agree(bytes board):
+    """Whether the scan-based features of encoding 2 equal the point-by-point ones."""
+    cdef const int8_t *b = _board_ptr(board)
+    cdef bg_nn_scan_t sc
+    cdef float f[20]
+    cdef float g[20]
+    bg_nn_scan(b, &sc)
+    bg_nn2_features(b, &sc, f)
+    bg_nn2_features_plain(b, &sc, g)
+    return memcmp(f, g, sizeof(f)) == 0
+
+
 def nn_is_crashed(bytes board):
     """Whether the crashed net answers the board (in a file with three nets)."""
     cdef const int8_t *b = _board_ptr(board)

@@ -52,6 +52,8 @@ cdef extern from "nn.h" nogil:
     int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan_t *s)
     int bg_nn_scan_crashed(const int8_t *b, const bg_nn_scan_t *s)
     int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
+    void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
+    void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s, float *f)
     void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
     int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
                          const int8_t *before, float *probs, float *best_probs)

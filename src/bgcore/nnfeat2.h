@@ -33,6 +33,17 @@
 
 #define BG_NN2_PER_SIDE 10
 
+static inline int bg_popcount(uint32_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcount(x);
+#else
+    int n = 0;
+    while (x) { x &= x - 1; n++; }
+    return n;
+#endif
+}
+
 /* Checkers of X (cx) and Y (cy) by point, each in its own numbering, 25 = bar. */
 typedef struct {
     int cx[26], cy[26];
@@ -45,44 +56,58 @@ static inline uint32_t bg_nn2_step(uint32_t from, int d, uint32_t closed)
     return (from >> d) & ~closed & 0x1FFFFFEu;
 }
 
-/* The points Y may hit (land on) with roll d1-d2 honouring its bar. */
-static inline uint32_t bg_nn2_hits(uint32_t ymask, int ybar, uint32_t closed, int d1, int d2)
+/* The points (mask, Y's numbering) Y may land on with each roll,
+ * honouring its bar, into hits[d1][d2] (d1 <= d2, 1..6).  One-die steps are
+ * computed once (r[d]: every checker, e[d]: the entering one). */
+static inline void bg_nn2_hits(uint32_t ymask, int ybar, uint32_t closed, uint32_t hits[7][7])
 {
     const uint32_t bar = 1u << 25;
-    uint32_t hits = 0;
-    int k, left;
-    if (d1 != d2) {
-        uint32_t e1 = bg_nn2_step(bar, d1, closed), e2 = bg_nn2_step(bar, d2, closed);
-        if (ybar == 0) {
-            uint32_t r1 = bg_nn2_step(ymask, d1, closed), r2 = bg_nn2_step(ymask, d2, closed);
-            return r1 | r2 | bg_nn2_step(r1, d2, closed) | bg_nn2_step(r2, d1, closed);
+    uint32_t r[7], e[7];
+    int d1, d2, k;
+    for (d1 = 1; d1 <= 6; d1++) {
+        r[d1] = bg_nn2_step(ymask, d1, closed);
+        e[d1] = bg_nn2_step(bar, d1, closed);
+    }
+    for (d1 = 1; d1 <= 6; d1++)
+        for (d2 = d1 + 1; d2 <= 6; d2++) {
+            uint32_t h;
+            if (ybar == 0)
+                h = r[d1] | r[d2] | bg_nn2_step(r[d1], d2, closed) | bg_nn2_step(r[d2], d1, closed);
+            else if (ybar >= 2)
+                h = e[d1] | e[d2];
+            else {
+                /* enter with one die, then the other die moves any checker */
+                h = 0;
+                if (e[d1]) h |= e[d1] | r[d2] | bg_nn2_step(e[d1], d2, closed);
+                if (e[d2]) h |= e[d2] | r[d1] | bg_nn2_step(e[d2], d1, closed);
+            }
+            hits[d1][d2] = h;
         }
-        if (ybar >= 2) return e1 | e2;
-        if (e1) hits |= e1 | bg_nn2_step(ymask | e1, d2, closed);
-        if (e2) hits |= e2 | bg_nn2_step(ymask | e2, d1, closed);
-        return hits;
-    }
-    if (ybar == 0) {
-        uint32_t r = ymask;
-        for (k = 0; k < 4; k++) { r = bg_nn2_step(r, d1, closed); hits |= r; }
-        return hits;
-    }
-    {
-        uint32_t e = bg_nn2_step(bar, d1, closed), r;
-        if (!e) return 0;
-        hits = e;
-        left = 4 - (ybar < 4 ? ybar : 4);
-        r = ymask | e;
-        for (k = 0; k < left; k++) { r = bg_nn2_step(r, d1, closed); hits |= r; }
-        return hits;
+    for (d1 = 1; d1 <= 6; d1++) {
+        uint32_t h = 0, x;
+        int left;
+        if (ybar == 0) {
+            x = r[d1];
+            h = x;
+            left = 3;
+        } else {
+            if (!e[d1]) { hits[d1][d1] = 0; continue; }
+            left = 4 - (ybar < 4 ? ybar : 4);
+            h = e[d1];
+            x = ymask | e[d1];
+            if (left) { x = bg_nn2_step(x, d1, closed); h |= x; left--; }
+            else x = 0;
+        }
+        for (k = 0; k < left && x; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+        hits[d1][d1] = h;
     }
 }
 
 /* The ten features of side X (cx) against Y (cy), into f[0..9]. */
 static inline void bg_nn2_side(const int *cx, const int *cy, float *f)
 {
-    int p, q, anchors = 0, back = 0, timing = 0, home = 0, exposed = 0, shots = 0, loss = 0;
-    int rear_y = 0, total = 0, d1, d2;
+    int p, anchors = 0, back = 0, timing = 0, home = 0, exposed = 0, shots = 0, loss = 0;
+    int rear_y, total = 0, d1, d2;
     uint32_t closed = 0, blots = 0, ymask = 0;      /* Y's numbering */
     uint32_t made = 0;                               /* X's made points, X's numbering */
     for (p = 1; p <= 24; p++) {
@@ -90,35 +115,40 @@ static inline void bg_nn2_side(const int *cx, const int *cy, float *f)
         total += n;
         if (n >= 2) { made |= 1u << p; closed |= 1u << (25 - p); }
         if (n == 1) blots |= 1u << (25 - p);
-        if (p >= 19 && n >= 2) anchors++;
-        if (p >= 19) back += n;
         if (p > 6) timing += (p - 6) * n;
-        if (p <= 6 && n >= 2) home++;
         if (cy[p] > 0) ymask |= 1u << p;
     }
+    anchors = bg_popcount(made & 0x1F80000u);                 /* X's 19..24 */
+    home = bg_popcount(made & 0x7Eu);                         /* X's 1..6 */
+    for (p = 19; p <= 24; p++) back += cx[p];
     total += cx[25];
     back += cx[25];
     timing += 19 * cx[25];
-    for (q = 25; q >= 1; q--) if (cy[q] > 0) { rear_y = q; break; }
-    /* direct range: a Y checker 1..6 points behind the blot (Y's numbering) */
-    for (q = 1; q <= 24; q++) {
-        int d;
-        if (!(blots & (1u << q))) continue;
-        for (d = 1; d <= 6 && q + d <= 25; d++)
-            if (cy[q + d] > 0) { exposed++; break; }
-    }
-    for (d1 = 1; d1 <= 6; d1++)
-        for (d2 = d1; d2 <= 6; d2++) {
-            uint32_t h = bg_nn2_hits(ymask, cy[25], closed, d1, d2) & blots;
-            int w = d1 == d2 ? 1 : 2;
-            if (h) {
-                /* the hit blot farthest along Y's way is nearest X's home:
-                   the lowest X point, the highest Y point: X loses 25 - p */
-                int yq = bg_highbit(h), xp = 25 - yq;
-                shots += w;
-                loss += w * (25 - xp);
-            }
+    {
+        uint32_t yall = ymask | (cy[25] > 0 ? 1u << 25 : 0), b = blots;
+        rear_y = yall ? bg_highbit(yall) : 0;
+        /* direct range: a Y checker 1..6 points behind the blot (Y's numbering) */
+        while (b) {
+            int q = bg_highbit(b & (~b + 1u));
+            b &= b - 1;
+            if ((yall >> (q + 1)) & 0x3Fu) exposed++;
         }
+    }
+    if (blots) {
+        uint32_t hits[7][7];
+        bg_nn2_hits(ymask, cy[25], closed, hits);
+        for (d1 = 1; d1 <= 6; d1++)
+            for (d2 = d1; d2 <= 6; d2++) {
+                uint32_t h = hits[d1][d2] & blots;
+                int w = d1 == d2 ? 1 : 2;
+                if (h) {
+                    /* the hit blot farthest along Y's way is nearest X's home:
+                       the highest Y point q, X's point 25 - q, which loses q pips */
+                    shots += w;
+                    loss += w * bg_highbit(h);
+                }
+            }
+    }
     {
         /* X's points Y's rearmost checker (X's point 25 - rear_y) still has to pass */
         int from = rear_y ? 25 - rear_y + 1 : 25;
@@ -140,8 +170,9 @@ static inline void bg_nn2_side(const int *cx, const int *cy, float *f)
     f[9] = (float)(cx[1] + cx[2] + cx[3]) * (1.0f / 15.0f);
 }
 
-/* The 20 extra features of board b (the side on roll, then the opponent). */
-static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
+/* The 20 extra features of board b (the side on roll, then the opponent),
+ * point by point: the reference of bg_nn2_features. */
+static inline void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
     bg_nn2_sides v;
     int p;
@@ -156,5 +187,83 @@ static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float
     bg_nn2_side(v.cx, v.cy, f);
     bg_nn2_side(v.cy, v.cx, f + BG_NN2_PER_SIDE);
 }
+
+/* The shots and pip loss (features 6 and 4) of a side whose blots are
+ * `blots`, against checkers `ymask` (+ ybar on the bar) that land only off
+ * `closed` (all in the hitter's numbering). */
+static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots,
+                                int *shots, int *loss)
+{
+    uint32_t hits[7][7];
+    int d1, d2;
+    *shots = *loss = 0;
+    if (!blots) return;
+    bg_nn2_hits(ymask, ybar, closed, hits);
+    for (d1 = 1; d1 <= 6; d1++)
+        for (d2 = d1; d2 <= 6; d2++) {
+            uint32_t h = hits[d1][d2] & blots;
+            int w = d1 == d2 ? 1 : 2;
+            if (h) { *shots += w; *loss += w * bg_highbit(h); }
+        }
+}
+
+/* Positive part of a board cell (the side on roll's checkers). */
+#define BG_POS(v) ((int)(v) > 0 ? (int)(v) : 0)
+#define BG_NEG(v) ((int)(v) < 0 ? -(int)(v) : 0)
+
+/* The 20 extra features of board b from its scan (masks and counts, no
+ * pass over the points): equal to bg_nn2_features_plain (tested). */
+static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
+{
+    int p, shots, loss, rear, from, bar_x = BG_POS(b[BG_BAR]), bar_y = BG_NEG(b[0]);
+    int hp_x = 0, hn_x = 0, hp_y = 0, hn_y = 0, back_x = bar_x, back_y = bar_y;
+    uint32_t near_y, near_x, ahead;
+    float *g = f + BG_NN2_PER_SIDE;
+    for (p = 1; p <= 6; p++) {
+        int x = BG_POS(b[p]), y = BG_NEG(b[25 - p]);
+        hp_x += p * x; hn_x += x;           /* X's home board */
+        hp_y += p * y; hn_y += y;           /* Y's home board (its numbering) */
+        back_y += BG_NEG(b[p]);             /* Y's checkers in X's home */
+        back_x += BG_POS(b[25 - p]);        /* X's checkers in Y's home */
+    }
+    /* X (on roll) against Y: masks in Y's numbering are s->own_*_t and s->opp */
+    f[0] = (float)bg_popcount(s->own_made & 0x1F80000u) * (1.0f / 3.0f);
+    f[1] = (float)back_x * (1.0f / 5.0f);
+    f[2] = (float)((s->pips_own - hp_x) - 6 * (s->own_count - hn_x)) * 0.01f;
+    f[3] = (float)bg_popcount(s->own_made & 0x7Eu) * (1.0f / 6.0f);
+    near_y = (s->opp >> 1) | (s->opp >> 2) | (s->opp >> 3) | (s->opp >> 4) | (s->opp >> 5)
+             | (s->opp >> 6);
+    f[5] = (float)bg_popcount(s->own_blot_t & near_y) * (1.0f / 3.0f);
+    bg_nn2_shots(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t, &shots, &loss);
+    f[4] = (float)loss * (1.0f / (36.0f * 25.0f));
+    f[6] = (float)shots * (1.0f / 36.0f);
+    rear = s->opp ? bg_highbit(s->opp) : 0;            /* Y's rearmost, its numbering */
+    from = rear ? 26 - rear : 25;                      /* X's points it still has to pass */
+    ahead = from <= 24 ? s->own_made & ~((1u << from) - 1u) : 0;
+    f[7] = (float)bg_nn_run(ahead) * (1.0f / 6.0f);
+    f[8] = (float)(s->own_count - (BG_POS(b[1]) >= 2 ? BG_POS(b[1]) : 0)
+                   - (BG_POS(b[2]) > 1 ? BG_POS(b[2]) - 1 : 0)) * (1.0f / 15.0f);
+    f[9] = (float)(BG_POS(b[1]) + BG_POS(b[2]) + BG_POS(b[3])) * (1.0f / 15.0f);
+    /* Y against X: masks in X's numbering are s->opp_made, s->opp_blot and s->own */
+    g[0] = (float)bg_popcount(s->opp_made & 0x7Eu) * (1.0f / 3.0f);
+    g[1] = (float)back_y * (1.0f / 5.0f);
+    g[2] = (float)((s->pips_opp - hp_y) - 6 * (s->opp_count - hn_y)) * 0.01f;
+    g[3] = (float)bg_popcount(s->opp_made & 0x1F80000u) * (1.0f / 6.0f);
+    near_x = (s->own >> 1) | (s->own >> 2) | (s->own >> 3) | (s->own >> 4) | (s->own >> 5)
+             | (s->own >> 6);
+    g[5] = (float)bg_popcount(s->opp_blot & near_x) * (1.0f / 3.0f);
+    bg_nn2_shots(s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot, &shots, &loss);
+    g[4] = (float)loss * (1.0f / (36.0f * 25.0f));
+    g[6] = (float)shots * (1.0f / 36.0f);
+    rear = s->own ? bg_highbit(s->own) : 0;            /* X's rearmost, our numbering */
+    ahead = rear ? s->opp_made & ((1u << rear) - 1u) : 0;  /* Y's points below it (ours) */
+    g[7] = (float)bg_nn_run(ahead) * (1.0f / 6.0f);
+    g[8] = (float)(s->opp_count - (BG_NEG(b[24]) >= 2 ? BG_NEG(b[24]) : 0)
+                   - (BG_NEG(b[23]) > 1 ? BG_NEG(b[23]) - 1 : 0)) * (1.0f / 15.0f);
+    g[9] = (float)(BG_NEG(b[24]) + BG_NEG(b[23]) + BG_NEG(b[22])) * (1.0f / 15.0f);
+}
+
+#undef BG_POS
+#undef BG_NEG
 
 #endif /* BGCORE_NNFEAT2_H */
