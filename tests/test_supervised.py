@@ -356,3 +356,13 @@ def test_cli_supervised_with_init(tmp_path, data, capsys):
     assert main(["train", "--targets", str(path), "--out", str(tmp_path / "run2"),
                  "--hidden-contact", "16", "--hidden-race", "8", "--no-progress"]) == 2
     assert "train_state" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module", ["backgammon.supervised", "backgammon.targets",
+                                    "backgammon._npz"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
