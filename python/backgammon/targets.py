@@ -56,8 +56,10 @@ class TargetSet:
     def fingerprint(self) -> str:
         """A digest of the boards and targets (a resumed run checks it)."""
         h = hashlib.sha256()
-        h.update(self.boards.tobytes())
-        h.update(self.targets.tobytes())
+        for a in (self.boards, self.targets):
+            flat = a.reshape(-1).view(np.uint8)
+            for lo in range(0, len(flat), 1 << 24):   # 16 MB at a time: Ctrl-C gets through
+                h.update(flat[lo:lo + (1 << 24)])
         return h.hexdigest()[:32]
 
 
