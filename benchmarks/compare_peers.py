@@ -4,6 +4,7 @@
                                        [--rollout-games N] [--skip movegen|rollout|nn|gnubg|openspiel]
                                        [--nn-positions N] [--nn-rollout-games N] [--nn-pairs N]
                                        [--cube [--cube-positions N]] [--plays [--plays-games N]]
+                                       [--strength [--strength-sets DIR]]
 
 Peers (each skipped with a message when it cannot be imported):
 
@@ -85,6 +86,7 @@ import numpy as np
 
 import peers_cube  # benchmarks/peers_cube.py: the --cube section
 import peers_plays  # benchmarks/peers_plays.py: the --plays section
+import peers_strength  # benchmarks/peers_strength.py: the --strength section
 
 REPO = Path(__file__).resolve().parent.parent
 MOVEGEN = REPO / "tests" / "data" / "movegen.jsonl.gz"
@@ -1349,6 +1351,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="also count how often our 0-ply best play is gnubg-nn's "
                          "(benchmarks/peers_plays.py)")
     peers_plays.add_arguments(ap)
+    ap.add_argument("--strength", action="store_true",
+                    help="also score our nets, pubeval and gnubg-nn 0-ply on the strength "
+                         "benchmark's sets (benchmarks/peers_strength.py)")
+    peers_strength.add_arguments(ap)
     args = ap.parse_args(argv)
     if args.rollout_games <= 0:
         ap.error("--rollout-games must be positive")
@@ -1393,6 +1399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         report["cube"] = peers_cube.run(bg, args)
     if args.plays:
         report["plays"] = peers_plays.run(bg, args)
+    if args.strength:
+        report["strength"] = peers_strength.run(bg, args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
         print(f"\nwrote {args.json}")

@@ -268,7 +268,7 @@ def test_missed_double_is_flagged():
     [cube] = [d for d in a.decisions if d.kind == "cube"]
     assert (cube.player, cube.made, cube.best) == (0, "no double", "double")
     assert cube.loss == pytest.approx(0.970 - 0.814, abs=2e-3)
-    assert cube.flag == "missed double" and cube.skill == "bad" and cube.counted
+    assert cube.flag == "missed double" and cube.skill == "very bad" and cube.counted  # 0.156 > 0.12
     assert cube.cube_action == "Double, take"
     assert a.stats(0).flags == {"missed double": 1}
 
@@ -325,6 +325,52 @@ def test_crawford_game_has_no_cube_decisions():
     game.roll((3, 1))
     game.play("8/5 6/5")
     assert [d.kind for d in analyse(game, evaluator=Fixed(0.8)).decisions] == ["play"]
+
+
+def test_dead_cube_has_no_cube_decision():
+    # 5-point match at 3-0: player 0 takes player 1's double and owns the cube at 2;
+    # then winning the game at the cube wins player 0 the match (3 + 2 >= 5), so its
+    # redouble is no decision (gnubg's GetDPEq).  Live ones: player 0 at cube 1
+    # (3 + 1 < 5), player 1 (0 + 1 < 5) and the take.
+    game = bg.Game.from_position(bg.Position.initial(), match_length=5, score=(3, 0))
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()
+    game.take()
+    game.roll((4, 2))
+    game.play("8/4 6/4")
+    game.roll((6, 1))   # player 0 on roll with a dead cube
+    game.play("13/7 8/7")
+    cubes = [d for d in analyse(game, evaluator=Fixed(0.8)).decisions if d.kind == "cube"]
+    assert [(d.player, d.made) for d in cubes] == [(0, "no double"), (1, "double"), (0, "take")]
+    # doubling a dead cube anyway (player 1 at 4-away needs the one point: 4 + 1 >= 5):
+    # neither the double nor its answer is a decision
+    game = bg.Game.from_position(bg.Position.initial(), match_length=5, score=(0, 4))
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()
+    game.take()
+    cubes = [d for d in analyse(game, evaluator=Fixed(0.8)).decisions if d.kind == "cube"]
+    assert [(d.player, d.made) for d in cubes] == [(0, "no double")]
+
+
+def test_thresholds_are_gnubgs_and_settable():
+    assert analysis.SKILL_THRESHOLDS == (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+    # p = 0.78 (test_missed_double_is_flagged): not doubling loses 0.156
+    game, ev = _money(0.78)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    [cube] = [d for d in analyse(game, evaluator=ev, thresholds=(0.1, 0.2, 0.3)).decisions
+              if d.kind == "cube"]
+    assert cube.skill == "doubtful" and cube.flag == "missed double"
+    [cube] = [d for d in analyse(game, evaluator=ev, thresholds=(0.2, 0.3, 0.4)).decisions
+              if d.kind == "cube"]
+    assert cube.skill is None and cube.flag is None
+    for bad in [(0.1, 0.05, 0.2), (0.1, 0.2), (-0.1, 0.1, 0.2), (0.1, 0.2, float("nan"))]:
+        with pytest.raises(BackgammonError, match="thresholds"):
+            analyse(game, evaluator=ev, thresholds=bad)
+    with pytest.raises(TypeError, match="thresholds"):
+        analyse(game, evaluator=ev, thresholds=0.1)
 
 
 # ---------------------------------------------------------------- reports

@@ -226,7 +226,7 @@ def test_match_equity_bad_arguments():
     with pytest.raises(BackgammonError, match="owner"):
         cf.match_equity(GAMMONLESS, 3, 3, owner="me")
     with pytest.raises(BackgammonError, match="beyond"):
-        cf.match_equity(GAMMONLESS, 30, 3)
+        cf.match_equity(GAMMONLESS, 32768, 3)
 
 
 # ---------------------------------------------------------------- decisions

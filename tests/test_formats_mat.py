@@ -397,8 +397,9 @@ def test_galaxy_losses_cells_and_a_capped_match_result():
         (0, 1, "single"), (1, 2, "gammon"), (0, 1, "single"), (0, 2, "single")]
     assert [g.crawford for g in m.games] == [False, False, True, False]
     assert m.score == (4, 2) and m.winner == 0
-    # the restated loss must agree with the result
-    with pytest.raises(InvalidRecordError, match="line 13.*loses 1"):
+    # the loss and the win must agree: "Losses 1 point" is Ann resigning a single
+    # game, which Bob's "Wins 2 point" contradicts
+    with pytest.raises(InvalidRecordError, match="line 13.*won by player 1 for 1"):
         read_mat(text.replace("Losses 2 point", "Losses 1 point"))
     with pytest.raises(InvalidRecordError, match="line 7.*won by player 0 for 1"):
         read_mat(text.replace(result_row("Wins 1 point", "Losses 1 point"),

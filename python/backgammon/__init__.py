@@ -16,6 +16,7 @@ from backgammon.errors import (
     IllegalPlayError,
     InvalidDiceError,
     InvalidPlayError,
+    InvalidBenchmarkError,
     InvalidPositionError,
     InvalidRecordError,
     InvalidRulesError,
@@ -40,8 +41,9 @@ from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
 from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
-from backgammon import cubeful, met
+from backgammon import cubeful, met, targets
 from backgammon.analysis import Analysis, analyse
+from backgammon import benchmark
 
 __version__ = "0.1.0"
 
@@ -67,6 +69,7 @@ __all__ = [
     "GameResult",
     "IllegalActionError",
     "IllegalPlayError",
+    "InvalidBenchmarkError",
     "InvalidDiceError",
     "InvalidPlayError",
     "InvalidPositionError",
@@ -93,6 +96,7 @@ __all__ = [
     "duel",
     "evaluate",
     "bearoff",
+    "benchmark",
     "cube_decision",
     "cubeful",
     "met",

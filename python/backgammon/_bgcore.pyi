@@ -78,6 +78,7 @@ def rollout_games(
     truncate: int = -1,
     rotation: int = 2,
     rot_offset: int = 0,
+    no_double: bool = False,
     cancel: Cancel | None = None,
 ) -> npt.NDArray[np.int64]: ...
 

@@ -17,8 +17,9 @@ cube's points is +1 and losing them -1.  ``Decision.loss`` is in these units
 ``Decision.loss_mwc`` is the same loss in match winning chances, which is
 what the report shows beside it.
 
-Flags use gnubg's published thresholds (gnubg.c ``arSkillLevel``: a loss
-above 0.04 is *doubtful*, above 0.08 *bad*, above 0.16 *very bad*) and XG's
+Flags use gnubg 1.1.0a16's default thresholds (its ``show analysis``: a loss
+above 0.03 is *doubtful*, above 0.06 *bad*, above 0.12 *very bad*; settable
+with ``analyse(..., thresholds=...)``) and XG's
 (0.020 an *error*, 0.080 a *blunder*, in ``Decision.xg``).  A cube error is
 flagged with its kind (``"missed double"``, ``"wrong double"``, ``"wrong
 take"``, ``"wrong pass"``) once its loss passes gnubg's doubtful threshold;
@@ -71,8 +72,9 @@ from backgammon.position import Position
 __all__ = ["Analysis", "Decision", "PlayerStats", "Roll", "SKILL_THRESHOLDS",
            "XG_THRESHOLDS", "LUCK_THRESHOLDS", "analyse", "default_evaluator"]
 
-SKILL_THRESHOLDS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
-"""gnubg's default skill thresholds (gnubg.c ``arSkillLevel``), normalised equity."""
+SKILL_THRESHOLDS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+"""gnubg 1.1.0a16's default skill thresholds (``show analysis``), normalised equity
+(older releases and gnubg.c's ``arSkillLevel`` once had 0.04, 0.08, 0.16)."""
 XG_THRESHOLDS = (("blunder", 0.080), ("error", 0.020))
 """XG's default error and blunder thresholds, normalised equity."""
 LUCK_THRESHOLDS = (("very lucky", 0.6), ("lucky", 0.3))
@@ -132,6 +134,27 @@ class Decision:
     options: tuple[tuple[str, float], ...] = ()
     cube_action: str | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: every field, tuples as lists (as in :meth:`Analysis.to_dict`)."""
+        return _plain(asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Decision:
+        """The decision :meth:`to_dict` wrote (:class:`InvalidRecordError` if malformed)."""
+        try:
+            return _items([data], cls)[0]  # type: ignore[no-any-return]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidRecordError(f"a decision: malformed ({exc})"[:300]) from None
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Decision:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a decision"))
+
 
 @dataclass(frozen=True)
 class Roll:
@@ -171,8 +194,8 @@ class PlayerStats:
     unlucky: int
 
 
-def _skill(loss: float) -> str | None:
-    for name, limit in SKILL_THRESHOLDS:
+def _skill(loss: float, thresholds: Any = SKILL_THRESHOLDS) -> str | None:
+    for name, limit in thresholds:
         if loss > limit:  # gnubg's Skill(): strictly worse than the threshold
             return name
     return None
@@ -361,9 +384,11 @@ def _play_text(play: Any) -> str:
 
 
 class _Analyser:
-    def __init__(self, valuer: _Valuer, cube: bool) -> None:
+    def __init__(self, valuer: _Valuer, cube: bool,
+                 thresholds: Any = SKILL_THRESHOLDS) -> None:
         self.valuer = valuer
         self.cube = cube
+        self.thresholds = thresholds
         self.decisions: list[Decision] = []
         self.rolls: list[Roll] = []
         self.forced = [0, 0]
@@ -438,7 +463,7 @@ class _Analyser:
         spread = float(finite.max() - finite.min())  # XG does not count plays all alike
         loss = max(0.0, float(values[best] - values[made]))
         loss_mwc = None if mwc is None else max(0.0, float(mwc[best] - mwc[made]))
-        skill = _skill(loss)
+        skill = _skill(loss, self.thresholds)
         options = tuple((_play_text(plays[int(i)]), float(values[i]))
                         for i in order[:5] if np.isfinite(values[i]))
         self.decisions.append(Decision(
@@ -449,6 +474,8 @@ class _Analyser:
 
     def _cube(self, number: int, index: int, game: Game, player: int, made: str) -> tuple[Any, ...] | None:
         from backgammon.cube import CubeDecision
+        if game.match_length and game.score[player] + game.cube >= game.match_length:
+            return None  # a dead cube: winning the game at this cube wins the match (gnubg's GetDPEq)
         position = game.position
         board = np.frombuffer(position._b, np.int8).reshape(1, 26)
         chances = self.valuer.chances(board, self.valuer.ply)[0]
@@ -503,7 +530,7 @@ class _Analyser:
                        counted: bool, counted_pr: bool, game: Game, ctx: _Context, d: Any,
                        position: Position, values: tuple[float, float, float],
                        cube: int | None = None, owner: int | None = None) -> None:
-        skill = _skill(loss)
+        skill = _skill(loss, self.thresholds)
         flag = error if (error is not None and skill is not None) else None
         loss_mwc = None if ctx.score is None else loss * ctx.scale
         nd, dt, dp = values
@@ -537,7 +564,22 @@ def _games(source: Any) -> tuple[list[Game], tuple[str, str], int]:
     return games, ("Player 0", "Player 1"), length
 
 
-def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None) -> Analysis:
+def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
+    """(doubtful, bad, very bad) losses -> SKILL_THRESHOLDS' form, checked."""
+    try:
+        limits = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        raise TypeError(f"thresholds are three numbers (doubtful, bad, very bad), "
+                        f"got {value!r}"[:300]) from None
+    if (len(limits) != 3 or not all(math.isfinite(v) and v >= 0 for v in limits)
+            or not limits[0] <= limits[1] <= limits[2]):
+        raise BackgammonError(f"thresholds are three losses 0 <= doubtful <= bad <= very bad, "
+                              f"got {value!r}"[:300])
+    return (("very bad", limits[2]), ("bad", limits[1]), ("doubtful", limits[0]))
+
+
+def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None, *,
+            thresholds: Any = (0.03, 0.06, 0.12)) -> Analysis:
     """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
     or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
 
@@ -545,7 +587,8 @@ def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None) 
     ``ply`` (at ply 1 and 2 the 8 best plays at 0-ply and the play made are
     looked at again, like gnubg's move filter); luck is always found at 0-ply.
     Any object with ``evaluate_batch(boards) -> (n, 5)`` chances may serve as
-    the evaluator at ply 0.
+    the evaluator at ply 0.  ``thresholds``: the losses above which a decision
+    is doubtful, bad and very bad (default gnubg 1.1.0a16's 0.03, 0.06, 0.12).
 
         >>> import backgammon as bg
         >>> m = bg.Match(1, rng=3)
@@ -557,7 +600,7 @@ def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None) 
     games, names, length = _games(match)
     if not isinstance(cube, bool):
         raise TypeError(f"cube is True or False, got {cube!r}")
-    analyser = _Analyser(_Valuer(evaluator, ply), bool(cube))
+    analyser = _Analyser(_Valuer(evaluator, ply), bool(cube), _thresholds(thresholds))
     results = []
     for number, game in enumerate(games):
         analyser.game(number, game)

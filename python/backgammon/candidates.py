@@ -86,6 +86,35 @@ class CandidateRow:
         """``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``."""
         return tuple(getattr(self, name).value for name in _PROBABILITIES)  # type: ignore
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: ``play`` as :meth:`Play.to_dict`, each estimate as
+        ``{"value", "stderr", "ci95": [low, high]}``."""
+        from backgammon._dicts import estimate
+        return {"play": self.play.to_dict(), "ply_equity": self.ply_equity,
+                "equity": estimate(self.equity), "difference": estimate(self.difference),
+                **{n: estimate(getattr(self, n)) for n in _PROBABILITIES}}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> CandidateRow:
+        """The row :meth:`to_dict` wrote (:class:`RolloutError` names a bad field)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "a candidate row", RolloutError)
+        try:
+            play = Play.from_dict(r.get("play"))
+        except ValueError as exc:
+            raise RolloutError(f"a candidate row: {exc}"[:300]) from None
+        return cls(play, r.estimate("equity"), r.estimate("difference"),
+                   *(r.estimate(n) for n in _PROBABILITIES), ply_equity=r.float("ply_equity"))
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CandidateRow:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a candidate row", RolloutError))
+
 
 @dataclass(frozen=True)
 class PlaysRollout(Sequence[CandidateRow]):

@@ -11,6 +11,12 @@
                                             analyse a .mat, .sgf or JSON record
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
+    backgammon serve [--host 127.0.0.1] [--port 8080] [--database sqlite:///FILE | postgresql://...]
+                     [--workers N]       games, the wildbg-compatible API and a page to play on
+    backgammon benchmark [NETS ...] [--sets DIR] [--ply P] [--json]
+                                            error rates on the strength benchmark's sets
+    backgammon benchmark NEW --gate OLD [--pairs N] [--seed S]
+                                            does generation NEW land? (exit 0: yes, 1: no)
     backgammon train --targets FILE|DIR --out DIR [--epochs N] [--init NETS.npz] ...
     (POSITION: a Position ID, a GNUbgID or an XGID)
 """
@@ -217,6 +223,78 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_targets(args: argparse.Namespace) -> int:
+    from backgammon import targets
+    from backgammon.nn import Evaluator
+
+    ev = Evaluator.load(args.nets) if args.nets else Evaluator.default()
+
+    def log(text: str) -> None:
+        print(time.strftime("%H:%M:%S"), text, flush=True)
+
+    first, end = args.chunks
+    targets.make_targets(args.out, range(first, end), seed=args.seed,
+                         chunk_positions=args.positions, games=args.games,
+                         truncate=args.truncate or None, ply=args.ply, explore=args.explore,
+                         varied=args.varied, evaluator=ev, workers=args.workers, log=log)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from backgammon.server import serve
+
+    if args.workers < 1:
+        print("backgammon: error: --workers is at least 1", file=sys.stderr)
+        return 2
+    print(f"serving on http://{args.host}:{args.port}/ (docs at /docs)", flush=True)
+    serve(args.host, args.port, args.database, args.workers)
+    return 0
+
+
+def _cmd_benchmark(args: argparse.Namespace) -> int:
+    from backgammon import benchmark
+    from backgammon.errors import InvalidBenchmarkError
+    from backgammon.nn import Evaluator
+
+    sets = benchmark.load_sets(args.sets)
+    if args.gate is not None:
+        if len(args.nets) != 1:
+            raise InvalidBenchmarkError("--gate OLD compares one NEW nets file with "
+                                                  f"OLD, got {len(args.nets)} NETS")
+        result = benchmark.gate(args.nets[0], args.gate, sets, pairs=args.pairs,
+                                seed=args.seed, workers=args.workers)
+        print(f"gate: {args.nets[0]} (new) against {args.gate} (old)")
+        print(result)
+        return 0 if result.lands else 1
+    choosers: list[tuple[str, object]] = [(path, Evaluator.load(path)) for path in args.nets]
+    choosers.append(("bundled nets", Evaluator.default()))
+    if args.ply == 0:
+        choosers.append(("pubeval", "pubeval"))
+    report = {}
+    for label, choose in choosers:
+        rates = benchmark.error_rate(choose, sets, ply=args.ply)
+        rates["all"] = benchmark.combined(rates)
+        report[label] = rates
+    if args.json:
+        print(json.dumps({label: {k: {"decisions": r.decisions, "error": r.error,
+                                      "stderr": r.stderr, "best_share": r.best_share}
+                                  for k, r in rates.items()}
+                          for label, rates in report.items()}, indent=2))
+        return 0
+    names = list(next(iter(report.values())))
+    print(f"Error rates at {args.ply}-ply: mean equity lost a decision against the "
+          "rolled-out reference, x 1000 (± standard error; % of decisions with the "
+          "reference best play)")
+    width = max(len(label) for label in report)
+    print(f"{'':<{width}}" + "".join(f"  {f'{k} ({report[choosers[0][0]][k].decisions:,})':>22}"
+                                      for k in names))
+    for label, rates in report.items():
+        print(f"{label:<{width}}" + "".join(
+            f"  {f'{r.error:.2f} ± {r.stderr:.2f} ({100 * r.best_share:.0f}%)':>22}"
+            for r in rates.values()))
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backgammon", description="A fast, exact backgammon engine.")
@@ -349,6 +427,63 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--save", metavar="FILE", default=None, help="also write the final nets here")
     tr.add_argument("--no-progress", action="store_true")
     tr.set_defaults(run=_cmd_train)
+    tg = sub.add_parser(
+        "targets", help="make training targets: self-play positions and their rollouts",
+        description="Sample positions from varied self-play of the nets and roll each out, "
+                    "writing chunk files OUT/chunk-NNNNNN.npz (docs/nn.md). Chunks already "
+                    "there are kept, so the same command resumes an interrupted run.")
+    tg.add_argument("--out", metavar="DIR", required=True)
+    tg.add_argument("--seed", type=int, required=True, help="the data set's seed (chunk c uses (seed, c))")
+    tg.add_argument("--chunks", type=int, nargs=2, metavar=("FIRST", "END"), required=True,
+                    help="make chunks FIRST .. END-1")
+    tg.add_argument("--positions", type=int, default=500, help="positions per chunk (default 500)")
+    tg.add_argument("--games", type=int, default=216,
+                    help="games per position, a multiple of 36 (default 216)")
+    tg.add_argument("--truncate", type=int, default=9,
+                    help="score games still going after this many plies by the nets (0: play out)")
+    tg.add_argument("--ply", type=int, choices=(1, 2), default=None,
+                    help="targets from the nets' own evaluation at this depth instead of rollouts")
+    tg.add_argument("--explore", type=float, default=0.1,
+                    help="chance of a random play among the nets' four best (default 0.1)")
+    tg.add_argument("--varied", type=float, default=0.3,
+                    help="share of games opened by pubeval or random plays (default 0.3)")
+    tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
+    tg.add_argument("--workers", type=int, default=1, help="native threads (default 1)")
+    tg.set_defaults(run=_cmd_targets)
+    sv = sub.add_parser(
+        "serve", help="serve games, the engine API and a page to play on",
+        description="Serve games over HTTP and WebSocket, the wildbg-compatible engine API "
+                    "(/move, /eval) and a page to play on (needs the server extra: "
+                    "pip install 'backgammon[server]'). Docs at /docs.")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8080)
+    sv.add_argument("--database", default=None, metavar="URL",
+                    help="sqlite:///FILE or postgresql://... (default: SQLite in the user's "
+                         "data directory)")
+    sv.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    sv.set_defaults(run=_cmd_serve)
+    be = sub.add_parser(
+        "benchmark", help="error rates of nets on the strength benchmark",
+        description="Print, for each position set (contact, crashed, race), the error rate "
+                    "of each NETS file, of the bundled nets and of pubeval: the mean equity "
+                    "lost a decision against rolled-out reference equities, x 1000. With "
+                    "--gate OLD, say whether NEW lands: its error rate drops and it wins a "
+                    "duplicate-dice duel against OLD.")
+    be.add_argument("nets", metavar="NETS", nargs="*", help="weights .npz files")
+    be.add_argument("--sets", metavar="DIR", default=None,
+                    help="a directory of position sets or one set file (default: the "
+                         "checkout's benchmarks/strength)")
+    be.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="the depth at which the nets choose (default 0)")
+    be.add_argument("--json", action="store_true", help="print the figures as JSON")
+    be.add_argument("--gate", metavar="OLD", default=None,
+                    help="the previous nets (.npz or 'net'): does NEW land?")
+    be.add_argument("--pairs", type=int, default=5000,
+                    help="duplicate pairs of the gate's duel (default 5,000)")
+    be.add_argument("--seed", type=int, default=15, help="dice of the gate's duel (default 15)")
+    be.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="native threads of the duel (default: one per CPU)")
+    be.set_defaults(run=_cmd_benchmark)
     return parser
 
 
@@ -360,9 +495,43 @@ def _stopping_options(parser: argparse.ArgumentParser) -> None:
                         help="stop before a round that would end past T seconds")
 
 
+_ASCII_INT = re.compile(r"-?[0-9]+")
+
+
+def _ascii_int(text: str) -> int:
+    """An ``int`` argument: ASCII digits only (``int`` also reads ``"٣"`` and ``"1_0"``)."""
+    if not _ASCII_INT.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (ASCII digits)")
+    return int(text)
+
+
+def _ascii_float(text: str) -> float:
+    """A ``float`` argument: ASCII only (``float`` also reads ``"٣.٥"`` and ``"1_0"``)."""
+    if not text.isascii() or "_" in text or text != text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (ASCII digits)")
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def _ascii_numbers(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Every ``type=int`` / ``type=float`` option of ``parser`` and its subcommands read
+    as ASCII numbers (one place, so a new option gets it too)."""
+    for action in parser._actions:
+        if action.type is int:
+            action.type = _ascii_int
+        elif action.type is float:
+            action.type = _ascii_float
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _ascii_numbers(sub)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``backgammon`` console script."""
-    parser = _parser()
+    parser = _ascii_numbers(_parser())
     args = parser.parse_args(argv)
     if args.command == "moves" and args.position is None and args.dice is None:
         parser.error("moves needs the dice, e.g. `backgammon moves 31`")

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from backgammon.errors import BackgammonError, IllegalActionError, InvalidSetupError
+from backgammon.errors import BackgammonError, GameOverError, IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 from backgammon._show import shown
@@ -142,7 +142,9 @@ class CubeDecision:
 
         rules = rules or Rules()
         chances = cf.chances_tuple(chances)
-        cf.check_cube(cube)
+        cube = cf.check_cube(cube)
+        if score is not None:
+            score = met.check_score(score)  # numpy integers too; "ab" or 2**40 named
         if owner not in (cf.CENTRED, cf.OWN, cf.OPPONENT):
             raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {shown(owner)}")
         if owner == cf.OPPONENT:
@@ -193,6 +195,51 @@ class CubeDecision:
     @property
     def match_play(self) -> bool:
         return self.score is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: every field (``score`` is ``[away, opponent_away]`` or null).
+
+            >>> d = CubeDecision.from_chances((0.5, 0.0, 0.0, 0.0, 0.0))
+            >>> CubeDecision.from_dict(d.to_dict()) == d, d.to_dict()["action"]
+            (True, 'No double, take')
+        """
+        return {"no_double": self.no_double, "double_take": self.double_take,
+                "double_pass": self.double_pass, "action": self.action, "take": self.take,
+                "beaver": self.beaver, "probabilities": list(self.probabilities),
+                "errors": dict(self.errors), "cube": self.cube, "owner": self.owner,
+                "score": None if self.score is None else list(self.score),
+                "post_crawford": self.post_crawford, "x": self.x, "available": self.available}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> CubeDecision:
+        """The decision :meth:`to_dict` wrote (:class:`~backgammon.InvalidRecordError` if not)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "a cube decision")
+        errors = Reader(r.get("errors"), "a cube decision's errors")
+        names = ("no double", "double", "take", "pass")
+        if set(errors.data) - set(names):
+            raise r.fail("errors", f"has the keys {', '.join(names)}, got {sorted(errors.data)}")
+        cube = r.int("cube", 1)
+        if cube & (cube - 1):
+            raise r.fail("cube", f"is a power of 2, got {cube}")
+        return cls(no_double=r.float("no_double"), double_take=r.float("double_take"),
+                   double_pass=r.float("double_pass"), action=r.str("action"),
+                   take=r.bool("take"), beaver=r.bool("beaver"),
+                   probabilities=r.floats("probabilities", 5, 0.0, 1.0),  # type: ignore[arg-type]
+                   errors={k: errors.float(k, 0.0) for k in errors.data}, cube=cube,
+                   owner=r.str("owner", ("centred", "own", "opponent")),
+                   score=r.optional("score", r.ints, 2, 1),  # type: ignore[arg-type]
+                   post_crawford=r.bool("post_crawford"), x=r.float("x", 0.0, 1.0),
+                   available=r.bool("available"))
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CubeDecision:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a cube decision"))
 
     def _rows(self) -> list[tuple[str, float, float]]:
         best = max(self.no_double, min(self.double_take, self.double_pass)) \
@@ -268,6 +315,8 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
         score, post_crawford = _game_score(game)
     elif isinstance(game_or_position, Position):
         position = game_or_position
+        if position.outcome() is not None:
+            raise GameOverError(f"no cube decision in a finished position: {position.outcome()}")
     else:
         raise TypeError(f"cube_decision takes a Game or a Position, got {shown(game_or_position)}"[:300])
     chances = evaluate(position, ply=ply, evaluator=evaluator)

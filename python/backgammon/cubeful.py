@@ -29,6 +29,7 @@ from typing import Any, Literal
 from backgammon.errors import BackgammonError
 from backgammon.position import Position
 from backgammon._show import shown
+from backgammon._numbers import integer
 
 __all__ = [
     "CENTRED", "OWN", "OPPONENT", "Owner", "cash_point", "check_cube", "chances_tuple", "cube_efficiency",
@@ -99,9 +100,10 @@ def win_loss_values(chances: Any) -> tuple[float, float, float]:
 
 def check_cube(cube: int) -> int:
     """``cube`` if it is a cube value (a power of two), else :class:`BackgammonError`."""
-    if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1):
+    value = integer(cube)  # numpy integers too
+    if value is None or value < 1 or value & (value - 1):
         raise BackgammonError(f"the cube is a power of two, got {shown(cube)}")
-    return cube
+    return value
 
 
 def _check_x(x: float) -> float:
@@ -265,6 +267,9 @@ class MatchModel:
             return 1.0
         if b <= 0:
             return 0.0
+        n = self.table.length
+        if a > n or b > n:                            # the table's extension (met.py)
+            return self.table.equity(a, b, post_crawford=self.rest and (a == 1 or b == 1))
         if self.rest and (a == 1 or b == 1):          # post-Crawford (table lookups inlined:
             post = self.table.post_crawford           # this is the inner loop of a decision)
             return 1.0 - post[b - 1] if a == 1 else post[a - 1]

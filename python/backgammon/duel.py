@@ -58,6 +58,34 @@ class DuelResult:
     backgammons: tuple[int, int]
     mean_plies: float
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data; ``ppg`` is ``{"value", "stderr", "ci95": [low, high]}``."""
+        from backgammon._dicts import estimate
+        return {"a": self.a, "b": self.b, "games": self.games, "seed": self.seed,
+                "ppg": estimate(self.ppg), "wins": list(self.wins),
+                "gammons": list(self.gammons), "backgammons": list(self.backgammons),
+                "mean_plies": self.mean_plies}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> DuelResult:
+        """The result :meth:`to_dict` wrote (:class:`RolloutError` names a bad field)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "a duel result", RolloutError)
+        return cls(a=r.str("a"), b=r.str("b"), games=r.int("games", 0), seed=r.int("seed", 0),
+                   ppg=r.estimate("ppg"), wins=r.ints("wins", 2, 0),  # type: ignore[arg-type]
+                   gammons=r.ints("gammons", 2, 0),  # type: ignore[arg-type]
+                   backgammons=r.ints("backgammons", 2, 0),  # type: ignore[arg-type]
+                   mean_plies=r.float("mean_plies", 0.0))
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> DuelResult:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a duel result", RolloutError))
+
     def __str__(self) -> str:
         p = self.ppg
         return (f"{self.a} vs {self.b}: {p.value:+.4f} ppg (std err {p.stderr:.4f}, 95% "

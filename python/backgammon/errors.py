@@ -32,6 +32,7 @@ __all__ = [
     "IllegalPlayActionError",
     "InvalidPlayActionError",
     "AmbiguousPlayActionError",
+    "InvalidBenchmarkError",
     "action_error",
 ]
 
@@ -104,12 +105,17 @@ class InvalidWeightsError(BackgammonError):
 
 
 class TrainingDataError(BackgammonError):
-    """A training-targets file or data set that cannot be trained on, or a
-    training checkpoint whose state is missing or malformed."""
+    """A training-targets file or data set that cannot be trained on, bad
+    settings for making one (:mod:`backgammon.targets`), or a training
+    checkpoint whose state is missing or malformed."""
 
 
 class MatchEquityError(BackgammonError):
     """A match equity table that cannot be read, or a score it does not cover."""
+
+
+class InvalidBenchmarkError(BackgammonError):
+    """A strength benchmark's position set that is malformed or not one (``backgammon.benchmark``)."""
 
 
 class FormatLossWarning(UserWarning):

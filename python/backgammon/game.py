@@ -46,6 +46,7 @@ from backgammon.errors import (
 from backgammon.position import Play, Position, Step
 from backgammon.rules import OPENING_DICE, Rules
 from backgammon._show import shown
+from backgammon._numbers import integer
 
 __all__ = ["MAX_MATCH_LENGTH", "MAX_STEPS", "RESIGN_KINDS", "Action", "DiceSource", "Game", "GameResult",
            "Phase"]
@@ -79,7 +80,8 @@ class GameResult(NamedTuple):
 
     ``winner`` 0 or 1; ``points`` scored; ``kind`` ``"single"``, ``"gammon"``
     or ``"backgammon"`` (what was won or resigned; a drop is a single game);
-    ``reason`` ``"bearoff"``, ``"drop"`` or ``"resign"``; ``cube`` the cube
+    ``reason`` ``"bearoff"``, ``"drop"``, ``"resign"`` or ``"forfeit"`` (the match
+    forfeited: ``points`` are what the winner needed); ``cube`` the cube
     value the points were counted with.
     """
 
@@ -89,13 +91,41 @@ class GameResult(NamedTuple):
     reason: str
     cube: int
 
+    def to_dict(self) -> dict[str, Any]:  # type: ignore[override]
+        """JSON-ready data.
+
+            >>> GameResult(0, 2, "gammon", "bearoff", 1).to_dict()
+            {'winner': 0, 'points': 2, 'kind': 'gammon', 'reason': 'bearoff', 'cube': 1}
+        """
+        return self._asdict()
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameResult:
+        """The result :meth:`to_dict` wrote (:class:`InvalidRecordError` if not)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "a game result")
+        cube = r.int("cube", 1)
+        if cube & (cube - 1):
+            raise r.fail("cube", f"is a power of 2, got {cube}")
+        return cls(r.int("winner", 0, 1), r.int("points", 1), r.str("kind", RESIGN_KINDS),
+                   r.str("reason", ("bearoff", "drop", "resign")), cube)
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameResult:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a game result"))
+
 
 class Action(NamedTuple):
     """One recorded action: ``player`` (``None`` for the opening roll), ``kind``, ``value``.
 
     Kinds and values: ``opening`` (player 0's die, player 1's die), ``roll``
     (the dice), ``play`` (the steps, a tuple of ``(from, to)``), ``double``,
-    ``take``, ``drop``, ``beaver``, ``accept``, ``reject`` (``None``) and
+    ``take``, ``drop``, ``beaver``, ``accept``, ``reject``, ``forfeit`` (``None``) and
     ``resign`` (the kind).  Replaying the actions with :meth:`Game.apply`
     rebuilds the game.
     """
@@ -279,14 +309,7 @@ def _action(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]
 
 
-def _integer(value: Any) -> int | None:
-    """``value`` as an int if it is an integer (numpy ones too), not a bool; else None."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
+_integer = integer  # an int of any integral type (numpy's too), not a bool; else None
 
 
 def _dice(dice: Any) -> tuple[int, int]:
@@ -347,8 +370,8 @@ def _notation_steps(text: str) -> tuple[Step, ...]:
 
 
 def _resign_kind(kind: Any) -> str:
-    if isinstance(kind, int) and not isinstance(kind, bool) and 1 <= kind <= 3:
-        return RESIGN_KINDS[kind - 1]
+    if integer(kind) is not None and 1 <= integer(kind) <= 3:
+        return RESIGN_KINDS[integer(kind) - 1]
     if isinstance(kind, str) and kind in RESIGN_KINDS:
         return str(kind)
     raise IllegalActionError(
@@ -1026,6 +1049,38 @@ class Game:
         self._phase = Phase.RESIGNED
 
     @_action
+    def forfeit(self, *, player: int | None = None) -> None:
+        """Forfeit the match (a player who leaves it, as Backgammon Galaxy records it):
+        the opponent wins this game for the points it needed to win the match.
+
+        Match play only; ``player`` (default: the player to act) may forfeit whenever
+        the game is in ROLL, MOVE, DOUBLED or RESIGNED, and before the opening roll
+        (then ``player`` must be given).  The result's ``reason`` is ``"forfeit"``.
+
+            >>> g = Game(match_length=5, score=(0, 1))
+            >>> g.forfeit(player=0)
+            >>> g.result.winner, g.result.points, g.result.reason
+            (1, 4, 'forfeit')
+        """
+        if not self.match_length:
+            raise IllegalActionError("cannot forfeit: only a match can be forfeited "
+                                     "(resign the game instead)")
+        if self.phase not in (Phase.OPENING, Phase.ROLL, Phase.MOVE, Phase.DOUBLED,
+                              Phase.RESIGNED):
+            raise IllegalActionError(
+                f"cannot forfeit: the game is in phase {shown(self.phase.value)}")
+        if self.phase is Phase.OPENING and player is None:
+            raise IllegalActionError("before the opening roll say who forfeits (player=0 or 1)")
+        who = self.player_to_act if player is None else player
+        if isinstance(who, bool) or who not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
+        self._record(who, "forfeit")
+        winner = 1 - who
+        self._end(winner, "single", "forfeit", self.cube)
+        self._result = GameResult(winner, self.match_length - self.score[winner], "single",
+                                  "forfeit", self.cube)
+
+    @_action
     def accept(self, *, player: int | None = None) -> None:
         """Accept the resignation: the resigner loses the resigned kind."""
         self._need(Phase.RESIGNED, "accept", player)
@@ -1142,7 +1197,7 @@ class Game:
             self.play(_steps(value), player=player)
         elif kind == "resign":
             self.resign(value, player=player)
-        elif kind in ("double", "take", "drop", "beaver", "accept", "reject", "flag"):
+        elif kind in ("double", "take", "drop", "beaver", "accept", "reject", "flag", "forfeit"):
             getattr(self, kind)(player=player)
         else:
             raise IllegalActionError(f"unknown action {shown(kind)}"[:300])

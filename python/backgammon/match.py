@@ -24,11 +24,28 @@ from backgammon.errors import IllegalActionError, InvalidSetupError
 from backgammon.game import MAX_MATCH_LENGTH, DiceSource, Game
 from backgammon.rules import Rules
 from backgammon._show import shown
+from backgammon._numbers import integer
 
 __all__ = ["ORIENTATIONS", "Match"]
 
 MAX_NAME = 256
 """The longest player name (characters)."""
+
+
+def _start_score(score: Any, length: int) -> tuple[int, int]:
+    """The score a match is taken up at: two integers from 0 to length - 1."""
+    if isinstance(score, (str, bytes)):
+        raise TypeError(f"score is two integers, got {shown(score)}")
+    try:
+        a, b = score
+    except (TypeError, ValueError):
+        raise TypeError(f"score is two integers, got {shown(score)}"[:300]) from None
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in (a, b)):
+        raise TypeError(f"score is two integers, got {shown(score)}"[:300])
+    if not (0 <= a < length and 0 <= b < length):
+        raise InvalidSetupError(f"a match to {length} is taken up at scores from 0 to "
+                                f"{length - 1}, got {a}-{b}")
+    return a, b
 
 
 def _names(names: Any) -> tuple[str, str]:
@@ -59,7 +76,10 @@ class Match:
     (the default) or off.  ``rng`` is shared by all games (an integer seed,
     ``None``, a ``random.Random``-like object, a numpy Generator or
     RandomState, or a callable returning a die: see :class:`DiceSource`).
-    ``names`` are the two players' names, for records.
+    ``names`` are the two players' names, for records.  ``score`` takes the
+    match up at a score (a file holding one game of a match); with a player at
+    N-1 its first game is the Crawford game unless ``crawford_game=False``
+    (post-Crawford).
 
     ``orientation`` and ``swap_sides`` are the display setting of RULES 1.5:
     the first game is shown with the home board at the bottom ``"right"``
@@ -80,9 +100,11 @@ class Match:
 
     def __init__(self, length: int, rules: Rules | None = None, *, rng: Any = None,
                  crawford: bool = True, names: tuple[str, str] = ("Player 0", "Player 1"),
-                 orientation: str = "right", swap_sides: bool = False) -> None:
-        if isinstance(length, bool) or not isinstance(length, int):
+                 orientation: str = "right", swap_sides: bool = False,
+                 score: tuple[int, int] = (0, 0), crawford_game: bool | None = None) -> None:
+        if integer(length) is None:
             raise TypeError(f"a match length is an integer, got {shown(length)}")
+        length = integer(length)  # numpy integers too
         if not 1 <= length <= MAX_MATCH_LENGTH:
             raise InvalidSetupError(
                 f"a match is played to a positive number of points up to {MAX_MATCH_LENGTH}, "
@@ -106,7 +128,18 @@ class Match:
         self._swap_sides = bool(swap_sides)
         self._dice = rng if isinstance(rng, DiceSource) else DiceSource(rng)
         self._games: list[Game] = []
-        self._games.append(self._new_game((0, 0)))
+        start = _start_score(score, length)
+        # a match taken up at a score (one game of a match in a file): with a player at
+        # N-1 the first game is the Crawford game unless crawford_game says otherwise
+        if crawford_game not in (None, True, False):
+            raise TypeError(f"crawford_game is None, True or False, got {shown(crawford_game)}")
+        if crawford_game and not (self._crawford_rule and length - 1 in start and length > 1):
+            raise InvalidSetupError(
+                f"no Crawford game at {start[0]}-{start[1]} of a {length}-point match "
+                f"(RULES 10.2: a player at {length - 1} with the Crawford rule)")
+        self._post_crawford_start = (crawford_game is False and self._crawford_rule
+                                     and length - 1 in start and length > 1)
+        self._games.append(self._new_game(start))
 
     # ------------------------------------------------------------------
 
@@ -159,8 +192,9 @@ class Match:
             >>> picture = svg.board(m.game.position, orientation=m.orientation())
         """
         index = len(self._games) - 1 if game is None else game
-        if isinstance(index, bool) or not isinstance(index, int):
+        if integer(index) is None:
             raise TypeError(f"game is an index, got {shown(game)}")
+        index = integer(index)
         if index < 0:
             raise IllegalActionError(f"games are numbered from 0, got {index}")
         if self._swap_sides and index % 2:
@@ -175,7 +209,7 @@ class Match:
         """RULES 10.2: the first game after a player reaches exactly N-1 points."""
         if not self.crawford_rule or self.length < 2:
             return False  # in a 1-point match nobody "reaches" N-1 = 0
-        if self.length - 1 not in score:
+        if self.length - 1 not in score or self._post_crawford_start:
             return False
         return not any(g.crawford for g in self._games)
 
@@ -218,7 +252,7 @@ class Match:
     @property
     def post_crawford(self) -> bool:
         """Whether the Crawford game has been played before the current game."""
-        return any(g.crawford for g in self._games[:-1])
+        return self._post_crawford_start or any(g.crawford for g in self._games[:-1])
 
     def next_game(self) -> None:
         """Start the next game; refused while the current one is going on or the match is won."""

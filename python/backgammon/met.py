@@ -15,6 +15,12 @@ Kazaross-XG2 to 25 points, gnubg's default and XG's "MET: Kazaross XG2"
     >>> met.equity(0, 3)                    # the match is won
     1.0
 
+Past the table's 25 points the chances continue by the normal model of match
+equity (:func:`extension`, docs/cube.md), to every match the library plays:
+
+    >>> round(met.equity(26, 25), 5), met.equity(31, 31)
+    (0.46974, 0.5)
+
 Other tables load from gnubg's MET XML files (explicit tables, the form gnubg
 ships) with :meth:`MatchEquityTable.from_gnubg_xml`, or from this library's JSON
 form with :meth:`MatchEquityTable.from_json`.
@@ -26,12 +32,17 @@ import json
 import math
 import xml.parsers.expat
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
+from statistics import NormalDist
+from typing import Any, NamedTuple
+
 from backgammon.errors import MatchEquityError
+from backgammon._numbers import integer
 from backgammon._show import shown
 
-__all__ = ["FORMAT", "MatchEquityTable", "default_table", "equity", "gammon_values"]
+__all__ = ["FORMAT", "MAX_AWAY", "Extension", "MatchEquityTable", "check_score", "default_table",
+           "equity", "extension", "gammon_values"]
 
 FORMAT = "backgammon-met"
 """The ``format`` field of this library's JSON tables (version 1)."""
@@ -91,12 +102,7 @@ class MatchEquityTable:
             >>> default_table().equity(3, 5)
             0.64795
         """
-        for what, v in (("away", away), ("opponent_away", opponent_away)):
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise TypeError(f"{what} is an int, got {type(v).__name__}")
-            if v > self.length:
-                raise MatchEquityError(
-                    f"{what} = {shown(v)} is beyond the table's {self.length} points ({self.name})")
+        away, opponent_away = self._check(away, opponent_away)
         if away <= 0 and opponent_away <= 0:
             raise MatchEquityError("both players cannot have won")
         if away <= 0:
@@ -105,12 +111,51 @@ class MatchEquityTable:
             return 0.0
         if post_crawford:
             if away == 1:
-                return 1.0 - self.post_crawford[opponent_away - 1]
+                return 1.0 - self._post(opponent_away)
             if opponent_away == 1:
-                return self.post_crawford[away - 1]
+                return self._post(away)
             raise MatchEquityError(
                 f"post-Crawford scores have a player 1-away, got {away}-away vs {opponent_away}-away")
-        return self.pre_crawford[away - 1][opponent_away - 1]
+        if max(away, opponent_away) <= self.length:
+            return self.pre_crawford[away - 1][opponent_away - 1]
+        if away < opponent_away:  # symmetric by construction
+            return 1.0 - self.equity(opponent_away, away)
+        # away > length >= opponent_away, or both beyond: away is the trailer
+        ext = self.extension
+        n = self.length
+        if opponent_away == 1:  # the Crawford game
+            return _geometric(ext.crawford, ext.ratio, away, n)
+        return _extended(ext.edge_z, n, away, opponent_away)
+
+    def _check(self, away: int, opponent_away: int) -> tuple[int, int]:
+        """Both aways as ints (any integral type); beyond the longest match, or beyond a
+        table too short to extend, a :class:`MatchEquityError` naming the side."""
+        out = []
+        for what, v in (("away", away), ("opponent_away", opponent_away)):
+            number = integer(v)
+            if number is None:
+                raise TypeError(f"{what} is an int, got {type(v).__name__}")
+            if number > MAX_AWAY:
+                raise MatchEquityError(f"{what} = {shown(v)} is beyond the longest match "
+                                       f"({MAX_AWAY} points)")
+            if number > self.length and self.extension is None:
+                raise MatchEquityError(
+                    f"{what} = {shown(v)} is beyond the table's {self.length} points ({self.name}), "
+                    f"which is too short to extend (at least {_EXTEND_MIN} points)")
+            out.append(number)
+        return out[0], out[1]
+
+    def _post(self, away: int) -> float:
+        """The post-Crawford trailer's chance at ``away`` (the leader 1-away)."""
+        if away <= self.length:
+            return self.post_crawford[away - 1]
+        ext = self.extension
+        return _geometric(ext.post, ext.ratio, away, self.length)
+
+    @cached_property
+    def extension(self) -> Extension | None:
+        """How the table continues past its length (see :func:`extension`)."""
+        return extension(self.pre_crawford, self.post_crawford)
 
     # ------------------------------------------------------------ reading and writing
 
@@ -167,6 +212,109 @@ class MatchEquityTable:
         return cls.from_json(data)
 
 
+MAX_AWAY = 32767
+"""The furthest a side can be from winning: the longest match the library plays
+(:data:`backgammon.game.MAX_MATCH_LENGTH`); tables extend to it."""
+_EXTEND_MIN = 3   # the edge row needs two non-Crawford entries, the ratio a step of two
+_EDGE = 1e-12     # edge chances are kept this far from 0 and 1 (a finite z)
+
+
+class Extension(NamedTuple):
+    """A table's continuation past its length ``n`` (docs/cube.md, "Longer matches").
+
+    ``edge_z[j]`` is the normal quantile of the table's last row, ``n``-away against
+    ``j + 1``-away (``edge_z[0]`` unused: that is the Crawford game).  ``post`` and
+    ``crawford`` are the trailer's chances at ``n - 1`` and ``n`` away post-Crawford
+    and in the Crawford game; ``ratio`` is how much each falls every two points.
+    """
+
+    edge_z: tuple[float, ...]
+    post: tuple[float, float]
+    crawford: tuple[float, float]
+    ratio: float
+
+
+def extension(pre_crawford: Any, post_crawford: Any) -> Extension | None:
+    """The :class:`Extension` of a table (``None`` below three points).
+
+    Beyond its length ``n`` a table continues by two standard models:
+
+    * Before the Crawford game, the normal model of match equity (Montgomery's: the
+      difference of the points the two sides win over the remaining games is close
+      to a normal variable of spread proportional to the square root of the points
+      still to play), whose chance at ``a``-away against ``b``-away is
+      ``Phi((b - a) / (s * sqrt(a + b)))``: scaling both aways by ``k`` scales the
+      quantile by ``sqrt(k)``.  A score whose further side is ``m > n`` away is the
+      table's last row at the same ratio of aways, its quantile times
+      ``sqrt(m / n)`` (linear in the quantile between the row's entries, the
+      ratio held at 2-away at least).  At ``m = n`` this is the table itself.
+    * Post-Crawford and in the Crawford game the trailer must win game after game,
+      each at a doubled cube: the chance falls geometrically, by ``ratio`` every two
+      points, the smaller of the two rates of the table's last two points.
+
+    Both are symmetric by construction and monotone in each away (docs/cube.md).
+    """
+    n = len(pre_crawford)
+    if n < _EXTEND_MIN:
+        return None
+    last = pre_crawford[n - 1]
+    edge_z = (0.0,) + tuple(_quantile(last[j]) for j in range(1, n))
+    post = (post_crawford[n - 2], post_crawford[n - 1])
+    crawford = tuple(pre_crawford[k][0] for k in (n - 2, n - 1))  # the trailer's chances
+    rates = [_rate(seq[n - 1], seq[n - 3]) for seq in
+             (post_crawford, [pre_crawford[k][0] for k in range(n)])]
+    return Extension(edge_z, (float(post[0]), float(post[1])),
+                     (float(crawford[0]), float(crawford[1])), min(rates))
+
+
+def check_score(score: Any) -> tuple[int, int]:
+    """``(away, opponent_away)`` of a match score still being played: two integers
+    (of any integral type) from 1 to :data:`MAX_AWAY`; else :class:`MatchEquityError`.
+
+        >>> check_score((3, 5))
+        (3, 5)
+        >>> check_score("ab")
+        Traceback (most recent call last):
+        ...
+        backgammon.errors.MatchEquityError: score is (away, opponent_away), two integers from 1 to 32767, got 'ab'
+    """
+    pair = tuple(score) if isinstance(score, (tuple, list)) and len(score) == 2 else None
+    values = None if pair is None else tuple(integer(v) for v in pair)
+    if values is None or None in values or not all(1 <= v <= MAX_AWAY for v in values):
+        raise MatchEquityError(f"score is (away, opponent_away), two integers from 1 to "
+                               f"{MAX_AWAY}, got {shown(score, 80)}")
+    return values[0], values[1]
+
+
+def _quantile(p: float) -> float:
+    return NormalDist().inv_cdf(min(max(float(p), _EDGE), 1.0 - _EDGE))
+
+
+def _rate(now: float, before: float) -> float:
+    return min(1.0, max(0.0, now / before)) if before > 0 else 0.0
+
+
+def _phi(z: float) -> float:
+    """The standard normal distribution function (cube.h computes it the same way)."""
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def _extended(edge_z: tuple[float, ...], n: int, away: int, opponent_away: int) -> float:
+    """The chance of the trailer ``away > n`` against ``opponent_away`` (2 to away)."""
+    t = max(2.0, opponent_away * n / away)  # the same ratio on the table's last row
+    j = min(int(t), n - 1)
+    frac = t - j
+    z = edge_z[j - 1] + frac * (edge_z[j] - edge_z[j - 1]) if frac else edge_z[j - 1]
+    return _phi(math.sqrt(away / n) * z)
+
+
+def _geometric(anchor: tuple[float, float], ratio: float, away: int, n: int) -> float:
+    """A chance falling by ``ratio`` every two points from its values at n - 1 and n."""
+    steps = (away - n + 1) // 2   # away - 2 * steps is n or n - 1
+    base = anchor[1] if (away - n) % 2 == 0 else anchor[0]
+    return base * ratio ** steps if ratio > 0 else 0.0
+
+
 def _chance(v: object) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
         raise MatchEquityError(f"a match winning chance is a number, got {shown(v)}")
@@ -193,8 +341,13 @@ class _GnubgMetReader:
         p.EntityDeclHandler = self._entity
         try:
             p.Parse(text, True)
+        except MatchEquityError:
+            raise
         except xml.parsers.expat.ExpatError as e:
             raise MatchEquityError(f"not a gnubg MET XML file: {e}") from None
+        except (LookupError, ValueError) as e:  # encoding="rot13", "utf-7", "idna", "foo"...
+            raise MatchEquityError(f"a gnubg MET XML file whose encoding cannot be read: "
+                                   f"{shown(str(e), 80)}") from None
         return self._result()
 
     @staticmethod
@@ -226,6 +379,8 @@ class _GnubgMetReader:
             if len(row) >= _MAX_LENGTH:
                 raise MatchEquityError(f"a row has at most {_MAX_LENGTH} entries")
             try:
+                if not text.isascii():  # float() reads "٠.٥" too
+                    raise ValueError(text)
                 row.append(_chance(float(text)))
             except ValueError:
                 raise MatchEquityError(f"not a match winning chance: {shown(text[:40])}") from None
@@ -296,6 +451,10 @@ def gammon_values(away: int, opponent_away: int, cube: int = 1, post_crawford: b
         True
     """
     t = table or default_table()
+    away, opponent_away = t._check(away, opponent_away)  # plain ints: numpy's would wrap
+    if integer(cube) is None or integer(cube) < 1:
+        raise MatchEquityError(f"cube is a positive integer, got {shown(cube)}")
+    cube = integer(cube)
     # After this game a side reaching 1-away makes the next game the Crawford
     # game, unless the Crawford game is this one or already played.
     rest = post_crawford or away == 1 or opponent_away == 1

@@ -92,6 +92,35 @@ class Evaluation:
     def _from_row(cls, row: np.ndarray) -> Evaluation:
         return cls(*(float(x) for x in row))
 
+    def to_dict(self) -> dict[str, Any]:
+        """The five probabilities, with ``lose`` and ``equity`` (not read back).
+
+            >>> Evaluation(0.5, 0.1, 0.0, 0.1, 0.0).to_dict()["equity"]
+            0.0
+        """
+        return {"win": self.win, "win_gammon": self.win_gammon,
+                "win_backgammon": self.win_backgammon, "lose_gammon": self.lose_gammon,
+                "lose_backgammon": self.lose_backgammon, "lose": self.lose,
+                "equity": self.equity}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Evaluation:
+        """The evaluation :meth:`to_dict` wrote: five probabilities in [0, 1]
+        (:class:`~backgammon.InvalidRecordError` otherwise)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "an evaluation")
+        return cls(*(r.float(k, 0.0, 1.0) for k in
+                     ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")))
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Evaluation:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "an evaluation"))
+
     def __str__(self) -> str:
         return (f"win {self.win:.4f} (gammon {self.win_gammon:.4f}, backgammon "
                 f"{self.win_backgammon:.4f}), lose {self.lose:.4f} (gammon "
@@ -311,6 +340,28 @@ class RankedPlay(NamedTuple):
     equity: float
     evaluation: Evaluation
     ply: int
+
+    def to_dict(self) -> dict[str, Any]:  # type: ignore[override]
+        """JSON-ready data: ``play`` and ``evaluation`` as their own ``to_dict``."""
+        return {"play": self.play.to_dict(), "equity": self.equity,
+                "evaluation": self.evaluation.to_dict(), "ply": self.ply}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RankedPlay:
+        """The ranked play :meth:`to_dict` wrote (:class:`~backgammon.InvalidRecordError` if not)."""
+        from backgammon._dicts import Reader
+        r = Reader(data, "a ranked play")
+        return cls(Play.from_dict(r.get("play")), r.float("equity", -3.0, 3.0),
+                   Evaluation.from_dict(r.get("evaluation")), r.int("ply", 0))
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RankedPlay:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a ranked play"))
 
 
 def evaluate(position: Position | str | Iterable[int], ply: int = 0,

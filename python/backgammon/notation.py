@@ -127,10 +127,10 @@ class _Segment(NamedTuple):
 
 
 _SEPARATORS = re.compile(r"[\s,;]*")
-_POINT = re.compile(r"(bar|b|off|o|\d{1,3})(?![a-wyz0-9])")
+_POINT = re.compile(r"(bar|b|off|o|[0-9]{1,3})(?![a-wyz0-9])")  # ASCII digits (\d takes "٣")
 _JOIN = re.compile(r"\s*[/-]\s*")
 _MARK = re.compile(r"[*x]")
-_COUNT = re.compile(r"\s*\(\s*(\d+)\s*\)")
+_COUNT = re.compile(r"\s*\(\s*([0-9]+)\s*\)")
 _MAX_TEXT = 1000  # a play has at most 4 steps: real notation is a few dozen characters
 _NO_MOVE = frozenset({"", "no move", "(no move)", "no play", "cannot move", "can't move"})
 _EXPECTED = "play notation looks like '24/18 13/11', 'bar/22*', '6/off' or '8/5(2)'"

@@ -603,6 +603,41 @@ class Play:
     def __reduce__(self) -> tuple[Any, ...]:
         return (Play._make, (self.position, self.moves, self.result))
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: the position's ID, the notation and the steps.
+
+            >>> Play(Position.initial(), [(8, 5), (6, 5)]).to_dict()
+            {'position_id': '4HPwATDgc/ABMA', 'play': '8/5 6/5', 'moves': [[8, 5], [6, 5]]}
+        """
+        return {"position_id": self.position.position_id(), "play": str(self),
+                "moves": [list(m) for m in self.moves]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Play:
+        """The play :meth:`to_dict` wrote, checked legal for some roll
+        (:class:`~backgammon.InvalidRecordError` names what is wrong)."""
+        from backgammon._dicts import Reader
+        from backgammon.errors import InvalidRecordError
+        r = Reader(data, "a play")
+        try:
+            play = cls(Position.from_position_id(r.str("position_id")), r.steps("moves"))
+        except InvalidRecordError:
+            raise
+        except ValueError as exc:  # our errors are ValueErrors
+            raise InvalidRecordError(f"a play: {exc}"[:300]) from None
+        if "play" in r.data and r.str("play") != str(play):
+            raise r.fail("play", f"is {str(play)!r} for these moves, got {r.data['play']!r}")
+        return play
+
+    def to_json(self) -> str:
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Play:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a play"))
+
 
 class LegalPlays(Sequence[Play]):
     """The legal plays of one roll: a sequence of :class:`Play`.

@@ -154,7 +154,8 @@ class RolloutResult:
                    variance_reduction=self.variance_reduction, truncate=self.truncate,
                    rotation=self.rotation)
         out.update(unstratified_equity_stderr=self.unstratified_stderr,
-                   seconds=self.seconds, games_per_second=self.games_per_second,
+                   seconds=self.seconds,
+                   games_per_second=self.games_per_second if self.seconds > 0 else None,
                    mean_plies=self.mean_plies, stopped=self.stopped)
         if strata:
             out["strata"] = self.strata.tolist()
@@ -167,6 +168,16 @@ class RolloutResult:
         Without ``"strata"`` the raw counts come back empty, shape ``(0, 9)``.
         Raises :class:`RolloutError` naming a missing or bad field."""
         return _from_dict(cls, data)
+
+    def to_json(self, *, strata: bool = False) -> str:
+        """Strict JSON of :meth:`to_dict`."""
+        from backgammon._dicts import dumps
+        return dumps(self.to_dict(strata=strata))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RolloutResult:
+        from backgammon._dicts import loads
+        return cls.from_dict(loads(text, "a saved rollout", RolloutError))
 
     def __str__(self) -> str:
         rows = [("win", self.win), ("win gammon", self.win_gammon),
@@ -232,6 +243,7 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
             cube: bool = False, variance_reduction: bool = False,
             truncate: int | None = None, rotation: int | None = None,
             stop_error: float | None = None, max_seconds: float | None = None,
+            no_double: bool = False,
             ) -> RolloutResult:
     """Plays ``position`` out ``games`` times and returns the statistics.
 
@@ -272,7 +284,9 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     evaluator's 0-ply chances (exact from the bear-off database when both
     sides are home).  ``rotation`` schedules the first 0 to 3 rolls (default
     2 when ``stratify``, else 0; 3 adds the third roll: 46,656 strata).
-    These four options need the net policy.
+    These four options need the net policy.  ``no_double`` (with ``cube``):
+    the player on roll rolls without doubling first, as in the no-double
+    branch of a cube decision (:func:`backgammon.rollout_cube`).
 
         >>> import backgammon as bg
         >>> r = bg.rollout(bg.Position.initial(), games=72, seed=1, cube=True)
@@ -281,6 +295,11 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     """
     setup = _cube_setup(position, cube)
     pos = setup.pop("position")
+    if not isinstance(no_double, bool):
+        raise TypeError(f"no_double is True or False, got {no_double!r}")
+    if no_double and not cube:
+        raise RolloutError("no_double is a cube choice: give cube=True with it")
+    setup["no_double"] = no_double
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
     games = _positive_int(games, "games")
@@ -796,10 +815,7 @@ def _cube_setup(position: Any, cube: Any) -> dict[str, Any]:
     met = None
     if score is not None:
         from backgammon import met as _met
-        met = _met.default_table()
-        if max(score) > len(met.post_crawford):
-            raise RolloutError(f"the match table covers {len(met.post_crawford)} points, "
-                               f"the score is {score[0]}-away, {score[1]}-away")
+        met = _met.default_table()  # extended past its 25 points to any match (met.py)
     return dict(position=pos, cube=cube, cube_value=value, owner=owner,
                 max_cube=rules.max_cube, cube_disabled=not rules.cube,
                 jacoby=rules.jacoby and score is None, beaver=rules.beaver and score is None,

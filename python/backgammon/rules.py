@@ -24,6 +24,7 @@ from typing import Literal
 
 from backgammon.errors import InvalidRulesError
 from backgammon._show import shown
+from backgammon._numbers import integer
 
 __all__ = ["KIND_MULTIPLIERS", "OPENING_DICE", "ROLL_AGAIN", "Rules"]
 
@@ -71,8 +72,9 @@ class Rules:
                 raise InvalidRulesError(f"{name} is True or False, got {shown(getattr(self, name))}")
         for name in ("max_cube", "automatic_doubles", "backgammon_value"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
+            if integer(value) is None:
                 raise InvalidRulesError(f"{name} is an integer, got {shown(value)}")
+            object.__setattr__(self, name, integer(value))  # a numpy integer kept as int
         if self.max_cube not in (1, 2, 4, 8, 16, 32, 64):
             raise InvalidRulesError(
                 f"max_cube is a power of two from 1 to 64 (RULES 8.4), got {shown(self.max_cube)}")
@@ -135,8 +137,9 @@ class Rules:
 
     def points(self, kind: str, *, cube: int, cube_turned: bool, match_play: bool = False) -> int:
         """The points of a win of ``kind`` with the cube on ``cube`` (RULES 8.5)."""
-        if isinstance(cube, bool) or not isinstance(cube, int):
+        if integer(cube) is None:
             raise TypeError(f"cube is an integer, got {shown(cube)}")
+        cube = integer(cube)
         if cube not in (1, 2, 4, 8, 16, 32, 64):
             raise InvalidRulesError(
                 f"the cube shows a power of two up to 64 (RULES 8.4), got {shown(cube)}")

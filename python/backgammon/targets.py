@@ -1,13 +1,27 @@
-"""Training targets: (position, five probabilities) sets read from ``.npz`` chunks.
+"""Training targets: positions from varied self-play, their rolled-out chances,
+and the ``.npz`` chunk files that hold them.
 
-The format (agreed with the generators of rollout targets): an ``.npz`` with
-``boards`` int8 ``(n, 26)`` (the player on roll, before rolling), ``targets``
-float32 ``(n, 5)`` (win, win gammon, win backgammon, lose gammon, lose
-backgammon, cumulative as the Evaluator's outputs), ``stderr`` float32
-``(n,)`` and ``meta`` (a 0-d string of JSON).  A data set is one file, a
-directory (every ``*.npz`` in name order) or a list of files.
+Supervised training fits the nets to targets (``backgammon train --targets``).
+:func:`make_targets` (``backgammon targets``) makes a data set: a directory of
+chunk files, each with its own seed, written whole or not at all, so a run that
+stops (Ctrl-C, the end of a session) resumes by making only the chunks still
+missing.
+
+The format: an ``.npz`` with ``boards`` int8 ``(n, 26)`` (the player on roll,
+before rolling), ``targets`` float32 ``(n, 5)`` (win, win gammon, win
+backgammon, lose gammon, lose backgammon, cumulative as the Evaluator's
+outputs), ``stderr`` float32 ``(n,)`` (the standard error of each target's
+cubeless equity) and ``meta`` (a 0-d string of JSON: how the chunk was made).
+A data set is one file, a directory (every ``*.npz`` in name order) or a list
+of files.
 
     >>> import numpy as np, os, tempfile, backgammon as bg
+    >>> boards = sample_positions(3, seed=1)
+    >>> boards.shape, boards.dtype
+    ((3, 26), dtype('int8'))
+    >>> t, se = rollout_targets(boards[:1], seed=1, games=36, truncate=4)
+    >>> t.shape, bool(0 <= t[0, 0] <= 1)
+    ((1, 5), True)
     >>> path = os.path.join(tempfile.mkdtemp(), "chunk-000000.npz")
     >>> b = bg.Position.initial().to_array().reshape(1, 26)
     >>> t = np.array([[0.5, 0.15, 0.01, 0.14, 0.01]], np.float32)
@@ -19,18 +33,23 @@ directory (every ``*.npz`` in name order) or a list of files.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Union
+from typing import Any, Iterable, Union
 
 import numpy as np
 
 from backgammon import _bgcore
 from backgammon._npz import read_npz
 from backgammon.errors import TrainingDataError
+from backgammon.position import Position
 
-__all__ = ["TargetSet", "read_targets"]
+__all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
+           "make_targets", "ply_targets"]
 
 Source = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
 
@@ -150,3 +169,208 @@ def _check_targets(t: np.ndarray, where: str) -> None:
         raise TrainingDataError(
             f"{where!r}: row {row}: targets {t[row].tolist()} are not five cumulative "
             "probabilities (0 <= wb <= wg <= win, 0 <= lb <= lg <= 1 - win)")
+
+
+# ---------------------------------------------------------------------------
+# Making targets
+
+_MAX_PLIES = 2_000              # a self-play game longer than this is abandoned
+
+
+def _rng(seed: int, *stream: int) -> np.random.Generator:
+    return np.random.default_rng([int(seed) & ((1 << 63) - 1), *stream])
+
+
+def _roll(rng: np.random.Generator, opening: bool) -> tuple[int, int]:
+    while True:
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        if not opening or d1 != d2:
+            return d1, d2
+
+
+def _choose(pos: Position, dice: tuple[int, int], nets: Any, rng: np.random.Generator,
+            explore: float, mode: str) -> Position:
+    """The position after the mover's play (still seen by the mover)."""
+    plays = pos.legal_plays(dice)
+    results = plays._results
+    if len(results) == 1:
+        return Position._from_bytes(results[0].tobytes())
+    if mode == "random":
+        i = int(rng.integers(len(results)))
+    elif mode == "pubeval":
+        i = int(np.argmax(_bgcore.pubeval_scores(results, -1)))
+    else:
+        pick, probs = nets.choose(pos._b, results)
+        i = int(pick)
+        if rng.random() < explore:
+            p = probs.astype(np.float64)   # the opponent's chances, on roll next
+            eq = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+            top = np.argsort(-eq, kind="stable")[:4]
+            i = int(top[rng.integers(len(top))])
+    return Position._from_bytes(results[i].tobytes())
+
+
+def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float = 0.1,
+                     varied: float = 0.3, keep: float = 0.2) -> np.ndarray:
+    """``n`` positions (int8 ``(n, 26)``, before the roll, the player on roll's
+    view) drawn from self-play of ``evaluator`` (default: the bundled nets).
+
+    Each game starts with an opening roll; a fraction ``varied`` of the games
+    play their first 1-10 plies by pubeval or at random (to reach positions the
+    nets would avoid), then every play is the nets' choice except that with
+    probability ``explore`` a play among the nets' four best is taken at
+    random.  Each position before a roll is kept with probability ``keep``
+    (so that neighbours in one game rarely both appear), unless the game is
+    over or both sides are home (the bear-off database answers those
+    exactly).  The same arguments give the same positions."""
+    from backgammon.nn import Evaluator
+
+    n = int(n)
+    if n < 0:
+        raise TrainingDataError(f"n must be >= 0, got {n}")
+    if not (0 <= explore <= 1 and 0 <= varied <= 1 and 0 < keep <= 1):
+        raise TrainingDataError("explore and varied are in [0, 1], keep in (0, 1]")
+    nets = (evaluator if evaluator is not None else Evaluator.default())._nets
+    out: list[bytes] = []
+    game = 0
+    while len(out) < n:
+        rng = _rng(seed, game)
+        game += 1
+        scripted = int(rng.integers(1, 11)) if rng.random() < varied else 0
+        script_mode = "pubeval" if rng.random() < 0.5 else "random"
+        pos = Position.initial()
+        for ply in range(_MAX_PLIES):
+            if ply > 0 and len(out) < n and rng.random() < keep \
+                    and not _bgcore.bearoff_applies(pos._b):
+                out.append(pos._b)
+            after = _choose(pos, _roll(rng, ply == 0), nets, rng, explore,
+                            script_mode if ply < scripted else "net")
+            if after.outcome() is not None:
+                break
+            pos = after.swapped()
+    if not out:
+        return np.zeros((0, 26), np.int8)
+    return np.frombuffer(b"".join(out), np.int8).reshape(-1, 26).copy()
+
+
+_SHIFT, _SHIFT2 = 2.0 ** -_bgcore.ROLLOUT_SHIFT, 2.0 ** -_bgcore.ROLLOUT_SHIFT2
+
+
+def _one_target(board: bytes, seed: int, games: int, truncate: int, nets: Any,
+                cancel: Any) -> tuple[np.ndarray, float]:
+    stats = _bgcore.rollout_games(board, seed, 0, games, nets, truncate=truncate,
+                                  rotation=1, cancel=cancel)
+    rows = stats.astype(np.float64).reshape(36, 36, -1).sum(axis=1)   # first roll strata
+    n = rows[:, 0]
+    means = np.empty(6)
+    for q in range(6):                      # the five chances, then the equity
+        means[q] = (rows[:, 2 + 2 * q] * _SHIFT / n).mean()
+    s, sq = rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2
+    if n.min() >= 2:                        # stratified over the first roll
+        var = (sq - s * s / n) / (n - 1)
+        se = float(np.sqrt(max((var / n).sum(), 0.0)) / len(n))
+    else:                                   # one game a stratum: the plain error
+        total, s1, q1 = n.sum(), s.sum(), sq.sum()
+        se = float(np.sqrt(max((q1 - s1 * s1 / total) / (total - 1), 0.0) / total))
+    return means[:5].astype(np.float32), se
+
+
+def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int | None = 12,
+                    evaluator: Any = None, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Rolled-out chances of each board: ``(targets (n, 5) float32, stderr (n,)
+    float32)``.  Each board is played ``games`` times by the nets (a multiple
+    of 36: every first roll equally often), games still going after
+    ``truncate`` plies scored by the nets' 0-ply chances (``None``: to the
+    end); board ``i`` uses seed ``(seed, i)``, so the result does not depend
+    on ``workers``."""
+    from backgammon.nn import Evaluator
+
+    rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
+    if games < 36 or games % 36:
+        raise TrainingDataError(f"games must be a positive multiple of 36, got {games}")
+    trunc = -1 if truncate is None else int(truncate)
+    nets = (evaluator if evaluator is not None else Evaluator.default())._nets
+    seeds = [int(_rng(seed, i).integers(1 << 62)) for i in range(len(rows))]
+    cancel = _bgcore.Cancel()
+
+    def job(i: int) -> tuple[np.ndarray, float]:
+        return _one_target(rows[i].tobytes(), seeds[i], games, trunc, nets, cancel)
+
+    try:
+        if workers <= 1:
+            done = [job(i) for i in range(len(rows))]
+        else:
+            with ThreadPoolExecutor(workers) as pool:
+                done = list(pool.map(job, range(len(rows))))
+    except BaseException:
+        cancel.set()
+        raise
+    targets = np.array([d[0] for d in done], np.float32).reshape(-1, 5)
+    stderr = np.array([d[1] for d in done], np.float32)
+    return targets, stderr
+
+
+def ply_targets(boards: Any, ply: int, *, evaluator: Any = None) -> np.ndarray:
+    """The nets' own chances of each board at ``ply`` 1 or 2 (the mean over the
+    21 rolls of the position after each roll's best play): targets from a
+    deeper search of the current nets, ``(n, 5)`` float32, about 1 ms a board
+    at ply 1."""
+    from backgammon.nn import Evaluator, _eval_ply
+
+    if ply not in (1, 2):
+        raise TrainingDataError(f"ply targets are made at ply 1 or 2, got {ply!r}")
+    ev = evaluator if evaluator is not None else Evaluator.default()
+    rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
+    if not len(rows):
+        return np.zeros((0, 5), np.float32)
+    return np.ascontiguousarray(_eval_ply(ev, rows, ply), dtype=np.float32)
+
+
+def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: int,
+                 chunk_positions: int = 1000, games: int = 324, truncate: int | None = 12,
+                 ply: int | None = None, explore: float = 0.1, varied: float = 0.3,
+                 evaluator: Any = None, workers: int = 1, log: Any = None) -> list[Path]:
+    """Makes the missing chunk files ``out/chunk-NNNNNN.npz`` of ``chunks``:
+    chunk ``c`` samples ``chunk_positions`` positions with seed ``(seed, c)``
+    and rolls each out (:func:`rollout_targets`), or with ``ply`` evaluates
+    each at that depth (:func:`ply_targets`; ``games`` and ``truncate`` are
+    then unused).  Existing chunks are kept, so an interrupted run resumes
+    where it stopped.  Returns the paths written."""
+    from backgammon.nn import Evaluator
+
+    ev = evaluator if evaluator is not None else Evaluator.default()
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for c in chunks:
+        path = folder / f"chunk-{int(c):06d}.npz"
+        if path.exists():
+            continue
+        start = time.time()
+        chunk_seed = int(_rng(seed, int(c)).integers(1 << 62))
+        boards = sample_positions(chunk_positions, seed=chunk_seed, evaluator=ev,
+                                  explore=explore, varied=varied)
+        if ply is None:
+            targets, stderr = rollout_targets(boards, seed=chunk_seed, games=games,
+                                              truncate=truncate, evaluator=ev, workers=workers)
+        else:
+            targets = ply_targets(boards, ply, evaluator=ev)
+            stderr = np.zeros(len(boards), np.float32)
+        meta = {"generator": "backgammon.targets.make_targets", "seed": seed, "chunk": int(c),
+                "chunk_seed": chunk_seed, "positions": chunk_positions,
+                "method": "rollout" if ply is None else f"{ply}-ply",
+                "games": games if ply is None else None,
+                "truncate": truncate if ply is None else None, "explore": explore, "varied": varied,
+                "evaluator": ev.meta.get("origin", repr(ev)),
+                "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "seconds": round(time.time() - start, 1)}
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, boards=boards, targets=targets, stderr=stderr,
+                                meta=np.array(json.dumps(meta)))
+        os.replace(tmp, path)
+        written.append(path)
+        if log is not None:
+            log(f"{path.name}: {len(boards)} positions in {meta['seconds']} s, "
+                f"mean stderr {float(stderr.mean()):.4f}")
+    return written

@@ -1485,6 +1485,7 @@ def bearoff_build_fresh():
 # cubeful's messages.
 
 from cube cimport *
+import operator
 from backgammon.errors import BackgammonError, MatchEquityError
 
 CUBE_OWNERS = {"centred": BG_CUBE_CENTRED, "own": BG_CUBE_OWN, "opponent": BG_CUBE_OPPONENT}
@@ -1523,6 +1524,16 @@ cdef class CubeTable:
                 self.met.pre[i][j] = _met_entry(pre_crawford[i][j])
             self.met.post[i] = _met_entry(post_crawford[i])
         self.name = name
+        from backgammon.met import extension  # the numbers of the extension past n (met.py)
+        ext = extension([[self.met.pre[i][j] for j in range(n)] for i in range(n)],
+                        [self.met.post[i] for i in range(n)])
+        self.met.ext = ext is not None
+        if ext is not None:
+            for i in range(n):
+                self.met.edge_z[i] = ext.edge_z[i]
+            self.met.post_anchor[0], self.met.post_anchor[1] = ext.post
+            self.met.crawford_anchor[0], self.met.crawford_anchor[1] = ext.crawford
+            self.met.ratio = ext.ratio
 
     @property
     def length(self):
@@ -1575,9 +1586,14 @@ cdef _cube_error(int code, what, CubeTable table=None, int away=0, int opp=0):
     if code == BG_CUBE_E_TABLE:
         return BackgammonError("match play needs a match equity table (a CubeTable)")
     if code == BG_CUBE_E_BEYOND:
+        if table.met.ext:
+            which, v = ("away", away) if away > BG_MET_AWAY_MAX else ("opponent_away", opp)
+            return MatchEquityError(
+                f"{which} = {v} is beyond the longest match ({BG_MET_AWAY_MAX} points)")
         which, v = ("away", away) if away > table.met.n else ("opponent_away", opp)
         return MatchEquityError(
-            f"{which} = {v} is beyond the table's {table.met.n} points ({table.name})")
+            f"{which} = {v} is beyond the table's {table.met.n} points ({table.name}), "
+            "which is too short to extend (at least 3 points)")
     if code == BG_CUBE_E_BOTH_WON:
         return MatchEquityError("both players cannot have won")
     if code == BG_CUBE_E_POST:
@@ -1619,6 +1635,11 @@ cdef int _cube_int(object v, str what) except? -2:
     """An int argument (a score or a cube), clamped into C int range where
     the model reads it the same: a score <= 0 is a won match, a cube or score
     beyond the limits is refused by the C checks."""
+    if not isinstance(v, bool):
+        try:
+            v = operator.index(v)  # numpy integers too
+        except TypeError:
+            pass
     if isinstance(v, bool) or not isinstance(v, int):
         if what == "cube":
             raise BackgammonError(f"the cube is a power of two, got {v!r}")
@@ -1767,11 +1788,12 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
                   bint cube_disabled=False, bint jacoby=False, bint beaver=False,
                   int backgammon_value=3, score=None, bint post_crawford=False,
                   CubeTable table=None, bint vr=False, int64_t truncate=-1, int rotation=2,
-                  int rot_offset=0, Cancel cancel=None):
+                  int rot_offset=0, bint no_double=False, Cancel cancel=None):
     """Statistics ``(1296, ROLLOUT_FIELDS)`` int64 of games first_game.. of a
     rollout with the net ``nets`` (bg_rollout_range: fixed-point sums per
     stratum).  ``owner`` and ``score`` (``(away, opponent_away)`` or None for
-    money) are the starting player's.  The GIL is released; stops on Ctrl-C
+    money) are the starting player's; ``no_double``: that player does not
+    double at its first turn.  The GIL is released; stops on Ctrl-C
     (main thread) or when ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_rollout_opts o
@@ -1794,6 +1816,7 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
     o.truncate = truncate
     o.rotation = rotation
     o.rot_offset = rot_offset
+    o.no_double = no_double
     _cancel_init(&c, cancel, 1 if vr else _NET_POLL)
     out = np.zeros((BG_STRATA, BG_RX_FIELDS), dtype=np.int64)
     stats = out

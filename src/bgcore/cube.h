@@ -76,12 +76,64 @@ enum {
  * pre[i][j]: the chance of a player i + 1 away against j + 1 away before the
  * Crawford game (a 1-away row or column is the Crawford game itself);
  * post[i]: the trailer i + 1 away after the Crawford game (post[0] = 0.5).
- * Only entries below n are read. */
+ * Only entries below n are read.
+ *
+ * Past n (up to BG_MET_AWAY_MAX) the table continues as met.py's extension()
+ * says (docs/cube.md, "Longer matches"); its numbers are computed there and
+ * copied in: edge_z[j] the normal quantile of pre[n - 1][j], the trailer's
+ * chances at n - 1 and n away post-Crawford (post_anchor) and in the Crawford
+ * game (crawford_anchor), and the ratio by which both fall every two points.
+ * ext = 0: no extension (a table under three points). */
+#define BG_MET_AWAY_MAX 32767    /* the longest match (met.MAX_AWAY, game.MAX_MATCH_LENGTH) */
 typedef struct {
     int n;                               /* 2 .. BG_MET_MAX */
     double pre[BG_MET_MAX][BG_MET_MAX];
     double post[BG_MET_MAX];
+    int ext;
+    double edge_z[BG_MET_MAX];
+    double post_anchor[2], crawford_anchor[2];
+    double ratio;
 } bg_met;
+
+/* A chance falling by met->ratio every two points from its values at n - 1
+ * and n away (met.py's _geometric). */
+static inline double bg_met_geometric(const bg_met *met, const double anchor[2], int64_t away)
+{
+    int64_t steps = (away - met->n + 1) / 2;
+    double base = (away - met->n) % 2 == 0 ? anchor[1] : anchor[0];
+    return met->ratio > 0.0 ? base * pow(met->ratio, (double)steps) : 0.0;
+}
+
+/* The chance of a player a-away against b-away before the Crawford game (or
+ * in it, when one side is 1-away); a, b >= 1, within the table or its
+ * extension (met.py's MatchEquityTable.equity). */
+static inline double bg_met_pre(const bg_met *met, int64_t a, int64_t b)
+{
+    int n = met->n, j;
+    double t, frac, z;
+    if (a <= n && b <= n)
+        return met->pre[a - 1][b - 1];
+    if (a < b)
+        return 1.0 - bg_met_pre(met, b, a);
+    if (b == 1)
+        return bg_met_geometric(met, met->crawford_anchor, a);
+    t = (double)(b * n) / (double)a;     /* the same ratio on the table's last row */
+    if (t < 2.0)
+        t = 2.0;
+    j = (int)t;
+    if (j > n - 1)
+        j = n - 1;
+    frac = t - j;
+    z = frac != 0.0 ? met->edge_z[j - 1] + frac * (met->edge_z[j] - met->edge_z[j - 1])
+                    : met->edge_z[j - 1];
+    return 0.5 * erfc(-(sqrt((double)a / (double)n) * z) / sqrt(2.0));
+}
+
+/* The post-Crawford trailer's chance at a away (the leader 1-away), a >= 1. */
+static inline double bg_met_post(const bg_met *met, int64_t a)
+{
+    return a <= met->n ? met->post[a - 1] : bg_met_geometric(met, met->post_anchor, a);
+}
 
 /* What a decision needs besides the chances.  Zero-initialised fields are
  * sensible except cube (1), max_cube (64 by the rules) and, for match play,
@@ -129,7 +181,8 @@ static inline int bg_met_check_score(const bg_met *met, int away, int opponent_a
 {
     if (met == NULL)
         return BG_CUBE_E_TABLE;
-    if (away > met->n || opponent_away > met->n)
+    if ((away > met->n || opponent_away > met->n)
+        && (!met->ext || away > BG_MET_AWAY_MAX || opponent_away > BG_MET_AWAY_MAX))
         return BG_CUBE_E_BEYOND;
     if (away <= 0 && opponent_away <= 0)
         return BG_CUBE_E_BOTH_WON;
@@ -244,8 +297,8 @@ static inline double bg_match_mwc(const bg_match_model *m, int side, int64_t own
     if (b <= 0)
         return 0.0;
     if (m->rest && (a == 1 || b == 1))
-        return a == 1 ? 1.0 - m->met->post[b - 1] : m->met->post[a - 1];
-    return m->met->pre[a - 1][b - 1];
+        return a == 1 ? 1.0 - bg_met_post(m->met, b) : bg_met_post(m->met, a);
+    return bg_met_pre(m->met, a, b);
 }
 
 /* Side's average chance when it wins (bg_match_win) or loses the game on v. */

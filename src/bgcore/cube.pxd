@@ -4,6 +4,7 @@ from libc.stdint cimport int8_t, int64_t
 cdef extern from "cube.h" nogil:
     enum:
         BG_MET_MAX
+        BG_MET_AWAY_MAX
         BG_CUBE_MAX_VALUE
         BG_CUBE_CENTRED
         BG_CUBE_OWN
@@ -38,6 +39,11 @@ cdef extern from "cube.h" nogil:
         int n
         double pre[BG_MET_MAX][BG_MET_MAX]
         double post[BG_MET_MAX]
+        int ext
+        double edge_z[BG_MET_MAX]
+        double post_anchor[2]
+        double crawford_anchor[2]
+        double ratio
 
     ctypedef struct bg_cube_ctx:
         int cube

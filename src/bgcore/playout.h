@@ -346,6 +346,8 @@ typedef struct {
     int64_t truncate;            /* < 0: play to the end */
     int rotation;                /* 0..3 */
     uint32_t rot_offset;         /* 0..35 */
+    int no_double;               /* the starting player does not double at ply 0 (the
+                                    no-double branch of a cube decision's rollout) */
 } bg_rollout_opts;
 
 static inline void bg_roll_sched(bg_rng *r, int64_t game, int64_t ply, const bg_rollout_opts *o,
@@ -368,8 +370,8 @@ static inline double bg_rx_mwc(const bg_met *met, int64_t a, int64_t b, int rest
 {
     if (a <= 0) return 1.0;
     if (b <= 0) return 0.0;
-    if (rest && (a == 1 || b == 1)) return a == 1 ? 1.0 - met->post[b - 1] : met->post[a - 1];
-    return met->pre[a - 1][b - 1];
+    if (rest && (a == 1 || b == 1)) return a == 1 ? 1.0 - bg_met_post(met, b) : bg_met_post(met, a);
+    return bg_met_pre(met, a, b);   /* the table, or its extension past n (cube.h) */
 }
 
 static inline void bg_rx_add(int64_t *st, int q, double v)
@@ -456,7 +458,8 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 done = 1;
                 break;
             }
-            if (cube_alive && have_pb && bg_cube_reason_of(&cx) == BG_CUBE_AVAILABLE) {
+            if (cube_alive && have_pb && bg_cube_reason_of(&cx) == BG_CUBE_AVAILABLE
+                && !(ply == 0 && o->no_double)) {
                 cx.x = bg_cube_efficiency(board);
                 if (bg_cube_decide(pb, &cx, &cr) != BG_CUBE_OK) { bg_gen_free(g); return BG_E_CUBE; }
                 if (cr.action == BG_CUBE_DOUBLE_PASS

@@ -74,6 +74,7 @@ cdef extern from "playout.h" nogil:
         int64_t truncate
         int rotation
         uint32_t rot_offset
+        int no_double
 
     int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, const bg_rollout_opts *o, int64_t *stats,

@@ -60,6 +60,7 @@ from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats._walk import Event, lose, record_games, walk
 from backgammon.formats.loss import report_loss
 from backgammon.notation import format_play
+from backgammon._numbers import is_digits, read_int
 from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -158,6 +159,10 @@ def _game_text(number: int, game: Game, names: Sequence[str], match_won: bool,
     lines = [f" Game {number}", f" {left:<31}{gap}{names[1]} : {s1}"]
     rows = _rows(_cells(game, lost))
     last = ""
+    if game.result is not None and game.result.reason == "forfeit":
+        # Galaxy's spelling of a forfeited match: "Losses N point" in the forfeiter's column
+        rows.append(["", ""])
+        rows[-1][1 - game.result.winner] = f" Losses {game.result.points} point"
     if game.result is not None:
         r = game.result
         text = f"Wins {r.points} point{'s' if r.points != 1 else ''}"
@@ -250,12 +255,13 @@ MAX_TEXT = 1 << 26
 _DIGITS = 6     # no count in a .mat file needs more (gnubg: match length < 2^15)
 _MAX_CELL = 200  # a roll and the longest play spelled out fit in far less
 
-_GAME = re.compile(r"\s*Game\s+(\d+)\s*", re.IGNORECASE)
-_LENGTH = re.compile(r"\s*(\d+)\s+point\s+match\s*", re.IGNORECASE)
-_ROW = re.compile(r"\s*\d+\)")
+# numbers are ASCII digits ([0-9], never \d, which matches "٣")
+_GAME = re.compile(r"\s*Game\s+([0-9]+)\s*", re.IGNORECASE)
+_LENGTH = re.compile(r"\s*([0-9]+)\s+point\s+match\s*", re.IGNORECASE)
+_ROW = re.compile(r"\s*[0-9]+\)")
 _ROLL = re.compile(r"([1-6])([1-6]):(.*)", re.DOTALL)
-_CUBE = re.compile(r"(Doubles|Beavers)\s*=>\s*(\d+)", re.IGNORECASE)
-_WINS = re.compile(r"(Wins|Losses|Loses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?",
+_CUBE = re.compile(r"(Doubles|Beavers)\s*=>\s*([0-9]+)", re.IGNORECASE)
+_WINS = re.compile(r"(Wins|Losses|Loses)\s+([0-9]+)\s+points?(\s+and\s+the\s+match)?",
                    re.IGNORECASE)
 _RUN = re.compile(r"\S+(?: \S+)*")
 _CELL_START = re.compile(r"(?<= )(?:[1-6][1-6]:|(?:Doubles|Beavers|Takes|Accepts|Drops|Passes|"
@@ -270,9 +276,7 @@ def _fail(msg: str, line_no: int | None) -> InvalidRecordError:
 
 
 def _number(digits: str, what: str, line_no: int | None) -> int:
-    if len(digits) > _DIGITS:
-        raise _fail(f"{what} has {len(digits)} digits (at most {_DIGITS})", line_no)
-    return int(digits)
+    return read_int(digits, what, lambda msg: _fail(msg, line_no), digits=_DIGITS)
 
 
 def _tag(line: str) -> tuple[str, str] | None:
@@ -310,13 +314,16 @@ def _score_line(line: str, line_no: int) -> tuple[str, int, str, int, int] | Non
     while i < len(line) and line[i] == " ":
         i += 1
     j = i
-    while j < len(line) and line[j].isdigit():
+    while j < len(line) and is_digits(line[j]):
         j += 1
+    if j < len(line) and (line[j] == "_" or line[j].isdigit()):
+        # '1_0', '1²': int() would take them or isdigit() does; not a run-in name
+        raise _fail(f"a score {line[i:j + 1]!r} (ASCII digits only)", line_no)
     k = j
     while k < len(line) and line[k].isspace():
         k += 1
     n1, s1 = line[k:last].strip(), line[last + 1:].strip()
-    if i == j or not n1 or not s1.isdigit() or k >= last:
+    if i == j or not n1 or not is_digits(s1) or k >= last:
         return None
     # a padded right name starts the right column; a run-in one says nothing of
     # it: gnubg's column then
@@ -398,8 +405,6 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     crawford = tags.get("crawford", "on").lower() != "off"
     if "cubelimit" in tags:
         value = tags["cubelimit"].strip()
-        if not value.isdigit():
-            raise _fail(f"CubeLimit {_show(value)} is not a number", None)
         limit = _number(value, "CubeLimit", None)
         if limit < 1:
             raise _fail(f"CubeLimit {limit} is below 1", None)
@@ -419,7 +424,7 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
     if not blocks:
         raise _fail("no games", None)
     names: tuple[str, str] | None = None
-    match = Match(length, base, rng=0, crawford=crawford) if length else None
+    match: Match | None = None
     games: list[Game] = []
     for number, (game_line, body) in enumerate(blocks, start=1):
         found_score = _score_line(body[0][1], body[0][0]) if body else None
@@ -430,6 +435,11 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
         n0, s0, n1, s1, boundary = found_score
         names = names or (n0, n1)
         score = (s0, s1)
+        if length and match is None:  # a file may take a match up at a score
+            try:
+                match = Match(length, base, rng=0, crawford=crawford, score=score)
+            except BackgammonError as e:
+                raise _fail(f"game {number}: {e}", score_no) from None
         if match is not None:
             if number > 1:
                 try:
@@ -458,18 +468,44 @@ def _show(text: str) -> str:
 
 def _replay_game(game: Game, number: int, body: list[tuple[int, str]], boundary: int) -> None:
     stated: list[int] = []  # the points of the game's "Wins" line, for a "Losses" line
+    held: tuple[int, int, str] | None = None  # a "Losses" line of its own, not yet placed
     for line_no, line in body:
         cells = _split_cells(line, boundary)
-        # Galaxy's "Losses N point" may stand left of the "Wins" it restates
-        cells.sort(key=lambda c: c[1][:4].lower() in ("loss", "lose"))
+        # Galaxy's "Losses N point" may stand left of the roll that ends the game, or
+        # of the "Wins" it restates (checked after it), or of a "Wins" of the
+        # resignation or forfeit it records (applied before it)
+        def order(c: tuple[int, str]) -> int:
+            head = c[1].strip()[:4].lower()
+            return {"loss": 1, "lose": 1, "wins": 2}.get(head, 0)
+        cells.sort(key=order)
+        if len(cells) == 2 and [order(c) for c in cells] == [1, 2] and \
+                game.result is not None:
+            cells.reverse()
         for player, cell in cells:
-            try:
-                _apply_cell(game, player, cell.strip(), stated, line_no)
-            except InvalidRecordError:
-                raise
-            except (BackgammonError, _CellError) as e:
-                raise _fail(f"game {number}, player {player}, {_show(cell)}: {e}",
-                            line_no) from None
+            found = _WINS.fullmatch(cell.strip())
+            if found and game.result is None:
+                wins = found.group(1).lower() == "wins"
+                if not wins and not _ROW.match(line):
+                    # Galaxy writes a resignation or forfeit at the left margin, in no
+                    # column: the loser is the opponent of the "Wins" line below it
+                    held = (player, line_no, cell)
+                    continue
+                if wins and held is not None:
+                    _cell_or_fail(game, number, 1 - player, held[2], stated, held[1])
+                    held = None
+            _cell_or_fail(game, number, player, cell, stated, line_no)
+    if held is not None:  # no "Wins" line: the loser is the player of its column
+        _cell_or_fail(game, number, held[0], held[2], stated, held[1])
+
+
+def _cell_or_fail(game: Game, number: int, player: int, cell: str, stated: list[int],
+                  line_no: int) -> None:
+    try:
+        _apply_cell(game, player, cell.strip(), stated, line_no)
+    except InvalidRecordError:
+        raise
+    except (BackgammonError, _CellError) as e:
+        raise _fail(f"game {number}, player {player}, {_show(cell)}: {e}", line_no) from None
 
 
 class _CellError(Exception):
@@ -527,7 +563,10 @@ def _apply_cell(game: Game, player: int, cell: str, stated: list[int], line_no: 
         points = _number(m.group(2), "the points", line_no)
         if m.group(1).lower() != "wins":  # restates the result (Galaxy): it must agree
             r = game.result
-            if r is None or r.winner != 1 - player or points not in (r.points, *stated):
+            if r is None:  # Galaxy: a resignation, or a forfeit of the match
+                _apply_losses(game, player, points)
+                return
+            if r.winner != 1 - player or points not in (r.points, *stated):
                 won = "nobody has won" if r is None else \
                     f"player {r.winner} won {r.points}"
                 raise _CellError(f"the result says player {player} loses {points}, "
@@ -537,6 +576,29 @@ def _apply_cell(game: Game, player: int, cell: str, stated: list[int], line_no: 
         stated.append(points)
         return
     raise _CellError("not a roll, cube action or result")
+
+
+def _apply_losses(game: Game, player: int, points: int) -> None:
+    """Galaxy's ``Losses N point`` for a game not over: ``player`` resigned the kind
+    that scores ``N`` at the cube (N / cube = 1, 2 or 3), or else forfeited the match
+    (``N`` = the points the opponent needed)."""
+    from backgammon.game import RESIGN_KINDS, Phase
+
+    for kind in RESIGN_KINDS:
+        if game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
+                             match_play=game.match_play) == points:
+            if game.phase is Phase.RESIGNED:
+                game.reject(player=1 - game.resignation[0])
+            game.resign(kind, player=player)
+            game.accept(player=1 - player)
+            return
+    needed = game.match_length - game.score[1 - player] if game.match_length else None
+    if points == needed:
+        game.forfeit(player=player)
+        return
+    raise _CellError(f"no resignation with the cube on {game.cube} scores {points}"
+                     + ("" if needed is None else
+                        f", and the opponent needed {needed} to win the match (a forfeit)"))
 
 
 def _apply_wins(game: Game, player: int, points: int, the_match: bool) -> None:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.notation import format_play
 from backgammon._show import shown
+from backgammon._numbers import integer
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -184,8 +185,8 @@ def _action_tuple(item: Any, where: str) -> tuple[Any, str, Any]:
         return Action(player, kind, tuple(_need(item, "dice", list, where)))
     if kind == "play":
         moves = _need(item, "moves", list, where)
-        try:
-            return Action(player, kind, tuple((int(a), int(b)) for a, b in moves))
+        try:  # integers only: int() would take 8.7 or "٨"
+            return Action(player, kind, tuple((_step_int(a), _step_int(b)) for a, b in moves))
         except (TypeError, ValueError):
             raise InvalidRecordError(f"record: {where}.moves are [from, to] pairs: {shown(moves)}") from None
     if kind == "resign":
@@ -227,10 +228,18 @@ _AFTER_STEPS = ("resign", "reject")
 """What may follow steps not yet committed: a resignation offered and rejected."""
 
 
+def _step_int(value: Any) -> int:
+    """A point of a recorded step: a JSON integer, nothing int() merely converts."""
+    number = integer(value)
+    if number is None:
+        raise TypeError(f"a point is an integer, got {shown(value)}")
+    return number
+
+
 def _replay_steps(game: Game, steps: list[Any], where: str) -> None:
     for k, step in enumerate(steps):
         try:
-            game.move(int(step[0]), int(step[1]))
+            game.move(_step_int(step[0]), _step_int(step[1]))
         except (BackgammonError, TypeError, ValueError, IndexError) as e:
             raise InvalidRecordError(f"record: {where}.steps[{k}] {shown(step)}: {e}") from None
 

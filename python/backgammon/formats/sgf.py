@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.formats._walk import Event, record_games, walk
 from backgammon.formats.loss import report_loss
+from backgammon._numbers import read_int
 from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -338,7 +339,8 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
                 f"PW[{pw}]PB[{pb}]" + (f"RU[{':'.join(ru)}]" if ru else ""))
         r = game.result
         if r is not None:
-            root += f"RE[{'WB'[r.winner]}+{r.points}{'R' if r.reason == 'resign' else ''}]"
+            suffix = {"resign": "R", "forfeit": "F"}.get(r.reason, "")
+            root += f"RE[{'WB'[r.winner]}+{r.points}{suffix}]"
             totals[r.winner] += r.points
         nodes = _game_nodes(game, lost)
         trees.append(root + "".join("\n" + x for x in nodes) + ")\n")
@@ -351,10 +353,7 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
 
 
 def _number(text: str, what: str, where: str) -> int:
-    text = text.strip()
-    if not text.isdigit() or len(text) > _DIGITS:
-        raise _fail(f"{what} {shown(text[:20])} is not a number of at most {_DIGITS} digits", where)
-    return int(text)
+    return read_int(text.strip(), what, lambda msg: _fail(msg, where), digits=_DIGITS)
 
 
 def _main_line(tree: Tree) -> list[Node]:
@@ -380,6 +379,7 @@ def _match_info(root: Node, where: str) -> dict[str, int]:
 def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
     """Replay gnubg's SGF text of a match or money session; :class:`InvalidRecordError`
     (naming the game and node) if anything in it is malformed or illegal."""
+    from backgammon.game import Phase
     from backgammon.match import Match
     from backgammon.rules import Rules
 
@@ -403,12 +403,23 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
         raise _fail(f"rules {shown(props['RU'])}: only standard backgammon is read")
     names = (props.get("PW", ["White"])[0].strip() or "White",
              props.get("PB", ["Black"])[0].strip() or "Black")
-    match = Match(length, base, rng=0, crawford="crawford" in rule_words or "RU" not in props,
-                  names=names) if length else None
+    match = None
+    if length:
+        # one game of a match in a file (Gibbon): the match taken up at that game's score
+        start = (info.get("ws", 0), info.get("bs", 0))
+        crawford_game = ("crawfordgame" in rule_words if "RU" in props and length - 1 in start
+                         else None)
+        try:
+            match = Match(length, base, rng=0, names=names, score=start,
+                          crawford="crawford" in rule_words or "RU" not in props,
+                          crawford_game=crawford_game)
+        except BackgammonError as e:
+            raise _fail(str(e), "game 1") from None
     games: list[Game] = []
     totals = [0, 0]
-    # gnubg numbers games from 0, the GM[6] specification (and so other writers) from 1
-    offset = 1 if info.get("game") == 1 else 0
+    # gnubg numbers games from 0, the GM[6] specification (and so other writers) from 1;
+    # a file of one game of a match (Gibbon) carries that game's number
+    offset = info.get("game", 0)
     for k, tree in enumerate(trees):
         where = f"game {k + 1}"
         nodes = _main_line(tree)
@@ -444,6 +455,8 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
                             f"{totals[0]}-{totals[1]}", where)
             game = None
         game = _replay(game, nodes, base, where)
+        if game.phase is Phase.RESIGNED:  # a resignation the file ends on: accepted
+            game.accept()
         result = rp.get("RE")
         if result:
             _check_result(game, result[0].strip(), where)
@@ -518,7 +531,14 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str) -> G
                 raise
             except (BackgammonError, ValueError) as e:
                 raise _fail(f"{ident}[{value[:40]}]: {e}", here) from None
-    return current if current is not None else start()
+    if current is not None:
+        return current
+    try:  # a game of setup or dice nodes only (DI[66] before any move): the same checks
+        return start()
+    except InvalidRecordError:
+        raise
+    except (BackgammonError, ValueError) as e:
+        raise _fail(str(e), f"{where}, node {len(nodes)}") from None
 
 
 def _setup(setup: dict[str, Any], ident: str, values: list[str]) -> None:
@@ -526,10 +546,7 @@ def _setup(setup: dict[str, Any], ident: str, values: list[str]) -> None:
     from backgammon.position import Position
 
     if ident == "CV":
-        value = values[0].strip()
-        if not value.isdigit() or len(value) > _DIGITS:
-            raise ValueError(f"CV[{value[:20]}] is not a cube value")
-        setup["cube"] = int(value)
+        setup["cube"] = read_int(values[0].strip(), "CV", ValueError, digits=_DIGITS)
         return
     if ident in ("CP", "CO"):  # gnubg writes CP, the spec says CO
         side = values[0].strip().upper()
@@ -589,6 +606,18 @@ def _action(game: Game, player: int, value: str) -> None:
         game.drop(player=player)
     elif low == "beaver":  # what some writers spell out
         game.beaver(player=player)
+    elif low.startswith("resign"):  # Gibbon: resign, resign:2, resign:gammon
+        kind = value.partition(":")[2].strip().lower() or "single"
+        kinds = {"1": "single", "2": "gammon", "3": "backgammon", "single": "single",
+                 "gammon": "gammon", "backgammon": "backgammon"}
+        if kind not in kinds:
+            raise ValueError(f"resign:{kind[:20]} is not resign:1, 2 or 3 (single, gammon, "
+                             "backgammon)")
+        game.resign(kinds[kind], player=player)
+    elif low in ("accept", "accepts", "agree"):
+        game.accept(player=player)
+    elif low in ("reject", "rejects", "decline"):
+        game.reject(player=player)
     elif len(value) >= 2 and value[0] in "123456" and value[1] in "123456":
         letters = value[2:]
         if len(letters) % 2 or len(letters) > 8:
@@ -601,7 +630,7 @@ def _action(game: Game, player: int, value: str) -> None:
             _roll(game, player, dice)
         game.play(_legal_spelling(game, steps), player=player)
     else:
-        raise ValueError("not a move, double, take, drop or beaver")
+        raise ValueError("not a move, double, take, drop, beaver, resign, accept or reject")
 
 
 def _legal_spelling(game: Game, steps: tuple[tuple[int, int], ...]) -> Any:
@@ -636,9 +665,15 @@ def _check_result(game: Game, text: str, where: str) -> None:
         raise _fail(f"RE[{text[:20]}] is not W+N or B+N", where)
     winner = _SIDES[text[0].upper()]
     body = text[2:]
+    forfeit = body[-1:].upper() == "F"  # this library's spelling of a forfeited match
     resigned = body[-1:].upper() == "R"
-    digits = body[:-1] if resigned else body
+    digits = body[:-1] if resigned or forfeit else body
     points = _number(digits, "RE points", where)
+    if game.result is None and forfeit:
+        try:
+            game.forfeit(player=1 - winner)
+        except BackgammonError as e:
+            raise _fail(f"RE[{text}]: {e}", where) from None
     if game.result is None:
         if not resigned:
             raise _fail(f"RE[{text}], but the game is not over", where)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import InvalidRecordError
 from backgammon.formats.loss import common_losses, report_loss
+from backgammon._numbers import read_int
 from backgammon._show import shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,10 +82,8 @@ def encode_xgid(f: XGIDFields) -> str:
 
 
 def _int(text: str, what: str, whole: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidRecordError(f"XGID {shown(whole)}: {what} is not an integer: {shown(text)}") from None
+    return read_int(text, what, lambda msg: InvalidRecordError(f"XGID {shown(whole)}: {msg}"),
+                    signed=True)
 
 
 def decode_xgid(text: str) -> XGIDFields:

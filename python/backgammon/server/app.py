@@ -1,0 +1,636 @@
+"""The ASGI application: ``create_app(database)`` (FastAPI, OpenAPI at
+``/openapi.json``, interactive docs at ``/docs``).
+
+Every error is a JSON body ``{"error": NAME, "message": TEXT}`` (wildbg's
+``message`` field; ``TEXT`` is our exception's own message, safe to show),
+never a traceback.  Request bodies, uploads, query strings and WebSockets are
+bounded (see the ``MAX_*`` constants).
+"""
+
+import asyncio
+import inspect
+import json
+import logging
+import os
+import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from typing import Any, Literal, Optional
+
+from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon.server import engine
+from backgammon.server.games import Forbidden, GameService, NotFound, SeqMismatch
+from backgammon.server.store import open_store
+
+__all__ = ["create_app", "MAX_BODY", "MAX_UPLOAD", "MAX_QUERY", "MAX_SOCKETS",
+           "MAX_SOCKETS_PER_GAME", "MAX_ROLLOUT_GAMES"]
+
+log = logging.getLogger("backgammon.server")
+
+MAX_BODY = 64 << 10          # bytes of a JSON request body
+MAX_UPLOAD = 1 << 20         # bytes of an uploaded .mat/SGF (a long match is ~100 KB)
+MAX_QUERY = 4096             # bytes of a query string
+MAX_SOCKETS = 2000           # open WebSockets per process
+MAX_SOCKETS_PER_GAME = 64    # players and spectators of one game, per process
+MAX_ROLLOUT_GAMES = 1296 * 100
+MAX_JOBS_QUEUED = 16         # rollouts waiting per process
+MAX_ANALYSES = 2             # analyses running at once per process
+POLL_SECONDS = 0.5           # how often a WebSocket looks for actions of other workers
+
+
+# ---------------------------------------------------------------- bounds (pure ASGI)
+
+class _Limits:
+    """Refuses an oversized query string (414) or body (413) before any handler runs."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        if len(scope.get("query_string", b"")) > MAX_QUERY or len(scope.get("path", "")) > 1024:
+            return await _refuse(scope, send, 414, "URITooLong",
+                                 f"the query string is limited to {MAX_QUERY} bytes")
+        if scope["type"] == "websocket":
+            return await self.app(scope, receive, send)
+        limit = MAX_UPLOAD if scope.get("path") == "/analyse" else MAX_BODY
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    length = int(value)
+                except ValueError:
+                    return await _refuse(scope, send, 400, "BadRequest", "bad Content-Length")
+                if length > limit:
+                    return await _refuse(scope, send, 413, "PayloadTooLarge",
+                                         f"the request body is limited to {limit:,} bytes")
+        seen = 0
+
+        async def bounded() -> dict:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise _TooLarge(limit)
+            return message
+
+        try:
+            await self.app(scope, bounded, send)
+        except _TooLarge as exc:
+            await _refuse(scope, send, 413, "PayloadTooLarge",
+                          f"the request body is limited to {exc.limit:,} bytes")
+
+
+class _TooLarge(Exception):
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+
+async def _refuse(scope: dict, send: Any, status: int, name: str, message: str) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    body = json.dumps({"error": name, "message": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# ---------------------------------------------------------------- the app
+
+def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
+    """The service on ``database`` (default: ``$BACKGAMMON_DATABASE``, else SQLite
+    in the user's data directory)."""
+    try:
+        from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
+        from fastapi.exceptions import RequestValidationError
+        from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+        from pydantic import BaseModel, ConfigDict, Field
+        from starlette.exceptions import HTTPException
+        from starlette.websockets import WebSocketDisconnect
+    except ImportError:  # pragma: no cover - the extra is missing
+        raise RuntimeError("the server needs its extra: pip install 'backgammon[server]'") from None
+
+    store = open_store(database or os.environ.get("BACKGAMMON_DATABASE"))
+    service = GameService(store, evaluator)
+    jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="backgammon-rollout")
+    analyses = threading.BoundedSemaphore(MAX_ANALYSES)
+    sockets: dict[str, set[asyncio.Event]] = {}
+    counters = {"sockets": 0, "queued": 0}
+    loop_box: dict[str, asyncio.AbstractEventLoop] = {}
+
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        loop_box["loop"] = asyncio.get_running_loop()
+        yield
+        jobs.shutdown(wait=False, cancel_futures=True)
+        store.close()
+
+    app = FastAPI(title="backgammon", version=_version(), lifespan=lifespan,
+                  description="Games with persisted journals, a wildbg-compatible engine API "
+                              "(GET /move, GET /eval), cube decisions, rollouts as jobs and "
+                              "match analysis, from the backgammon library.")
+    app.state.store, app.state.service = store, service
+
+    def notify(game_id: str) -> None:
+        """Wake this process's WebSockets of a game (called from worker threads)."""
+        loop = loop_box.get("loop")
+        if loop is not None:
+            for event in list(sockets.get(game_id, ())):
+                loop.call_soon_threadsafe(event.set)
+
+    # ------------------------------------------------------------ errors
+
+    def error(status: int, name: str, message: str, **extra: Any) -> JSONResponse:
+        return JSONResponse({"error": name, "message": message, **extra}, status_code=status)
+
+    @app.exception_handler(BackgammonError)
+    async def _ours(request: Request, exc: BackgammonError) -> JSONResponse:
+        status = (404 if isinstance(exc, NotFound) else 403 if isinstance(exc, Forbidden)
+                  else 409 if isinstance(exc, SeqMismatch) else 400)
+        extra = {"seq": exc.seq} if isinstance(exc, SeqMismatch) else {}
+        return error(status, type(exc).__name__, str(exc), **extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for e in exc.errors()[:5]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+        return error(422, "RequestValidationError", "; ".join(parts)[:500] or "invalid request")
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        return error(exc.status_code, "HTTPError", str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return error(500, "InternalError", "internal server error (logged on the server)")
+
+    # ------------------------------------------------------------ models
+
+    class Strict(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    class RulesModel(Strict):
+        cube: bool = True
+        max_cube: int = 64
+        jacoby: bool = False
+        beaver: bool = False
+        automatic_doubles: int = 0
+        backgammon_value: int = 3
+        opening: Literal["opening_dice", "roll_again"] = "opening_dice"
+
+    class BotModel(Strict):
+        seat: Literal[0, 1] = 1
+        ply: Literal[0, 1, 2] = 0
+
+    class GameCreate(Strict):
+        match_length: int = Field(0, ge=0, le=64, description="0: a money game; N: a match to N")
+        rules: Optional[RulesModel] = None
+        bot: Optional[BotModel] = Field(None, description="a seat played by the server's bot")
+        over_the_board: bool = Field(False, description="the players enter the dice they roll")
+        crawford: bool = True
+
+    class Created(BaseModel):
+        id: str
+        tokens: dict[str, str]
+
+    class ActionModel(Strict):
+        action: Literal["roll", "play", "double", "take", "drop", "beaver", "resign",
+                        "accept", "reject"]
+        seq: int = Field(..., ge=0, description="the game's seq this action follows")
+        play: Optional[str] = Field(None, max_length=200,
+                                    description='gnubg notation, e.g. "8/5 6/5"; "" for no move')
+        moves: Optional[list[tuple[int, int]]] = Field(None, max_length=8)
+        points: Optional[int] = Field(None, ge=1, le=3,
+                                      description="resign: 1 single, 2 gammon, 3 backgammon")
+        dice: Optional[tuple[int, int]] = Field(None, description="over the board: the roll")
+
+    class RolloutRequest(Strict):
+        position: str = Field("4HPwATDgc/ABMA", max_length=100,
+                              description="a Position ID, GNUbgID or XGID")
+        games: int = Field(1296, ge=1, le=MAX_ROLLOUT_GAMES)
+        seed: Optional[int] = Field(None, ge=0, lt=2**63)
+        policy: Literal["net", "pubeval", "random"] = "net"
+        cube: bool = False
+        variance_reduction: bool = False
+        truncate: Optional[int] = Field(None, ge=1, le=1000)
+
+    class MoveDetail(BaseModel):
+        model_config = ConfigDict(populate_by_name=True)
+        from_: int = Field(..., alias="from", ge=1, le=25, description="25 is the bar")
+        to: int = Field(..., ge=0, le=24, description="0 is off")
+
+    class Probabilities(BaseModel):
+        win: float
+        winG: float
+        winBg: float
+        loseG: float
+        loseBg: float
+
+    class MoveInfo(BaseModel):
+        play: list[MoveDetail]
+        probabilities: Probabilities
+
+    class MoveResponse(BaseModel):
+        moves: list[MoveInfo]
+
+    class CubeInfo(BaseModel):
+        double: bool
+        accept: bool
+
+    class EvalResponse(BaseModel):
+        cube: CubeInfo
+        probabilities: Probabilities
+
+    class ErrorMessage(BaseModel):
+        error: str
+        message: str
+
+    errors = {400: {"model": ErrorMessage}, 422: {"model": ErrorMessage}}
+
+    # ------------------------------------------------------------ wildbg routes
+
+    def points_dependency() -> Any:
+        """p0..p25 as 26 documented query parameters (wildbg's PipParams)."""
+        params = [inspect.Parameter(f"p{i}", inspect.Parameter.KEYWORD_ONLY,
+                                    default=Query(None, ge=-15 if i < 25 else 0,
+                                                  le=0 if i == 0 else 15,
+                                                  description=("the opponent's bar (<= 0)" if i == 0
+                                                               else "your bar" if i == 25 else None)),
+                                    annotation=Optional[int]) for i in range(26)]
+
+        def points(**kw: Any) -> dict[str, Optional[int]]:
+            return kw
+
+        points.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        return points
+
+    from fastapi import Depends
+    Points = Depends(points_dependency())
+    ply_q = Query(0, ge=0, le=2, description="evaluation depth (ours: 0, 1 or 2)")
+    pos_q = Query(None, max_length=100, description="ours: a Position ID, GNUbgID or XGID "
+                                                    "instead of p0..p25")
+
+    @app.get("/move", response_model=MoveResponse, responses=errors, tags=["engine (wildbg)"])
+    def get_move(die1: Optional[int] = Query(None, ge=1, le=6, examples=[3]),
+                 die2: Optional[int] = Query(None, ge=1, le=6, examples=[1]),
+                 x_away: int = Query(0, ge=0, description="points you need (0: money play)"),
+                 o_away: int = Query(0, ge=0, description="points the opponent needs"),
+                 ply: int = ply_q, position: Optional[str] = pos_q,
+                 points: dict = Points) -> Any:
+        """Every legal play of the dice, best first, each with the five chances
+        after it (wildbg's ``/move``); at a match score ranked by match winning
+        chance from the match equity table."""
+        pos, carried = engine.position_from_query(points, position)
+        dice = engine.dice_from_query(die1, die2, carried)
+        score = engine.score_from_query(x_away, o_away)
+        return engine.move_response(pos, dice, score, ply, evaluator)
+
+    @app.get("/eval", response_model=EvalResponse, responses=errors, tags=["engine (wildbg)"])
+    def get_eval(x_away: int = Query(0, ge=0), o_away: int = Query(0, ge=0),
+                 ply: int = ply_q, position: Optional[str] = pos_q,
+                 cube: int = Query(1, ge=1, le=64, description="ours: the cube's value"),
+                 owner: Literal["centred", "own", "opponent"] = Query("centred"),
+                 post_crawford: bool = Query(False), points: dict = Points) -> Any:
+        """The five chances of the player on roll and the cube advice (wildbg's ``/eval``)."""
+        pos, _ = engine.position_from_query(points, position)
+        score = engine.score_from_query(x_away, o_away)
+        return engine.eval_response(pos, score, ply, cube=cube, owner=owner,
+                                    post_crawford=post_crawford, evaluator=evaluator)
+
+    @app.get("/cube", responses=errors, tags=["engine"])
+    def get_cube(x_away: int = Query(0, ge=0), o_away: int = Query(0, ge=0),
+                 ply: int = ply_q, position: Optional[str] = pos_q,
+                 cube: int = Query(1, ge=1, le=64),
+                 owner: Literal["centred", "own", "opponent"] = Query("centred"),
+                 post_crawford: bool = Query(False), points: dict = Points) -> Any:
+        """The full cube decision: the equities of no double, double/take and
+        double/pass, the proper action and each action's error
+        (:meth:`CubeDecision.to_dict`)."""
+        pos, _ = engine.position_from_query(points, position)
+        score = engine.score_from_query(x_away, o_away)
+        return engine.cube_advice(pos, score, ply, cube=cube, owner=owner,
+                                  post_crawford=post_crawford, evaluator=evaluator).to_dict()
+
+    # ------------------------------------------------------------ games
+
+    @app.post("/games", response_model=Created, status_code=201, tags=["games"])
+    def create_game(body: GameCreate) -> Any:
+        """A new game: two seats with secret tokens (no token for a bot's seat)."""
+        return service.create(body.model_dump())
+
+    @app.get("/games/{game_id}", tags=["games"])
+    def get_game(game_id: str) -> Any:
+        """The full state: seq, phase, the player to act and their legal actions,
+        dice, cube, score, IDs and ``board`` (26 integers seen by the player to act)."""
+        return service.state(_game_id(game_id))
+
+    @app.post("/games/{game_id}/actions", tags=["games"],
+              responses={403: {"model": ErrorMessage}, 409: {"model": ErrorMessage}})
+    def post_action(game_id: str, body: ActionModel,
+                    authorization: Optional[str] = Header(None),
+                    idempotency_key: Optional[str] = Header(None, max_length=100)) -> Any:
+        """One action of the seat whose token is given (``Authorization: Bearer
+        TOKEN``), applied only when ``seq`` is the game's; then the bot's
+        answers.  Committed before the reply.  A retry of an applied request
+        with the same ``Idempotency-Key`` returns the state again."""
+        token = None
+        if authorization and authorization.startswith("Bearer "):
+            token = authorization[len("Bearer "):].strip()
+        request = body.model_dump()
+        if request["moves"] is not None:
+            request["play"] = request.pop("moves")
+        state = service.act(_game_id(game_id), token, request, idempotency_key)
+        notify(game_id)
+        return state
+
+    @app.get("/games/{game_id}/actions", tags=["games"])
+    def get_actions(game_id: str, start: int = Query(0, ge=0)) -> Any:
+        """The journal from ``start`` on: ``{"seq", "entries": [{game, player, kind, value}]}``."""
+        gid = _game_id(game_id)
+        if store.seq(gid) is None:
+            raise NotFound(f"no game {gid!r}")
+        entries = service.entries(gid, start)
+        return {"start": start, "seq": start + len(entries), "entries": entries}
+
+    @app.get("/games/{game_id}/export", tags=["games"])
+    def export(game_id: str, format: Literal["mat", "sgf", "json"] = Query("json")) -> Any:
+        text = service.export(_game_id(game_id), format)
+        media = {"json": "application/json", "mat": "text/plain", "sgf": "application/x-go-sgf"}
+        return Response(text, media_type=media[format] + ("; charset=utf-8" if format != "json"
+                                                           else ""),
+                        headers={"Content-Disposition":
+                                 f'attachment; filename="{game_id}.{format}"'})
+
+    @app.get("/games/{game_id}/turn", tags=["games"])
+    def get_turn(game_id: str, seat: int = Query(..., ge=0, le=1),
+                 steps: str = Query("", max_length=200,
+                                    description="steps made so far, e.g. 8/5 or 8/5 6/5")) -> Any:
+        """For click-to-move: the board of ``seat`` after ``steps`` (SVG), the
+        legal next steps, and whether the play is complete."""
+        return _turn(service, _game_id(game_id), seat, steps)
+
+    @app.get("/games/{game_id}/board.svg", tags=["games"])
+    def board_svg(game_id: str, seat: int = Query(0, ge=0, le=1),
+                  size: int = Query(540, ge=100, le=2000)) -> Any:
+        """The board seen by ``seat`` (from :mod:`backgammon.svg`)."""
+        return Response(_turn(service, _game_id(game_id), seat, "", size)["svg"],
+                        media_type="image/svg+xml")
+
+    @app.websocket("/games/{game_id}/events")
+    async def events(websocket: WebSocket, game_id: str) -> None:
+        """Every change of the game: first ``{"type": "state", "state"}``, then for
+        each committed request ``{"type": "actions", "entries", "state"}``."""
+        gid = game_id[:64]
+        seq = await asyncio.to_thread(store.seq, gid)
+        if seq is None:
+            await websocket.close(code=4404)
+            return
+        mine = sockets.setdefault(gid, set())
+        if counters["sockets"] >= MAX_SOCKETS or len(mine) >= MAX_SOCKETS_PER_GAME:
+            await websocket.close(code=1013)  # try again later
+            return
+        event = asyncio.Event()
+        mine.add(event)
+        counters["sockets"] += 1
+        try:
+            await websocket.accept()
+            state = await asyncio.to_thread(service.state, gid)
+            last = state["seq"]
+            await websocket.send_json({"type": "state", "state": state})
+            reader = asyncio.ensure_future(_drain(websocket))
+            while not reader.done():
+                event.clear()
+                waiter = asyncio.ensure_future(event.wait())
+                await asyncio.wait({reader, waiter}, timeout=POLL_SECONDS,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                if reader.done():
+                    break
+                now = await asyncio.to_thread(store.seq, gid)
+                if now is not None and now > last:
+                    entries = await asyncio.to_thread(service.entries, gid, last)
+                    state = await asyncio.to_thread(service.state, gid)
+                    await websocket.send_json({"type": "actions", "start": last,
+                                               "entries": entries, "state": state})
+                    last = state["seq"]
+            reader.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            mine.discard(event)
+            if not mine:
+                sockets.pop(gid, None)
+            counters["sockets"] -= 1
+
+    # ------------------------------------------------------------ rollouts
+
+    @app.post("/rollouts", status_code=202, tags=["rollouts"])
+    def create_rollout(body: RolloutRequest) -> Any:
+        """Starts a rollout (a job): poll ``GET /rollouts/{id}`` for its progress
+        and result, ``DELETE`` it to cancel."""
+        from backgammon.rollout import read_position
+        read_position(body.position)  # a bad position is refused now, not in the job
+        if counters["queued"] >= MAX_JOBS_QUEUED:
+            return error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
+        job_id = secrets.token_urlsafe(12)
+        request = body.model_dump()
+        store.create_job(job_id, "rollout", request, body.games)
+        counters["queued"] += 1
+        jobs.submit(_run_rollout, store, job_id, request, counters)
+        return {"id": job_id, "status": "queued", "done": 0, "total": body.games}
+
+    @app.get("/rollouts/{job_id}", tags=["rollouts"])
+    def get_rollout(job_id: str) -> Any:
+        job = store.job(job_id[:64])
+        if job is None or job["kind"] != "rollout":
+            raise NotFound(f"no rollout {job_id[:64]!r}")
+        job.pop("cancel")
+        return job
+
+    @app.delete("/rollouts/{job_id}", tags=["rollouts"])
+    def cancel_rollout(job_id: str) -> Any:
+        if store.job(job_id[:64]) is None:
+            raise NotFound(f"no rollout {job_id[:64]!r}")
+        store.cancel_job(job_id[:64])
+        return get_rollout(job_id)
+
+    # ------------------------------------------------------------ analysis
+
+    @app.post("/analyse", tags=["analysis"], responses=errors)
+    def analyse_upload(file: UploadFile = File(..., description="a .mat or .sgf record"),
+                       ply: int = Query(0, ge=0, le=1),
+                       format: Literal["json", "html"] = Query("json")) -> Any:
+        """The analysis of an uploaded match (:class:`~backgammon.Analysis`), as
+        JSON or as the self-contained HTML report."""
+        data = file.file.read(MAX_UPLOAD + 1)
+        if len(data) > MAX_UPLOAD:
+            return error(413, "PayloadTooLarge", f"an upload is limited to {MAX_UPLOAD:,} bytes")
+        if not analyses.acquire(blocking=False):
+            return error(503, "Busy", f"{MAX_ANALYSES} analyses are running: try later")
+        try:
+            result = _analyse(data, file.filename or "", ply)
+        finally:
+            analyses.release()
+        if format == "html":
+            return HTMLResponse(result.to_html())
+        return JSONResponse(result.to_dict())
+
+    # ------------------------------------------------------------ the page
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page() -> Any:
+        return HTMLResponse(_static("index.html"))
+
+    @app.get("/client.js", include_in_schema=False)
+    def client_js() -> Any:
+        return Response(_static("client.js"), media_type="text/javascript")
+
+    @app.get("/health", tags=["service"])
+    def health() -> Any:
+        store.seq("-")  # the database answers
+        return {"status": "ok", "version": _version()}
+
+    return _Limits(app)
+
+
+# ---------------------------------------------------------------- helpers
+
+def _version() -> str:
+    from backgammon import __version__
+    return __version__
+
+
+def _game_id(text: str) -> str:
+    if len(text) > 64:
+        raise NotFound(f"no game {text[:20]!r}...")
+    return text
+
+
+async def _drain(websocket: Any) -> None:
+    """Reads (and ignores) what a client sends, until it goes away."""
+    from starlette.websockets import WebSocketDisconnect
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+def _static(name: str) -> str:
+    return resources.files("backgammon.server").joinpath("static", name).read_text("utf-8")
+
+
+def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
+          size: int = 540) -> dict[str, Any]:
+    from backgammon.errors import IllegalPlayError
+    from backgammon.game import Phase
+    from backgammon.position import Position
+    from backgammon.svg import board
+    state = service.state(game_id)
+    live, _ = service._live(game_id)
+    with live.lock:
+        game = live.game
+        pos = game.board(seat)
+        mine = game.turn == seat and game.phase is Phase.MOVE
+        steps: list[tuple[int, int]] = []
+        if steps_text.strip():
+            if not mine:
+                raise IllegalPlayError(f"player {seat} has no dice to move")
+            for token in steps_text.split()[:8]:
+                src, _, dst = token.partition("/")
+                if not (src.isdigit() and dst.isdigit()):
+                    raise IllegalPlayError(f"a step is FROM/TO in numbers (25 bar, 0 off), "
+                                           f"got {token[:20]!r}")
+                step = (int(src), int(dst))
+                if list(step) not in [list(m) for m in pos.legal_moves(game.dice, steps)]:
+                    raise IllegalPlayError(f"{token} is not a legal step now")
+                steps.append(step)
+        legal = [list(s) for s in pos.legal_moves(game.dice, steps)] if mine else []
+        current = _after_steps(pos, steps)
+        cube = (game.cube, None if game.cube_owner is None else (0 if game.cube_owner == seat else 1))
+        dice = game.dice if game.dice is not None and game.turn == seat else None
+        svg = board(current, dice=dice, cube=cube, size=size,
+                    orientation="right").svg
+        return {"seq": state["seq"], "seat": seat, "steps": [list(s) for s in steps],
+                "legal_moves": legal, "complete": mine and not legal, "svg": svg,
+                "position_id": Position.position_id(current)}
+
+
+def _after_steps(pos: Any, steps: list[tuple[int, int]]) -> Any:
+    """The board after some single steps (each checked by ``legal_moves``)."""
+    from backgammon.position import Position
+    board = pos.tolist()
+    for src, dst in steps:
+        board[src] -= 1
+        if dst:
+            if board[dst] == -1:
+                board[dst] = 0
+                board[0] -= 1
+            board[dst] += 1
+    return Position(board)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict) -> None:
+    import time
+
+    from backgammon.rollout import rollout
+    counters["queued"] -= 1
+    job = store.job(job_id)
+    if job is None or job["cancel"]:
+        return
+    store.update_job(job_id, status="running")
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.25 or done >= total:
+            last[0] = now
+            store.update_job(job_id, done=done)
+            if store.job(job_id)["cancel"]:  # type: ignore[index]
+                raise _Cancelled
+
+    try:
+        result = rollout(request["position"], games=request["games"], seed=request["seed"],
+                         policy=request["policy"], cube=request["cube"],
+                         variance_reduction=request["variance_reduction"],
+                         truncate=request["truncate"], progress=progress)
+        store.update_job(job_id, status="done", done=result.games, result=result.to_dict())
+    except _Cancelled:
+        store.update_job(job_id, status="cancelled")
+    except BackgammonError as exc:
+        store.update_job(job_id, status="failed", message=str(exc)[:500])
+    except Exception:  # a bug: logged, the job says so
+        log.exception("rollout %s failed", job_id)
+        store.update_job(job_id, status="failed", message="internal error (logged on the server)")
+
+
+def _analyse(data: bytes, filename: str, ply: int) -> Any:
+    from backgammon.analysis import analyse
+    text = data.decode("utf-8", errors="replace")
+    lower = filename.lower()
+    if lower.endswith(".sgf") or text.lstrip("\ufeff \t\r\n").startswith("("):
+        from backgammon.formats.sgf import read_sgf
+        record = read_sgf(text)
+    elif lower.endswith(".mat") or lower.endswith(".txt") or not text.lstrip().startswith("{"):
+        from backgammon.formats.mat import read_mat
+        record = read_mat(text)
+    else:
+        raise InvalidRecordError("upload a .mat or .sgf record")
+    import dataclasses
+    source = record.match if record.match is not None else record.games
+    return dataclasses.replace(analyse(source, ply=ply), names=tuple(record.names))

@@ -1,0 +1,333 @@
+"""The game store: one journal of actions per game, in SQLite or PostgreSQL.
+
+Tables (the same in both):
+
+- ``games``: ``id``, ``spec`` (the JSON the game was created with), ``seq``
+  (how many journal entries it has), ``tokens`` (JSON: seat -> SHA-256 of the
+  seat's token), ``created``;
+- ``actions``: ``game_id``, ``seq``, ``entry`` (JSON: game index, player,
+  kind, value), ``request_key`` (the idempotency key of the request that
+  wrote it), primary key ``(game_id, seq)``;
+- ``jobs``: rollouts and other long work: ``id``, ``kind``, ``status``,
+  ``done``, ``total``, ``request`` and ``result`` (JSON), ``cancel``.
+
+:meth:`Store.append` writes a request's entries and moves ``seq`` on in one
+transaction, only if ``seq`` is still what the request read
+(``UPDATE ... WHERE seq = ?``): of two requests racing on one game, one
+commits and the other gets :class:`Conflict`, so no update is lost, whether
+the requests run in one process or in several sharing the database.  The
+transaction is committed before the caller acknowledges the request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from typing import Any, Iterable
+from urllib.parse import unquote, urlparse
+
+__all__ = ["Conflict", "Store", "default_database", "open_store"]
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY, spec TEXT NOT NULL, seq INTEGER NOT NULL,
+        tokens TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        game_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
+        request_key TEXT, PRIMARY KEY (game_id, seq))""",
+    """CREATE TABLE IF NOT EXISTS jobs (
+        id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL,
+        done BIGINT NOT NULL, total BIGINT NOT NULL, request TEXT NOT NULL,
+        result TEXT, message TEXT, cancel INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+]
+
+
+class Conflict(Exception):
+    """Another request changed the game first (its ``seq`` moved on)."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"the game moved on to seq {seq}")
+        self.seq = seq
+
+
+def default_database() -> str:
+    """SQLite in the user's data directory (``$XDG_DATA_HOME/backgammon``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return "sqlite:///" + os.path.join(base, "backgammon", "games.sqlite3")
+
+
+def open_store(url: str | None = None) -> Store:
+    """The store of a database URL: ``sqlite:///PATH``, ``sqlite://:memory:``
+    (tests) or ``postgresql://...``."""
+    url = url or default_database()
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    if url.startswith("sqlite://"):
+        path = unquote(urlparse(url).path) if url.startswith("sqlite:///") else url[len("sqlite://"):]
+        return SqliteStore(path or ":memory:")
+    raise ValueError(f"the database is sqlite:///FILE or postgresql://..., got {url[:80]!r}")
+
+
+class Store:
+    """What the server needs of a database; a connection per thread."""
+
+    placeholder = "?"
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._all: list[Any] = []
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ connections
+
+    def _connect(self) -> Any:
+        raise NotImplementedError
+
+    def _conn(self) -> Any:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def _sql(self, sql: str) -> str:
+        return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
+
+    def _run(self, sql: str, args: Iterable[Any] = (), *, write: bool = False) -> list[tuple]:
+        conn = self._conn()
+        try:
+            cur = conn.cursor()
+            cur.execute(self._sql(sql), tuple(args))
+            rows = cur.fetchall() if cur.description else []
+            conn.commit()
+            return rows
+        except BaseException:
+            conn.rollback()
+            raise
+
+    def create_schema(self) -> None:
+        for sql in _SCHEMA:
+            self._run(sql, write=True)
+
+    def close(self) -> None:
+        with self._lock:
+            conns, self._all = self._all, []
+        for conn in conns:
+            try:
+                conn.close()
+            except Exception:  # closing from another thread may be refused: nothing to keep
+                pass
+        self._local = threading.local()
+
+    # ------------------------------------------------------------ games
+
+    def create_game(self, game_id: str, spec: dict[str, Any], tokens: dict[str, str]) -> None:
+        self._run("INSERT INTO games (id, spec, seq, tokens, created) VALUES (?, ?, 0, ?, ?)",
+                  (game_id, json.dumps(spec), json.dumps(tokens), time.time()), write=True)
+
+    def game(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]] | None:
+        """``(spec, seq, token hashes)`` of a game, or None."""
+        rows = self._run("SELECT spec, seq, tokens FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        spec, seq, tokens = rows[0]
+        return json.loads(spec), int(seq), json.loads(tokens)
+
+    def seq(self, game_id: str) -> int | None:
+        rows = self._run("SELECT seq FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
+    def entries(self, game_id: str, start: int = 0) -> list[dict[str, Any]]:
+        """The journal from ``start`` on, in order."""
+        rows = self._run("SELECT seq, entry FROM actions WHERE game_id = ? AND seq >= ? "
+                         "ORDER BY seq", (game_id, start))
+        out = []
+        for i, (seq, entry) in enumerate(rows):
+            if int(seq) != start + i:  # never happens: appends are whole transactions
+                raise RuntimeError(f"journal of {game_id} has a gap at {start + i}")
+            out.append(json.loads(entry))
+        return out
+
+    def request_key(self, game_id: str, seq: int) -> str | None:
+        rows = self._run("SELECT request_key FROM actions WHERE game_id = ? AND seq = ?",
+                         (game_id, seq))
+        return rows[0][0] if rows else None
+
+    def append(self, game_id: str, seq: int, entries: list[dict[str, Any]],
+               key: str | None = None) -> int:
+        """Write ``entries`` after entry ``seq - 1`` and return the new seq, in one
+        transaction; :class:`Conflict` if the game's seq is no longer ``seq``."""
+        conn = self._conn()
+        new = seq + len(entries)
+        try:
+            cur = conn.cursor()
+            self._begin(cur)
+            cur.execute(self._sql("UPDATE games SET seq = ? WHERE id = ? AND seq = ?"),
+                        (new, game_id, seq))
+            if cur.rowcount != 1:
+                conn.rollback()
+                now = self.seq(game_id)
+                raise Conflict(-1 if now is None else now)
+            for i, entry in enumerate(entries):
+                cur.execute(self._sql("INSERT INTO actions (game_id, seq, entry, request_key) "
+                                      "VALUES (?, ?, ?, ?)"),
+                            (game_id, seq + i, json.dumps(entry), key if i == 0 else None))
+            conn.commit()
+        except Conflict:
+            raise
+        except BaseException:
+            conn.rollback()
+            raise
+        return new
+
+    def _begin(self, cur: Any) -> None:
+        pass
+
+    # ------------------------------------------------------------ jobs
+
+    def create_job(self, job_id: str, kind: str, request: dict[str, Any], total: int) -> None:
+        self._run("INSERT INTO jobs (id, kind, status, done, total, request, result, message, "
+                  "cancel, created) VALUES (?, ?, 'queued', 0, ?, ?, NULL, NULL, 0, ?)",
+                  (job_id, kind, total, json.dumps(request), time.time()), write=True)
+
+    def job(self, job_id: str) -> dict[str, Any] | None:
+        rows = self._run("SELECT kind, status, done, total, request, result, message, cancel "
+                         "FROM jobs WHERE id = ?", (job_id,))
+        if not rows:
+            return None
+        kind, status, done, total, request, result, message, cancel = rows[0]
+        return {"id": job_id, "kind": kind, "status": status, "done": int(done),
+                "total": int(total), "request": json.loads(request),
+                "result": None if result is None else json.loads(result),
+                "message": message, "cancel": bool(cancel)}
+
+    def update_job(self, job_id: str, **fields: Any) -> None:
+        if "result" in fields and fields["result"] is not None:
+            fields["result"] = json.dumps(fields["result"])
+        names = sorted(fields)
+        self._run(f"UPDATE jobs SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
+                  [fields[n] for n in names] + [job_id], write=True)
+
+    def cancel_job(self, job_id: str) -> None:
+        self._run("UPDATE jobs SET cancel = 1, status = CASE WHEN status = 'queued' "
+                  "THEN 'cancelled' ELSE status END WHERE id = ?", (job_id,), write=True)
+
+    def count_jobs(self, status: str) -> int:
+        return int(self._run("SELECT COUNT(*) FROM jobs WHERE status = ?", (status,))[0][0])
+
+
+class SqliteStore(Store):
+    """SQLite in WAL mode with ``synchronous=FULL``: a committed action survives
+    a crash of the process (and of the machine)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self._memory = None
+        if path == ":memory:":  # one shared connection: every thread sees the same database
+            self._memory = sqlite3.connect(":memory:", check_same_thread=False)
+            self._memory_lock = threading.RLock()
+        self.create_schema()
+
+    def _connect(self) -> Any:
+        if self._memory is not None:
+            return _Locked(self._memory, self._memory_lock)
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA busy_timeout=30000")
+        return _Autocommit(conn)
+
+    def _begin(self, cur: Any) -> None:
+        cur.execute("BEGIN IMMEDIATE")  # take the write lock now: no upgrade deadlock
+
+
+class _Autocommit:
+    """A sqlite3 connection in autocommit mode with explicit transactions:
+    statements outside ``BEGIN`` commit at once, ``commit``/``rollback``
+    end a transaction if one is open."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._c = conn
+
+    def cursor(self) -> Any:
+        return self._c.cursor()
+
+    def commit(self) -> None:
+        if self._c.in_transaction:
+            self._c.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self._c.in_transaction:
+            self._c.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self._c.close()
+
+
+class _Locked:
+    """The shared in-memory connection, one statement sequence at a time."""
+
+    def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
+        self._c, self._lock = conn, lock
+        self._held = 0
+
+    def cursor(self) -> Any:
+        self._lock.acquire()
+        self._held += 1
+        return self._c.cursor()
+
+    def _release(self) -> None:
+        while self._held:
+            self._held -= 1
+            self._lock.release()
+
+    def commit(self) -> None:
+        try:
+            self._c.commit()
+        finally:
+            self._release()
+
+    def rollback(self) -> None:
+        try:
+            self._c.rollback()
+        finally:
+            self._release()
+
+    def close(self) -> None:
+        pass
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg 3 (the ``server`` extra); a connection per thread."""
+
+    placeholder = "%s"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise RuntimeError("PostgreSQL needs psycopg 3: pip install 'backgammon[server]'") from None
+        self.url = url
+        self.create_schema()
+
+    def _connect(self) -> Any:
+        import psycopg
+        return psycopg.connect(self.url, connect_timeout=10)
+
+    def create_schema(self) -> None:
+        # several workers start at once: one creates the tables, the others wait
+        conn = self._conn()
+        with conn.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(4242)")
+            for sql in _SCHEMA:
+                cur.execute(sql)
+        conn.commit()

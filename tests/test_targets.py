@@ -1,0 +1,122 @@
+"""Training targets: self-play positions, their rollouts, chunk files (backgammon.targets)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import _bgcore, targets
+from backgammon.targets import TrainingDataError
+
+
+def _board(points: dict[int, int]) -> np.ndarray:
+    a = np.zeros(26, np.int8)
+    for i, n in points.items():
+        a[i] = n
+    return a
+
+
+def test_sampled_positions_are_valid_live_and_reproducible():
+    a = targets.sample_positions(60, seed=7)
+    b = targets.sample_positions(60, seed=7)
+    assert a.shape == (60, 26) and a.dtype == np.int8
+    assert (a == b).all()
+    assert not (a == targets.sample_positions(60, seed=8)).all()
+    for row in a:
+        pos = bg.Position.from_array(row)       # validates the board
+        assert pos.outcome() is None
+        assert not _bgcore.bearoff_applies(row.tobytes())   # the database answers those
+
+
+def test_sampling_without_exploration_follows_the_nets():
+    # With no exploration and no scripted openings every kept position is on
+    # the nets' own line: the second position of a game follows the nets'
+    # choice for the opening roll, so all are reachable, and keep=1 keeps them all.
+    a = targets.sample_positions(30, seed=3, explore=0.0, varied=0.0, keep=1.0)
+    assert len({r.tobytes() for r in a}) > 20
+
+
+def test_a_certain_backgammon_has_exact_targets():
+    # On roll: one checker on the 1-point, 14 off. The opponent has all 15
+    # still on our 6-point (in our home board, none off). Every roll bears the
+    # last checker off: a win, a gammon and a backgammon in every game.
+    board = _board({1: 1, 6: -15})
+    t, se = targets.rollout_targets(board[None], seed=1, games=36, truncate=None)
+    assert t.tolist() == [[1.0, 1.0, 1.0, 0.0, 0.0]]
+    assert se.tolist() == [0.0]
+
+
+def test_a_certain_loss_is_exact_for_the_side_on_roll():
+    # On roll: 15 checkers on our 19-point (the opponent's 6-point, in its home
+    # board), none off. The opponent's last checker is on our 24-point, its
+    # 1-point: we move away from it (down from 19) and cannot hit it, and it
+    # bears off with any roll. We lose a backgammon in every game.
+    board = _board({19: 15, 24: -1})
+    t, se = targets.rollout_targets(board[None], seed=2, games=72, truncate=None)
+    assert t.tolist() == [[0.0, 0.0, 0.0, 1.0, 1.0]]
+    assert se.tolist() == [0.0]
+
+
+def test_targets_do_not_depend_on_workers():
+    boards = targets.sample_positions(6, seed=11)
+    t1, s1 = targets.rollout_targets(boards, seed=5, games=36, truncate=3, workers=1)
+    t2, s2 = targets.rollout_targets(boards, seed=5, games=36, truncate=3, workers=2)
+    assert (t1 == t2).all() and (s1 == s2).all()
+    assert (t1[:, 0] >= t1[:, 1]).all() and (t1[:, 1] >= t1[:, 2]).all()
+    assert (s1 > 0).all()                   # live contact positions: the games differ
+
+
+def test_targets_refuse_bad_settings():
+    boards = targets.sample_positions(1, seed=1)
+    with pytest.raises(TrainingDataError, match="multiple of 36"):
+        targets.rollout_targets(boards, seed=1, games=100)
+    with pytest.raises(TrainingDataError):
+        targets.sample_positions(1, seed=1, explore=2.0)
+
+
+def test_make_targets_resumes_with_the_same_chunks(tmp_path):
+    kw = dict(seed=99, chunk_positions=4, games=36, truncate=2)
+    first = targets.make_targets(tmp_path / "a", range(0, 2), **kw)
+    assert [p.name for p in first] == ["chunk-000000.npz", "chunk-000001.npz"]
+    before = [p.read_bytes() for p in first]
+    more = targets.make_targets(tmp_path / "a", range(0, 3), **kw)   # a resumed run
+    assert [p.name for p in more] == ["chunk-000002.npz"]
+    assert [p.read_bytes() for p in first] == before
+    fresh = targets.make_targets(tmp_path / "b", range(0, 3), **kw)  # one run of all three
+    a, b = targets.read_targets(tmp_path / "a"), targets.read_targets(fresh)
+    assert (a.boards == b.boards).all() and (a.targets == b.targets).all()
+    assert (a.stderr == b.stderr).all() and a.boards.shape == (12, 26)
+    with np.load(first[0]) as z:
+        meta = json.loads(str(z["meta"]))
+    assert meta["chunk"] == 0 and meta["games"] == 36 and meta["truncate"] == 2
+
+
+def test_targets_cli_makes_and_resumes(tmp_path, capsys):
+    from backgammon.cli import main
+
+    args = ["targets", "--out", str(tmp_path), "--seed", "5", "--chunks", "0", "1",
+            "--positions", "3", "--games", "36", "--truncate", "2"]
+    assert main(args) == 0
+    assert "chunk-000000.npz: 3 positions" in capsys.readouterr().out
+    assert main(args) == 0                  # nothing left to make
+    assert capsys.readouterr().out == ""
+    assert targets.read_targets(tmp_path).boards.shape == (3, 26)
+
+
+def test_ply_targets_are_the_nets_deeper_evaluation(tmp_path):
+    boards = targets.sample_positions(5, seed=21)
+    t = targets.ply_targets(boards, 1)
+    for row, got in zip(boards, t):
+        want = bg.evaluate(bg.Position.from_array(row), ply=1)
+        assert abs(float(got[0]) - want.win) < 1e-5
+    written = targets.make_targets(tmp_path, range(1), seed=3, chunk_positions=4, ply=1)
+    data = targets.read_targets(written)
+    assert (data.stderr == 0).all() and data.boards.shape == (4, 26)
+    with np.load(written[0]) as z:
+        meta = json.loads(str(z["meta"]))
+    assert meta["method"] == "1-ply" and meta["games"] is None
+    with pytest.raises(TrainingDataError, match="ply 1 or 2"):
+        targets.ply_targets(boards, 3)
