@@ -251,6 +251,11 @@ def test_a_directory_of_chunks_reads_in_name_order(tmp_path):
     assert [os.path.basename(f) for f in s.files] == ["chunk-000000.npz", "chunk-000001.npz"]
     assert np.array_equal(s.boards, np.concatenate([b1, b2]))
     assert len(read_targets([tmp_path / "chunk-000001.npz"])) == 1
+    other = tmp_path / "more"
+    other.mkdir()
+    _write(other / "chunk-000000.npz", boards=b2)
+    both = read_targets([other, tmp_path])       # directories in a list, in its order
+    assert np.array_equal(both.boards, np.concatenate([b2, b1, b2]))
 
 
 @pytest.mark.parametrize("arrays, match", [
