@@ -67,7 +67,7 @@ def main() -> None:
                 gnubg_nn.probabilities(b, 0)
             return len(chunk)
 
-        g = measure_cpu(f"gnubg-nn probabilities(board, 0)", gnubg_round, {"positions": n},
+        g = measure_cpu("gnubg-nn probabilities(board, 0)", gnubg_round, {"positions": n},
                         max(args.min_rounds, 3), 0.0)
         timings.append(g)
     print_table(timings)

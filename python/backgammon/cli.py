@@ -199,7 +199,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
     hidden = (args.hidden_contact, args.hidden_race) + (
         (args.hidden_crashed,) if args.hidden_crashed else ())
     if args.targets is not None:  # supervised (backgammon.supervised)
-        net = train(targets=args.targets, out=args.out, seed=args.seed, threads=args.threads,
+        if args.games is not None:
+            raise BackgammonError("give --games (self-play) or --targets (supervised), not both")
+        targets = args.targets[0] if len(args.targets) == 1 else args.targets
+        net = train(targets=targets, out=args.out, seed=args.seed, threads=args.threads,
                     hidden=hidden, encoding=args.encoding, lr=args.lr,
                     lr_final=args.lr_final, epochs=args.epochs, batch=args.batch,
                     optimizer=args.optimizer, validation=args.validation,
@@ -394,8 +397,9 @@ def _parser() -> argparse.ArgumentParser:
                     "--targets FILE|DIR supervised on rollout targets (docs/nn.md). With "
                     "--out the run keeps checkpoint.npz, best.npz and train.log there and "
                     "resumes from the checkpoint when started again.")
-    tr.add_argument("--targets", metavar="FILE|DIR", default=None,
-                    help="supervised: a targets .npz or a directory of them")
+    tr.add_argument("--targets", metavar="FILE|DIR", nargs="+", default=None,
+                    help="supervised: targets .npz files or directories of them (several: "
+                         "read in the order given)")
     tr.add_argument("--init", metavar="NETS", default=None,
                     help="start a fresh run from these nets (default: random)")
     tr.add_argument("--epochs", type=int, default=20, help="supervised: epochs (default 20)")

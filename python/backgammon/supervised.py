@@ -83,7 +83,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         start: Evaluator | str | os.PathLike[str] | None = None,
         max_minutes: float | None = None, progress: bool = True,
         log: Callable[[str], Any] | None = None) -> Evaluator:
-    """Trains nets on ``targets`` (a file, directory or list of target files,
+    """Trains nets on ``targets`` (a file, a directory, a list of files and directories,
     or a read :class:`~backgammon.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
     run's).  ``hidden`` gives the sizes of the contact, race and (a third

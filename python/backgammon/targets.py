@@ -75,31 +75,37 @@ class TargetSet:
     def fingerprint(self) -> str:
         """A digest of the boards and targets (a resumed run checks it)."""
         h = hashlib.sha256()
-        h.update(self.boards.tobytes())
-        h.update(self.targets.tobytes())
+        for a in (self.boards, self.targets):
+            flat = a.reshape(-1).view(np.uint8)
+            for lo in range(0, len(flat), 1 << 24):   # 16 MB at a time: Ctrl-C gets through
+                h.update(flat[lo:lo + (1 << 24)])
         return h.hexdigest()[:32]
 
 
 def target_files(source: Source) -> list[Path]:
     """The chunk files of ``source``: a file, a directory (its ``*.npz`` in
-    name order) or a list of files."""
+    name order) or a list of files and directories (each expanded so, in
+    the list's order)."""
     if isinstance(source, (str, os.PathLike)):
         p = Path(source)
         if p.is_dir():
             files = sorted(f for f in p.iterdir() if f.suffix == ".npz" and f.is_file())
             if not files:
                 raise TrainingDataError(f"{os.fspath(p)!r}: no .npz files in the directory")
-            return files[:MAX_FILES + 1] if len(files) <= MAX_FILES else _too_many(len(files))
+            return files if len(files) <= MAX_FILES else _too_many(len(files))
         return [p]
     try:
-        files = [Path(f) for f in source]
+        items = [Path(f) for f in source]
     except TypeError:
         raise TrainingDataError(f"targets must be a path or a list of paths, got "
                                 f"{type(source).__name__}") from None
-    if not files:
+    if not items:
         raise TrainingDataError("targets: an empty list of files")
-    if len(files) > MAX_FILES:
-        _too_many(len(files))
+    files: list[Path] = []
+    for item in items:
+        files.extend(target_files(item))
+        if len(files) > MAX_FILES:
+            _too_many(len(files))
     return files
 
 

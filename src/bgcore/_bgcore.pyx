@@ -871,16 +871,26 @@ cdef class Nets:
         cdef float out[BG_NN_NOUT]
         cdef cnp.npy_intp dims[1]
         cdef int8_t *o
+        cdef int stopped = 0
+        cdef bg_cancel c
+        if boards.shape[1] != BG_NPTS:
+            raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
         dims[0] = m
         res = cnp.PyArray_SimpleNew(1, dims, cnp.NPY_INT8)
         o = <int8_t *>cnp.PyArray_DATA(res)
+        _cancel_init(&c, None, 1)
         with nogil:
             for i in range(m):
+                if (i & 4095) == 4095 and bg_cancelled(&c):
+                    stopped = 1
+                    break
                 bg_nn_scan(&boards[i, 0], &sc)
                 if bg_nn_known(&self.ev, &boards[i, 0], &sc, out):
                     o[i] = -1
                 else:
                     o[i] = <int8_t>bg_nn_class(&self.nn, &boards[i, 0], &sc)
+        if stopped:
+            _raise_cancelled()
         return res
 
     def sgd_nparams(self, int c):
@@ -950,14 +960,21 @@ cdef class Nets:
 def first_invalid_row(const int8_t[:, ::1] boards):
     """``(i, why)``: the first row that is not a valid board, or ``(-1, "")``."""
     cdef int64_t i, m = boards.shape[0]
-    cdef int code = BG_OK
+    cdef int code = BG_OK, stopped = 0
+    cdef bg_cancel c
     if boards.shape[1] != BG_NPTS:
         raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
+    _cancel_init(&c, None, 1)
     with nogil:
         for i in range(m):
+            if (i & 16383) == 16383 and bg_cancelled(&c):
+                stopped = 1
+                break
             code = bg_validate(&boards[i, 0])
             if code != BG_OK:
                 break
+    if stopped:
+        _raise_cancelled()
     if code != BG_OK:
         return i, _VALIDATION_MESSAGES[code]
     return -1, ""

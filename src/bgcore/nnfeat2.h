@@ -98,7 +98,7 @@ static inline void bg_nn2_hits(uint32_t ymask, int ybar, uint32_t closed, uint32
             if (left) { x = bg_nn2_step(x, d1, closed); h |= x; left--; }
             else x = 0;
         }
-        for (k = 0; k < left && x; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+        for (k = 0; k < left; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
         hits[d1][d1] = h;
     }
 }
@@ -190,21 +190,65 @@ static inline void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s,
 
 /* The shots and pip loss (features 6 and 4) of a side whose blots are
  * `blots`, against checkers `ymask` (+ ybar on the bar) that land only off
- * `closed` (all in the hitter's numbering). */
+ * `closed` (all in the hitter's numbering): bg_nn2_hits' landing points of
+ * each roll, counted as they are made (no table, no branch per roll; bit 0
+ * is never a landing point, so highbit(h | 1) is 0 for no hit). */
 static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots,
                                 int *shots, int *loss)
 {
-    uint32_t hits[7][7];
-    int d1, d2;
+    const uint32_t bar = 1u << 25;
+    uint32_t r[7], e[7], h;
+    int d1, d2, k, s = 0, l = 0, left = ybar == 0 ? 3 : 4 - (ybar < 4 ? ybar : 4);
     *shots = *loss = 0;
     if (!blots) return;
-    bg_nn2_hits(ymask, ybar, closed, hits);
-    for (d1 = 1; d1 <= 6; d1++)
-        for (d2 = d1; d2 <= 6; d2++) {
-            uint32_t h = hits[d1][d2] & blots;
-            int w = d1 == d2 ? 1 : 2;
-            if (h) { *shots += w; *loss += w * bg_highbit(h); }
+    for (d1 = 1; d1 <= 6; d1++) {
+        r[d1] = bg_nn2_step(ymask, d1, closed);
+        e[d1] = bg_nn2_step(bar, d1, closed);
+    }
+#define BG_NN2_COUNT(hh, w) do { uint32_t t_ = (hh) & blots; s += (w) * (t_ != 0); \
+                                 l += (w) * bg_highbit(t_ | 1u); } while (0)
+    if (ybar == 0) {
+        for (d1 = 1; d1 <= 6; d1++) {
+            for (d2 = d1 + 1; d2 <= 6; d2++)
+                BG_NN2_COUNT(r[d1] | r[d2] | bg_nn2_step(r[d1], d2, closed)
+                             | bg_nn2_step(r[d2], d1, closed), 2);
+            h = r[d1];
+            {
+                uint32_t x = h;
+                for (k = 0; k < 3; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+            }
+            BG_NN2_COUNT(h, 1);
         }
+    } else if (ybar >= 2) {
+        for (d1 = 1; d1 <= 6; d1++) {
+            for (d2 = d1 + 1; d2 <= 6; d2++) BG_NN2_COUNT(e[d1] | e[d2], 2);
+            h = e[d1];
+            if (h && left) {
+                uint32_t x = ymask | h;
+                for (k = 0; k < left; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+            }
+            BG_NN2_COUNT(h, 1);
+        }
+    } else {
+        /* one on the bar: enter with one die, then the other die moves any checker */
+        for (d1 = 1; d1 <= 6; d1++) {
+            for (d2 = d1 + 1; d2 <= 6; d2++) {
+                h = 0;
+                if (e[d1]) h |= e[d1] | r[d2] | bg_nn2_step(e[d1], d2, closed);
+                if (e[d2]) h |= e[d2] | r[d1] | bg_nn2_step(e[d2], d1, closed);
+                BG_NN2_COUNT(h, 2);
+            }
+            h = e[d1];
+            if (h) {
+                uint32_t x = ymask | h;
+                for (k = 0; k < 3; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+            }
+            BG_NN2_COUNT(h, 1);
+        }
+    }
+#undef BG_NN2_COUNT
+    *shots = s;
+    *loss = l;
 }
 
 /* Positive part of a board cell (the side on roll's checkers). */
