@@ -120,6 +120,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
     analyses = threading.BoundedSemaphore(MAX_ANALYSES)
     sockets: dict[str, set[asyncio.Event]] = {}
     counters = {"sockets": 0, "queued": 0}
+    counters_lock = threading.Lock()  # "queued" moves in request and job threads
     loop_box: dict[str, asyncio.AbstractEventLoop] = {}
 
     from contextlib import asynccontextmanager
@@ -141,8 +142,11 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         """Wake this process's WebSockets of a game (called from worker threads)."""
         loop = loop_box.get("loop")
         if loop is not None:
-            for event in list(sockets.get(game_id, ())):
-                loop.call_soon_threadsafe(event.set)
+            loop.call_soon_threadsafe(wake, game_id)
+
+    def wake(game_id: str) -> None:  # in the event loop's thread, which owns ``sockets``
+        for event in sockets.get(game_id, ()):
+            event.set()
 
     # ------------------------------------------------------------ errors
 
@@ -162,7 +166,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         for e in exc.errors()[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
             parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
-        return error(422, "RequestValidationError", "; ".join(parts)[:500] or "invalid request")
+        return error(400, "RequestValidationError", "; ".join(parts)[:500] or "invalid request")
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
@@ -254,7 +258,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         error: str
         message: str
 
-    errors = {400: {"model": ErrorMessage}, 422: {"model": ErrorMessage}}
+    errors = {400: {"model": ErrorMessage}}
 
     # ------------------------------------------------------------ wildbg routes
 
@@ -439,13 +443,14 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         and result, ``DELETE`` it to cancel."""
         from backgammon.rollout import read_position
         read_position(body.position)  # a bad position is refused now, not in the job
-        if counters["queued"] >= MAX_JOBS_QUEUED:
-            return error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
+        with counters_lock:
+            if counters["queued"] >= MAX_JOBS_QUEUED:
+                return error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
+            counters["queued"] += 1
         job_id = secrets.token_urlsafe(12)
         request = body.model_dump()
         store.create_job(job_id, "rollout", request, body.games)
-        counters["queued"] += 1
-        jobs.submit(_run_rollout, store, job_id, request, counters)
+        jobs.submit(_run_rollout, store, job_id, request, counters, counters_lock)
         return {"id": job_id, "status": "queued", "done": 0, "total": body.games}
 
     @app.get("/rollouts/{job_id}", tags=["rollouts"])
@@ -585,11 +590,13 @@ class _Cancelled(Exception):
     pass
 
 
-def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict) -> None:
+def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict,
+                 lock: Any) -> None:
     import time
 
     from backgammon.rollout import rollout
-    counters["queued"] -= 1
+    with lock:
+        counters["queued"] -= 1
     job = store.job(job_id)
     if job is None or job["cancel"]:
         return

@@ -312,7 +312,7 @@ class GameService:
                 play = [tuple(m) if isinstance(m, list) else m for m in play]
             game.play(play, player=seat)
         elif kind == "resign":
-            points = req.get("points", 1)
+            points = req.get("points") or 1
             kinds = {1: "single", 2: "gammon", 3: "backgammon"}
             game.resign(kinds.get(points, points) if isinstance(points, int) else points,
                         player=seat)
