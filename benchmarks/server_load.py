@@ -32,16 +32,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 
 import httpx
 import websockets

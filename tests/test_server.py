@@ -5,7 +5,6 @@ checked against hand-worked answers in the shapes of wildbg's published
 OpenAPI (``MoveResponse``, ``EvalResponse``, ``ErrorMessage``).
 """
 
-import json
 import os
 import random
 import threading

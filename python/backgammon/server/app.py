@@ -107,7 +107,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
     try:
         from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
         from fastapi.exceptions import RequestValidationError
-        from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+        from fastapi.responses import HTMLResponse, JSONResponse, Response
         from pydantic import BaseModel, ConfigDict, Field
         from starlette.exceptions import HTTPException
         from starlette.websockets import WebSocketDisconnect
