@@ -213,6 +213,8 @@ def test_create_and_state(client):
     is_error(client.post("/games", json={"match_length": 3, "rules": {"jacoby": True}}), 400,
              "InvalidRulesError")
     is_error(client.post("/games", json={"bot": {"seat": 2}}), 400)
+    is_error(client.post("/games", json={"match_length": 31, "bot": {"seat": 1}}), 400,
+             "InvalidSetupError")
     is_error(client.post("/games", json={"colour": "red"}), 400)
     is_error(client.get("/games/nope"), 404, "NotFound")
 
