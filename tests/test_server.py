@@ -584,3 +584,28 @@ def test_cli_serve_refuses_bad_workers(capsys):
     from backgammon.cli import main
     assert main(["serve", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+
+
+def test_websockets_per_game_are_bounded(database, monkeypatch):
+    from backgammon.server import app as app_module
+    monkeypatch.setattr(app_module, "MAX_SOCKETS_PER_GAME", 1)
+    with TestClient(create_app(database)) as client:
+        gid = client.post("/games", json={}).json()["id"]
+        with client.websocket_connect(f"/games/{gid}/events") as first:
+            assert first.receive_json()["type"] == "state"
+            with pytest.raises(Exception):           # the second one is closed (1013)
+                with client.websocket_connect(f"/games/{gid}/events") as second:
+                    second.receive_json()
+            assert client.get(f"/games/{gid}").status_code == 200
+        # once the first is gone (the server notices within a poll), a new one is welcome
+        for attempt in range(20):
+            try:
+                with client.websocket_connect(f"/games/{gid}/events") as again:
+                    assert again.receive_json()["type"] == "state"
+                break
+            except AssertionError:
+                raise
+            except Exception:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("no WebSocket accepted after the first closed")
