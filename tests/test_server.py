@@ -609,3 +609,23 @@ def test_websockets_per_game_are_bounded(database, monkeypatch):
                 time.sleep(0.1)
         else:
             raise AssertionError("no WebSocket accepted after the first closed")
+
+
+def test_ids_bring_their_cube_and_score(client):
+    # a 5-point match at 2-3 (player 0 on roll, 3 away; the opponent 2 away),
+    # the cube on 2 owned by player 0
+    game = bg.Game.from_position(bg.Position.initial(), turn=0, cube=2, cube_owner=0,
+                                 match_length=5, score=(2, 3))
+    xgid = game.xgid()
+    d = client.get(f"/cube?position={xgid}").json()
+    assert d["score"] == [3, 2] and d["cube"] == 2 and d["owner"] == "own"
+    assert d == bg.cube_decision(game).to_dict()
+    e = client.get(f"/eval?position={xgid}").json()
+    assert e["cube"]["accept"] == d["take"]
+    is_error(client.get(f"/cube?position={xgid}&x_away=3&o_away=2"), 400)
+    # /move ranks by the ID's match score: the same as giving it by hand
+    rolled = bg.Game.from_position(bg.Position.initial(), turn=0, dice=(3, 1),
+                                   match_length=5, score=(2, 3))
+    by_id = client.get(f"/move?position={rolled.xgid()}").json()
+    by_hand = client.get("/move?" + query(die1=3, die2=1, x_away=3, o_away=2, **INITIAL)).json()
+    assert by_id == by_hand

@@ -296,6 +296,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         pos, carried = engine.position_from_query(points, position)
         dice = engine.dice_from_query(die1, die2, carried)
         score = engine.score_from_query(x_away, o_away)
+        game = engine.game_from_id(position)
+        if game is not None and score is None:
+            score = engine.id_score(game)   # an XGID or GNUbgID brings its match score
         return engine.move_response(pos, dice, score, ply, evaluator)
 
     @app.get("/eval", response_model=EvalResponse, responses=errors, tags=["engine (wildbg)"])
@@ -304,11 +307,27 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
                  cube: int = Query(1, ge=1, le=64, description="ours: the cube's value"),
                  owner: Literal["centred", "own", "opponent"] = Query("centred"),
                  post_crawford: bool = Query(False), points: dict = Points) -> Any:
-        """The five chances of the player on roll and the cube advice (wildbg's ``/eval``)."""
+        """The five chances of the player on roll and the cube advice (wildbg's ``/eval``).
+        An XGID or GNUbgID as ``position`` brings its cube, owner and match score."""
+        decision = _decision(points, position, x_away, o_away, ply, cube, owner, post_crawford)
+        double = decision.available and decision.action.startswith(("Double", "Redouble"))
+        return {"cube": {"double": bool(double), "accept": bool(decision.take)},
+                "probabilities": dict(zip(("win", "winG", "winBg", "loseG", "loseBg"),
+                                          decision.probabilities))}
+
+    def _decision(points: dict, position: Optional[str], x_away: int, o_away: int, ply: int,
+                  cube: int, owner: str, post_crawford: bool) -> Any:
         pos, _ = engine.position_from_query(points, position)
         score = engine.score_from_query(x_away, o_away)
-        return engine.eval_response(pos, score, ply, cube=cube, owner=owner,
-                                    post_crawford=post_crawford, evaluator=evaluator)
+        game = engine.game_from_id(position)
+        if game is None:
+            return engine.cube_advice(pos, score, ply, cube=cube, owner=owner,
+                                      post_crawford=post_crawford, evaluator=evaluator)
+        if score is not None or cube != 1 or owner != "centred" or post_crawford:
+            raise BackgammonError("an XGID or GNUbgID gives the cube and the score: "
+                                  "leave out x_away, o_away, cube, owner and post_crawford")
+        from backgammon.cube import cube_decision
+        return cube_decision(game, ply, evaluator)
 
     @app.get("/cube", responses=errors, tags=["engine"])
     def get_cube(x_away: int = Query(0, ge=0), o_away: int = Query(0, ge=0),
@@ -318,11 +337,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
                  post_crawford: bool = Query(False), points: dict = Points) -> Any:
         """The full cube decision: the equities of no double, double/take and
         double/pass, the proper action and each action's error
-        (:meth:`CubeDecision.to_dict`)."""
-        pos, _ = engine.position_from_query(points, position)
-        score = engine.score_from_query(x_away, o_away)
-        return engine.cube_advice(pos, score, ply, cube=cube, owner=owner,
-                                  post_crawford=post_crawford, evaluator=evaluator).to_dict()
+        (:meth:`CubeDecision.to_dict`); an XGID or GNUbgID brings its cube and score."""
+        return _decision(points, position, x_away, o_away, ply, cube, owner,
+                         post_crawford).to_dict()
 
     # ------------------------------------------------------------ games
 
