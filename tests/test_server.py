@@ -5,7 +5,6 @@ checked against hand-worked answers in the shapes of wildbg's published
 OpenAPI (``MoveResponse``, ``EvalResponse``, ``ErrorMessage``).
 """
 
-import json
 import os
 import random
 import threading
@@ -214,6 +213,8 @@ def test_create_and_state(client):
     is_error(client.post("/games", json={"match_length": 3, "rules": {"jacoby": True}}), 400,
              "InvalidRulesError")
     is_error(client.post("/games", json={"bot": {"seat": 2}}), 400)
+    is_error(client.post("/games", json={"match_length": 31, "bot": {"seat": 1}}), 400,
+             "InvalidSetupError")
     is_error(client.post("/games", json={"colour": "red"}), 400)
     is_error(client.get("/games/nope"), 404, "NotFound")
 
@@ -464,3 +465,167 @@ def test_page_is_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "<script" in page.text
     assert client.get("/client.js").status_code == 200
+
+
+# ---------------------------------------------------------------- real server processes
+
+def _serve(database, workers=1):
+    """``backgammon serve`` on a free loopback port; (process, base URL)."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "backgammon", "serve", "--port", str(port),
+                             "--database", database, "--workers", str(workers)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(400):
+        try:
+            urllib.request.urlopen(base + "/health", timeout=1).read()
+            return proc, base
+        except OSError:
+            if proc.poll() is not None:
+                raise AssertionError(proc.stderr.read().decode()[-2000:])
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def _stop(proc, sig=None):
+    import signal
+    os.killpg(proc.pid, sig or signal.SIGTERM)
+    proc.wait(20)
+
+
+def test_kill_9_and_restart_resume_at_the_last_acknowledged_action(tmp_path):
+    import signal
+
+    import httpx
+
+    database = f"sqlite:///{tmp_path}/games.sqlite3"
+    proc, base = _serve(database)
+    try:
+        http = httpx.Client(base_url=base, timeout=10)
+        g = http.post("/games", json={}).json()
+        gid, t = g["id"], g["tokens"]
+        s = http.get(f"/games/{gid}").json()
+        acked = []
+        for _ in range(12):                          # roll and play, both seats
+            seat = str(s["player_to_act"] if s["player_to_act"] is not None else 0)
+            if s["phase"] == "move":
+                body = {"action": "play", "play": s["legal_plays"][0]["play"]}
+            else:
+                body = {"action": "roll"}
+            r = http.post(f"/games/{gid}/actions", json={**body, "seq": s["seq"]},
+                          headers=auth(t[seat]))
+            assert r.status_code == 200
+            s = r.json()
+            acked.append(s)
+    finally:
+        _stop(proc, signal.SIGKILL)
+    proc, base = _serve(database)
+    try:
+        http = httpx.Client(base_url=base, timeout=10)
+        again = http.get(f"/games/{gid}").json()
+        assert again == acked[-1]                     # the same state: position, dice, seq
+        journal = http.get(f"/games/{gid}/actions").json()
+        assert journal["seq"] == acked[-1]["seq"] == len(journal["entries"])
+        # the dice stream: each roll in the journal is the one its reply showed
+        for a in acked:
+            entry = journal["entries"][a["seq"] - 1]
+            if entry["kind"] == "roll":
+                assert entry["value"] == a["dice"]
+        assert any(e["kind"] == "roll" for e in journal["entries"])
+    finally:
+        _stop(proc)
+
+
+def test_workers_sharing_postgresql_lose_no_update(postgres):
+    """Two uvicorn workers on one PostgreSQL: racing requests on one game, one
+    applied each round; a WebSocket on either worker sees every action."""
+    import httpx
+
+    database = postgres.fresh_database("bg_workers")
+    proc, base = _serve(database, workers=2)
+    try:
+        http = httpx.Client(base_url=base, timeout=20,
+                            limits=httpx.Limits(max_keepalive_connections=0))
+        g = http.post("/games", json={"over_the_board": True}).json()
+        gid, t = g["id"], g["tokens"]
+        results = []
+
+        def go(seq, dice):
+            with httpx.Client(base_url=base, timeout=20) as c:   # its own connection
+                r = c.post(f"/games/{gid}/actions", json={"action": "roll", "seq": seq,
+                                                         "dice": dice}, headers=auth(t["0"]))
+                results.append(r.status_code)
+
+        for round_ in range(3):                      # opening ties: each round one roll
+            seq = http.get(f"/games/{gid}").json()["seq"]
+            threads = [threading.Thread(target=go, args=(seq, [d, d])) for d in range(1, 7)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join(30)
+            assert sorted(results[-6:]) == [200] + [409] * 5, results
+        journal = http.get(f"/games/{gid}/actions").json()
+        assert journal["seq"] == 3 and len(journal["entries"]) == 3
+        assert all(e["kind"] == "opening" for e in journal["entries"])
+    finally:
+        _stop(proc)
+
+
+def test_cli_serve_refuses_bad_workers(capsys):
+    from backgammon.cli import main
+    assert main(["serve", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err
+
+
+def test_websockets_per_game_are_bounded(database, monkeypatch):
+    from backgammon.server import app as app_module
+    monkeypatch.setattr(app_module, "MAX_SOCKETS_PER_GAME", 1)
+    with TestClient(create_app(database)) as client:
+        gid = client.post("/games", json={}).json()["id"]
+        with client.websocket_connect(f"/games/{gid}/events") as first:
+            assert first.receive_json()["type"] == "state"
+            with pytest.raises(Exception):           # the second one is closed (1013)
+                with client.websocket_connect(f"/games/{gid}/events") as second:
+                    second.receive_json()
+            assert client.get(f"/games/{gid}").status_code == 200
+        # once the first is gone (the server notices within a poll), a new one is welcome
+        for attempt in range(20):
+            try:
+                with client.websocket_connect(f"/games/{gid}/events") as again:
+                    assert again.receive_json()["type"] == "state"
+                break
+            except AssertionError:
+                raise
+            except Exception:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("no WebSocket accepted after the first closed")
+
+
+def test_ids_bring_their_cube_and_score(client):
+    # a 5-point match at 2-3 (player 0 on roll, 3 away; the opponent 2 away),
+    # the cube on 2 owned by player 0
+    game = bg.Game.from_position(bg.Position.initial(), turn=0, cube=2, cube_owner=0,
+                                 match_length=5, score=(2, 3))
+    xgid = game.xgid()
+    d = client.get(f"/cube?position={xgid}").json()
+    assert d["score"] == [3, 2] and d["cube"] == 2 and d["owner"] == "own"
+    assert d == bg.cube_decision(game).to_dict()
+    e = client.get(f"/eval?position={xgid}").json()
+    assert e["cube"]["accept"] == d["take"]
+    is_error(client.get(f"/cube?position={xgid}&x_away=3&o_away=2"), 400)
+    # /move ranks by the ID's match score: the same as giving it by hand
+    rolled = bg.Game.from_position(bg.Position.initial(), turn=0, dice=(3, 1),
+                                   match_length=5, score=(2, 3))
+    by_id = client.get(f"/move?position={rolled.xgid()}").json()
+    by_hand = client.get("/move?" + query(die1=3, die2=1, x_away=3, o_away=2, **INITIAL)).json()
+    assert by_id == by_hand

@@ -25,6 +25,12 @@ from backgammon.errors import (
     InvalidSetupError,
     MatchEquityError,
 )
+from backgammon.errors import (  # a game action's refusal: the precise class and IllegalActionError
+    AmbiguousPlayActionError,
+    IllegalDiceActionError,
+    IllegalPlayActionError,
+    InvalidPlayActionError,
+)
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
 from backgammon import svg
 from backgammon.batch import batch_successors
@@ -50,6 +56,10 @@ __version__ = "0.1.0"
 __all__ = [
     "ALL_ROLLS",
     "Action",
+    "AmbiguousPlayActionError",
+    "IllegalDiceActionError",
+    "IllegalPlayActionError",
+    "InvalidPlayActionError",
     "Analysis",
     "AmbiguousPlayError",
     "BackgammonError",

@@ -107,7 +107,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
     try:
         from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
         from fastapi.exceptions import RequestValidationError
-        from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+        from fastapi.responses import HTMLResponse, JSONResponse, Response
         from pydantic import BaseModel, ConfigDict, Field
         from starlette.exceptions import HTTPException
         from starlette.websockets import WebSocketDisconnect
@@ -120,6 +120,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
     analyses = threading.BoundedSemaphore(MAX_ANALYSES)
     sockets: dict[str, set[asyncio.Event]] = {}
     counters = {"sockets": 0, "queued": 0}
+    counters_lock = threading.Lock()  # "queued" moves in request and job threads
     loop_box: dict[str, asyncio.AbstractEventLoop] = {}
 
     from contextlib import asynccontextmanager
@@ -141,8 +142,11 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         """Wake this process's WebSockets of a game (called from worker threads)."""
         loop = loop_box.get("loop")
         if loop is not None:
-            for event in list(sockets.get(game_id, ())):
-                loop.call_soon_threadsafe(event.set)
+            loop.call_soon_threadsafe(wake, game_id)
+
+    def wake(game_id: str) -> None:  # in the event loop's thread, which owns ``sockets``
+        for event in sockets.get(game_id, ()):
+            event.set()
 
     # ------------------------------------------------------------ errors
 
@@ -162,7 +166,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         for e in exc.errors()[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
             parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
-        return error(422, "RequestValidationError", "; ".join(parts)[:500] or "invalid request")
+        return error(400, "RequestValidationError", "; ".join(parts)[:500] or "invalid request")
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
@@ -254,7 +258,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         error: str
         message: str
 
-    errors = {400: {"model": ErrorMessage}, 422: {"model": ErrorMessage}}
+    errors = {400: {"model": ErrorMessage}}
 
     # ------------------------------------------------------------ wildbg routes
 
@@ -292,6 +296,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         pos, carried = engine.position_from_query(points, position)
         dice = engine.dice_from_query(die1, die2, carried)
         score = engine.score_from_query(x_away, o_away)
+        game = engine.game_from_id(position)
+        if game is not None and score is None:
+            score = engine.id_score(game)   # an XGID or GNUbgID brings its match score
         return engine.move_response(pos, dice, score, ply, evaluator)
 
     @app.get("/eval", response_model=EvalResponse, responses=errors, tags=["engine (wildbg)"])
@@ -300,11 +307,27 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
                  cube: int = Query(1, ge=1, le=64, description="ours: the cube's value"),
                  owner: Literal["centred", "own", "opponent"] = Query("centred"),
                  post_crawford: bool = Query(False), points: dict = Points) -> Any:
-        """The five chances of the player on roll and the cube advice (wildbg's ``/eval``)."""
+        """The five chances of the player on roll and the cube advice (wildbg's ``/eval``).
+        An XGID or GNUbgID as ``position`` brings its cube, owner and match score."""
+        decision = _decision(points, position, x_away, o_away, ply, cube, owner, post_crawford)
+        double = decision.available and decision.action.startswith(("Double", "Redouble"))
+        return {"cube": {"double": bool(double), "accept": bool(decision.take)},
+                "probabilities": dict(zip(("win", "winG", "winBg", "loseG", "loseBg"),
+                                          decision.probabilities))}
+
+    def _decision(points: dict, position: Optional[str], x_away: int, o_away: int, ply: int,
+                  cube: int, owner: str, post_crawford: bool) -> Any:
         pos, _ = engine.position_from_query(points, position)
         score = engine.score_from_query(x_away, o_away)
-        return engine.eval_response(pos, score, ply, cube=cube, owner=owner,
-                                    post_crawford=post_crawford, evaluator=evaluator)
+        game = engine.game_from_id(position)
+        if game is None:
+            return engine.cube_advice(pos, score, ply, cube=cube, owner=owner,
+                                      post_crawford=post_crawford, evaluator=evaluator)
+        if score is not None or cube != 1 or owner != "centred" or post_crawford:
+            raise BackgammonError("an XGID or GNUbgID gives the cube and the score: "
+                                  "leave out x_away, o_away, cube, owner and post_crawford")
+        from backgammon.cube import cube_decision
+        return cube_decision(game, ply, evaluator)
 
     @app.get("/cube", responses=errors, tags=["engine"])
     def get_cube(x_away: int = Query(0, ge=0), o_away: int = Query(0, ge=0),
@@ -314,11 +337,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
                  post_crawford: bool = Query(False), points: dict = Points) -> Any:
         """The full cube decision: the equities of no double, double/take and
         double/pass, the proper action and each action's error
-        (:meth:`CubeDecision.to_dict`)."""
-        pos, _ = engine.position_from_query(points, position)
-        score = engine.score_from_query(x_away, o_away)
-        return engine.cube_advice(pos, score, ply, cube=cube, owner=owner,
-                                  post_crawford=post_crawford, evaluator=evaluator).to_dict()
+        (:meth:`CubeDecision.to_dict`); an XGID or GNUbgID brings its cube and score."""
+        return _decision(points, position, x_away, o_away, ply, cube, owner,
+                         post_crawford).to_dict()
 
     # ------------------------------------------------------------ games
 
@@ -439,13 +460,14 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
         and result, ``DELETE`` it to cancel."""
         from backgammon.rollout import read_position
         read_position(body.position)  # a bad position is refused now, not in the job
-        if counters["queued"] >= MAX_JOBS_QUEUED:
-            return error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
+        with counters_lock:
+            if counters["queued"] >= MAX_JOBS_QUEUED:
+                return error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
+            counters["queued"] += 1
         job_id = secrets.token_urlsafe(12)
         request = body.model_dump()
         store.create_job(job_id, "rollout", request, body.games)
-        counters["queued"] += 1
-        jobs.submit(_run_rollout, store, job_id, request, counters)
+        jobs.submit(_run_rollout, store, job_id, request, counters, counters_lock)
         return {"id": job_id, "status": "queued", "done": 0, "total": body.games}
 
     @app.get("/rollouts/{job_id}", tags=["rollouts"])
@@ -585,11 +607,13 @@ class _Cancelled(Exception):
     pass
 
 
-def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict) -> None:
+def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict,
+                 lock: Any) -> None:
     import time
 
     from backgammon.rollout import rollout
-    counters["queued"] -= 1
+    with lock:
+        counters["queued"] -= 1
     job = store.job(job_id)
     if job is None or job["cancel"]:
         return

@@ -14,7 +14,7 @@ from typing import Any
 from backgammon.errors import BackgammonError, InvalidDiceError, InvalidPositionError
 from backgammon.position import Position
 
-__all__ = ["cube_advice", "eval_response", "move_response", "position_from_query",
+__all__ = ["cube_advice", "game_from_id", "id_score", "move_response", "position_from_query",
            "wildbg_probabilities"]
 
 MAX_AWAY = 25  # the bundled match equity table's length
@@ -37,6 +37,28 @@ def position_from_query(points: dict[str, int | None], position: str | None
         raise InvalidPositionError(f"p25 is the bar of the player on roll: its count is "
                                    f"positive, got {board[25]}")
     return Position(board), None
+
+
+def game_from_id(position: str | None) -> Any:
+    """The :class:`~backgammon.Game` of an XGID or GNUbgID (they carry the cube, its
+    owner, the score and the dice), or None for a Position ID or no ``position``."""
+    if position is None:
+        return None
+    body = position.strip()
+    if not (body.upper().startswith(("XGID", "GNUBGID")) or ":" in body):
+        return None
+    from backgammon.game import Game
+    if body.upper().startswith("XGID") or body.count(":") >= 8:
+        return Game.from_xgid(body)
+    return Game.from_gnubg_id(body)
+
+
+def id_score(game: Any) -> tuple[int, int] | None:
+    """``(away, opponent_away)`` of the player on roll of an ID's game, None for money."""
+    if not game.match_length:
+        return None
+    s = game.score
+    return game.match_length - s[game.turn], game.match_length - s[1 - game.turn]
 
 
 def dice_from_query(die1: int | None, die2: int | None,
@@ -114,19 +136,3 @@ def cube_advice(position: Position, score: tuple[int, int] | None, ply: int, *,
     from backgammon.cube import cube_decision
     return cube_decision(position, ply, evaluator, cube=cube, owner=owner, score=score,
                          post_crawford=post_crawford)
-
-
-def eval_response(position: Position, score: tuple[int, int] | None, ply: int, *,
-                  cube: int = 1, owner: str = "centred", post_crawford: bool = False,
-                  evaluator: Any = None) -> dict[str, Any]:
-    """wildbg's EvalResponse: ``{"cube": {"double", "accept"}, "probabilities": {...}}``.
-
-    ``double``: the player on roll should double now (not when it is too good
-    or too early); ``accept``: the opponent should take a double (a beaver is
-    a take)."""
-    decision = cube_advice(position, score, ply, cube=cube, owner=owner,
-                           post_crawford=post_crawford, evaluator=evaluator)
-    double = decision.available and decision.action.startswith(("Double", "Redouble"))
-    return {"cube": {"double": bool(double), "accept": bool(decision.take)},
-            "probabilities": dict(zip(("win", "winG", "winBg", "loseG", "loseBg"),
-                                      decision.probabilities))}

@@ -35,6 +35,7 @@ _RULES = ("cube", "max_cube", "jacoby", "beaver", "automatic_doubles", "backgamm
           "opening")
 _CACHE = 2048            # games kept rebuilt per process
 _BOT_ACTIONS = 64        # a bot's turn is a few actions; this bounds a runaway loop
+_BOT_MATCH = 25          # the bundled match equity table's length
 
 
 class NotFound(BackgammonError):
@@ -93,6 +94,9 @@ def check_spec(data: dict[str, Any]) -> dict[str, Any]:
             raise InvalidSetupError(f"the bot's ply is 0, 1 or 2, got {ply!r}"[:200])
         if obtb:
             raise InvalidSetupError("an over-the-board game has two players entering their dice")
+        if length > _BOT_MATCH:  # its cube decisions read the match equity table
+            raise InvalidSetupError(f"the bot plays matches up to {_BOT_MATCH} points "
+                                    f"(the match equity table's length), got {length}")
         bot = {"seat": seat, "ply": ply}
     crawford = data.get("crawford", True)
     if not isinstance(crawford, bool):
@@ -312,7 +316,7 @@ class GameService:
                 play = [tuple(m) if isinstance(m, list) else m for m in play]
             game.play(play, player=seat)
         elif kind == "resign":
-            points = req.get("points", 1)
+            points = req.get("points") or 1
             kinds = {1: "single", 2: "gammon", 3: "backgammon"}
             game.resign(kinds.get(points, points) if isinstance(points, int) else points,
                         player=seat)
@@ -338,11 +342,19 @@ class GameService:
             _advance(live)
         raise RuntimeError("the bot did not finish its turn")
 
+    def _cube(self, game: Game, ply: int, field: str, fallback: Any) -> Any:
+        """A field of the nets' cube decision; ``fallback`` (no double, take) when the
+        model has no answer (a score its match equity table lacks): the game goes on."""
+        try:
+            return getattr(game.cube_decision(ply, self.evaluator), field)
+        except BackgammonError:
+            return fallback
+
     def _bot_action(self, game: Game, seat: int, ply: int) -> None:
         from backgammon.nn import best_play, evaluate
         phase = game.phase
         if phase is Phase.ROLL:
-            if game.can_double() and game.cube_decision(ply, self.evaluator).action.startswith(
+            if game.can_double() and self._cube(game, ply, "action", "").startswith(
                     ("Double", "Redouble")):
                 game.double(player=seat)
             else:
@@ -350,8 +362,7 @@ class GameService:
         elif phase is Phase.MOVE:
             game.play(best_play(game.position, game.dice, ply, self.evaluator), player=seat)
         elif phase is Phase.DOUBLED:
-            decision = game.cube_decision(ply, self.evaluator)
-            (game.take if decision.take else game.drop)(player=seat)
+            (game.take if self._cube(game, ply, "take", True) else game.drop)(player=seat)
         elif phase is Phase.RESIGNED:
             # Accept what is offered when it is at least the cubeless points the
             # bot expects by playing on (its equity on roll or not, times the cube).
