@@ -202,11 +202,17 @@ def _cmd_train(args: argparse.Namespace) -> int:
         if args.games is not None:
             raise BackgammonError("give --games (self-play) or --targets (supervised), not both")
         targets = args.targets[0] if len(args.targets) == 1 else args.targets
+        start = args.init
+        if args.grow:
+            from backgammon.nn import Evaluator
+            if start is None:
+                raise BackgammonError("--grow grows the nets of --init: give --init NETS")
+            start = Evaluator.load(start).grown(hidden, args.encoding, seed=args.seed)
         net = train(targets=targets, out=args.out, seed=args.seed, threads=args.threads,
                     hidden=hidden, encoding=args.encoding, lr=args.lr,
                     lr_final=args.lr_final, epochs=args.epochs, batch=args.batch,
                     optimizer=args.optimizer, validation=args.validation,
-                    start=args.init, max_minutes=args.max_minutes,
+                    start=start, max_minutes=args.max_minutes,
                     progress=not args.no_progress)
     else:
         start = args.init
@@ -402,6 +408,10 @@ def _parser() -> argparse.ArgumentParser:
                          "read in the order given)")
     tr.add_argument("--init", metavar="NETS", default=None,
                     help="start a fresh run from these nets (default: random)")
+    tr.add_argument("--grow", action="store_true",
+                    help="supervised: grow the --init nets to --encoding and the --hidden-* "
+                         "sizes first (Evaluator.grown: they answer as before, the new inputs "
+                         "and units start silent)")
     tr.add_argument("--epochs", type=int, default=20, help="supervised: epochs (default 20)")
     tr.add_argument("--batch", type=int, default=128, help="supervised: minibatch (default 128)")
     tr.add_argument("--optimizer", choices=("adam", "momentum"), default="adam",

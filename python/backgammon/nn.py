@@ -296,6 +296,57 @@ class Evaluator:
     def copy(self) -> Evaluator:
         return Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
 
+    def grown(self, hidden: tuple[int, ...] | None = None, encoding: int | None = None,
+              seed: int = 0) -> Evaluator:
+        """A copy grown to a later encoding and more hidden units (contact,
+        race[, crashed]) that evaluates every position exactly as this one:
+        the new inputs and units start silent (new inputs with zero weights
+        into the hidden layer, new units with small random input weights and
+        zero weights out), and a crashed net this one lacks starts as its
+        contact net, which answered those positions.  The start of a
+        supervised generation that keeps what the previous nets learned.
+
+            >>> ev = Evaluator.random(hidden=(8, 4), seed=1)
+            >>> big = ev.grown((12, 4, 12), encoding=2)
+            >>> big.hidden, big.encoding
+            ((12, 4, 12), 2)
+            >>> b = Position.initial().to_array()[None]
+            >>> bool((big.evaluate_batch(b) == ev.evaluate_batch(b)).all())
+            True
+        """
+        encoding = self.encoding if encoding is None else encoding
+        hidden = tuple(self.hidden) if hidden is None else tuple(hidden)
+        if isinstance(encoding, bool) or encoding not in ENCODINGS or encoding < self.encoding:
+            raise InvalidWeightsError(f"nets of encoding {self.encoding} grow to encoding "
+                                      f"{self.encoding} or later, got {encoding!r}")
+        if len(hidden) not in (2, 3) or len(hidden) < len(self.hidden):
+            raise InvalidWeightsError(f"grown nets need {len(self.hidden)} or 3 hidden sizes, "
+                                      f"got {hidden!r}")
+        if encoding != self.encoding and INPUTS_BY_ENCODING[encoding] < INPUTS_BY_ENCODING[self.encoding]:
+            raise InvalidWeightsError("the later encoding must extend the inputs")
+        old = self.weights()
+        inputs = INPUTS_BY_ENCODING[encoding]
+        rng = np.random.default_rng(seed)
+        weights: dict[str, np.ndarray] = {}
+        for name, h in zip(NETS, hidden):
+            src = name if f"{name}_w1" in old else "contact"
+            w1, b1, w2, b2 = (old[f"{src}_{p}"] for p in _PARTS)
+            have = w1.shape[1]
+            if not isinstance(h, (int, np.integer)) or isinstance(h, bool) or h < have:
+                raise InvalidWeightsError(f"the {name} net has {have} hidden units and cannot "
+                                          f"shrink or take {h!r}")
+            g1 = np.zeros((inputs, h), np.float32)
+            g1[:w1.shape[0], :have] = w1
+            g1[:, have:] = rng.uniform(-0.1, 0.1, (inputs, h - have))
+            g2 = np.zeros((OUTPUTS, h), np.float32)
+            g2[:, :have] = w2
+            weights.update({f"{name}_w1": g1, f"{name}_b1": np.pad(b1, (0, h - have)),
+                            f"{name}_w2": g2, f"{name}_b2": b2.copy()})
+        meta = dict(self.meta)
+        meta["origin"] = (f"grown to encoding {encoding}, hidden {hidden} from: "
+                          f"{self.meta.get('origin', 'nets')}")
+        return Evaluator(weights, meta=meta, encoding=encoding)
+
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
         return (_rebuild, (self.weights(), self.encoding), {"meta": self.meta})
