@@ -41,6 +41,7 @@ from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
 from backgammon import cubeful, met
 from backgammon.analysis import Analysis, analyse
+from backgammon.cube_rollout import rollout_cube
 
 __version__ = "0.1.0"
 
@@ -98,6 +99,7 @@ __all__ = [
     "pubeval",
     "read_position",
     "rollout",
+    "rollout_cube",
     "rollout_plays",
     "svg",
     "train",

@@ -116,6 +116,27 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_cube(args: argparse.Namespace) -> int:
+    from backgammon.cube import cube_decision
+    from backgammon.cube_rollout import rollout_cube
+    from backgammon.game import Game
+
+    text = args.position.strip()
+    if text.upper().startswith("XGID") or text.count(":") >= 8:
+        where: Game | Position = Game.from_xgid(text)
+    elif ":" in text or text.startswith("GNUbgID"):
+        where = Game.from_gnubg_id(text)
+    else:
+        where = Position.from_position_id(text)
+    if args.rollout:
+        decision = rollout_cube(where, games=args.rollout, seed=args.seed,
+                                workers=args.workers)
+    else:
+        decision = cube_decision(where, ply=args.ply)
+    print(decision)
+    return 0
+
+
 _MAX_RECORD = 16 << 20  # bytes: a long match record is a few hundred KB
 
 
@@ -241,6 +262,21 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ro.add_argument("--json", action="store_true", help="print the result as JSON")
     ro.set_defaults(run=_cmd_rollout)
+    cu = sub.add_parser(
+        "cube", help="double, take or pass: the cube decision of a position",
+        description="The cube decision of the player on roll, from the nets' chances at a "
+                    "ply (Janowski's model) or by rolling out no double and double/take "
+                    "with the same dice.  A GNUbgID or XGID gives the cube and the score.")
+    cu.add_argument("position", metavar="POSITION",
+                    help="Position ID (money, cube centred), GNUbgID or XGID")
+    cu.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="evaluation depth without --rollout (default 0)")
+    cu.add_argument("--rollout", type=int, default=0, metavar="N",
+                    help="roll out N games per branch (rounded up to a multiple of 1,296)")
+    cu.add_argument("--seed", type=int, default=None, help="fixes the rollout's games")
+    cu.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="native threads of the rollout (default: one per CPU)")
+    cu.set_defaults(run=_cmd_cube)
     an = sub.add_parser(
         "analyse", help="analyse every decision of a match",
         description="Analyse every checker play and cube decision of a .mat, .sgf or JSON "
