@@ -255,10 +255,7 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     pos = _as_position(position)
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
-    if isinstance(dice, str):  # "31", "3-1"
-        from backgammon.cli import parse_dice_text
-        dice = parse_dice_text(dice)
-    legal = pos.legal_plays(dice)
+    legal = pos.legal_plays(dice)  # two dice, or text such as "31"
     dice = legal.dice
     from backgammon.nn import Evaluator, rank_plays
 
@@ -516,7 +513,7 @@ def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
 def _estimates(table: np.ndarray) -> dict[str, Estimate]:
     strata, stratified = _strata_for_estimates(table, True)
     n = strata[:, _G]
-    out = {name: _estimate(n, strata[:, col], strata[:, col], stratified)
+    out = {name: _estimate(n, strata[:, col], strata[:, col], stratified, probability=True)
            for name, col in zip(_PROBABILITIES, (_W, _WG, _WB, _LG, _LB))}
     out["equity"] = _estimate(n, strata[:, _SV], strata[:, _SV2], stratified)
     return out
@@ -538,7 +535,8 @@ def _difference(tables: np.ndarray, cross: np.ndarray, i: int, best: int) -> Est
 def _value_estimates(table: np.ndarray) -> dict[str, Estimate]:
     strata, stratified = _strata_for_estimates(table, True)
     n = strata[:, 0]
-    return {name: _estimate(n, strata[:, 1 + 2 * q], strata[:, 2 + 2 * q], stratified)
+    return {name: _estimate(n, strata[:, 1 + 2 * q], strata[:, 2 + 2 * q], stratified,
+                            probability=q < len(_PROBABILITIES))
             for q, name in enumerate((*_PROBABILITIES, "equity"))}
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from typing import Sequence
@@ -30,7 +29,6 @@ from backgammon.position import Position
 
 __all__ = ["main", "parse_dice_text"]
 
-_DICE = re.compile(r"^\s*([1-6])\s*[-/, ]?\s*([1-6])\s*$")
 
 
 def parse_dice_text(text: str) -> tuple[int, int]:
@@ -39,10 +37,9 @@ def parse_dice_text(text: str) -> tuple[int, int]:
         >>> parse_dice_text("6-5")
         (6, 5)
     """
-    match = _DICE.match(text)
-    if not match:
-        raise InvalidDiceError(f"dice are two digits 1-6 such as 31 or 3-1, got {text!r}")
-    return int(match.group(1)), int(match.group(2))
+    from backgammon import _bgcore  # the library reads dice as text everywhere
+
+    return _bgcore.parse_dice(text)
 
 
 def _position(text: str | None) -> Position:

@@ -291,6 +291,12 @@ def _integer(value: Any) -> int | None:
 
 
 def _dice(dice: Any) -> tuple[int, int]:
+    if isinstance(dice, str):  # "31", "3-1"
+        from backgammon import _bgcore
+        try:
+            return _bgcore.parse_dice(dice)
+        except BackgammonError as e:
+            raise IllegalDiceActionError(str(e)) from None
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
