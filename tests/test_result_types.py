@@ -54,3 +54,48 @@ def test_probability_intervals_stay_inside_0_1():
                   row.lose_backgammon):
             assert 0.0 <= e.low <= e.high <= 1.0
     assert np.isfinite(rows[0].equity.low)
+
+
+def test_mypy_strict_sees_precise_types(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip("mypy is not installed (pip install mypy)")
+    script = Path(__file__).parent / "typed_user_script.py"
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
+                          "--cache-dir", str(tmp_path / "cache"), str(script)],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_rich_displays():
+    pos = bg.Position.initial()
+    play = pos.parse_play("8/5 6/5", "31")
+    svg = play._repr_svg_()
+    assert svg.startswith("<svg") and "<script" not in svg
+    game = bg.Game.from_position(pos, dice=(3, 1), match_length=5, score=(2, 1), cube=2,
+                                 cube_owner=1)
+    page = game._repr_html_()
+    assert "5-point match, score 2-1" in page and "cube 2 owned by player 1" in page
+    assert "player 0 to move" in page and "<svg" in page
+    m = bg.Match(3, names=("Ann", "Bob"))
+    assert "Ann 0 - 0 Bob" in m._repr_html_()
+    assert "<table" in bg.evaluate(pos)._repr_html_()
+    r = bg.rollout(pos, games=72, seed=1)
+    assert "72 games" in r._repr_html_()
+    d = bg.duel("pubeval", "random", games=4, seed=1)
+    assert "points per game" in d._repr_html_()
+    ranked = pos.rank_plays("31")
+    assert isinstance(ranked, list) and isinstance(ranked, bg.RankedPlays)
+    assert ranked._repr_html_().count("<tr>") == len(ranked) + 1
+    assert str(ranked).splitlines()[1].split()[:2] == ["1", "8/5"]
+    # names are escaped
+    m = bg.Match(3, names=("<b>", "&"))
+    assert "<b>" not in m._repr_html_().split("<svg")[0]

@@ -42,6 +42,9 @@ from backgammon.train import train
 from backgammon import cubeful, met
 from backgammon.analysis import Analysis, analyse
 from backgammon.cube_rollout import rollout_cube
+from backgammon.display import RankedPlays, _install as _install_displays
+
+_install_displays()  # Jupyter displays of Evaluation and DuelResult
 
 __version__ = "0.1.0"
 
@@ -84,6 +87,7 @@ __all__ = [
     "PlaysRollout",
     "Position",
     "RankedPlay",
+    "RankedPlays",
     "RolloutError",
     "RolloutResult",
     "Rules",

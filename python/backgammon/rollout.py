@@ -168,6 +168,10 @@ class RolloutResult:
         Raises :class:`RolloutError` naming a missing or bad field."""
         return _from_dict(cls, data)
 
+    def _repr_html_(self) -> str:  # Jupyter: a table of the estimates
+        from backgammon.display import rollout_html
+        return rollout_html(self)
+
     def __str__(self) -> str:
         rows = [("win", self.win), ("win gammon", self.win_gammon),
                 ("win backgammon", self.win_backgammon), ("lose", None),
