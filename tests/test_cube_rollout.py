@@ -122,3 +122,17 @@ def test_cli_cube(capsys):
     assert "rollout of 1,296 games" in out and "paired games" in out and "Double, pass" in out
     assert main(["cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"]) == 2
     assert "before the roll" in capsys.readouterr().err
+
+
+def test_rollout_plays_include_is_always_rolled_out():
+    # 31 at the opening: 8/5 6/5 is the best by far; 6/2 is far down the list
+    pos = bg.Position.initial()
+    ranked = [str(r.play) for r in pos.rank_plays("31")]
+    assert ranked[0] == "8/5 6/5" and ranked.index("6/2") >= 2
+    rows = bg.rollout_plays(pos, "31", top=2, games=72, seed=1, policy="pubeval",
+                            include=["6/2", "8/5 6/5"])
+    assert sorted(str(r.play) for r in rows) == sorted(ranked[:2] + ["6/2"])
+    from backgammon.cli import main
+    assert main(["analyse-roll", pos.position_id(), "31", "--top", "1", "--games", "72",
+                 "--policy", "pubeval", "--include", "6/2", "--no-progress",
+                 "--seed", "1"]) == 0

@@ -227,7 +227,8 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
                   progress: bool | Callable[[int, int], Any] = False,
                   stop_error: float | None = None, max_seconds: float | None = None,
                   in_flight: int = _DEFAULT_IN_FLIGHT, variance_reduction: bool = False,
-                  truncate: int | None = None) -> PlaysRollout:
+                  truncate: int | None = None,
+                  include: Iterable[Play | str] | None = None) -> PlaysRollout:
     """Rolls out the candidate plays of ``dice`` in ``position`` and ranks them.
 
     ``position`` is a :class:`Position` or any spelling :func:`~backgammon.read_position`
@@ -236,7 +237,9 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     The candidates are ``plays`` (:class:`Play` objects or any notation
     :meth:`Position.parse_play` reads), else the ``top`` best plays at ``ply``
     by the nets (by ``policy`` when it is an :class:`~backgammon.Evaluator`),
-    at most as many as there are legal plays.  Each is rolled out for
+    at most as many as there are legal plays; ``include`` (plays or notation,
+    e.g. the play made in a game) are rolled out too, whatever their rank.
+    Each is rolled out for
     ``games`` games with the same dice (the same ``seed``), the opponent
     rolling first, and read from the mover's side.  ``policy``, ``workers``,
     ``executor``, ``progress`` and ``in_flight`` are as in
@@ -266,6 +269,8 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
         candidates = [r.play for r in screen[:top]]
     else:
         candidates = _given_plays(pos, dice, plays)
+    if include is not None:
+        candidates += [p for p in _given_plays(pos, dice, include) if p not in candidates]
     if len(candidates) > _MAX_CANDIDATES:
         raise RolloutError(f"at most {_MAX_CANDIDATES} plays are rolled out at once, "
                            f"got {len(candidates)}")

@@ -105,7 +105,8 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
                            policy=args.policy, seed=args.seed, workers=args.workers,
                            progress=not args.no_progress, stop_error=args.stop_error,
                            max_seconds=args.max_seconds,
-                           variance_reduction=args.variance_reduction, truncate=args.truncate)
+                           variance_reduction=args.variance_reduction, truncate=args.truncate,
+                           include=args.include)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -298,6 +299,9 @@ def _parser() -> argparse.ArgumentParser:
     ar.add_argument("--games", type=int, default=1296,
                     help="games per play (default 1,296: each pair of first rolls once)")
     ar.add_argument("--top", type=int, default=5, help="plays to roll out (default 5)")
+    ar.add_argument("--include", action="append", default=None, metavar="PLAY",
+                    help="a play to roll out too, whatever its rank (e.g. the play made; "
+                         "repeatable)")
     ar.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
                     help="the ply of the pre-screen (default 0)")
     ar.add_argument("--policy", choices=("net", "pubeval", "random"), default="net",
