@@ -292,6 +292,18 @@ def _context(game: Game, player: int) -> _Context:
                     scale=max((win - lose) / 2.0, 1e-9), lose=lose)
 
 
+DEFAULT_PLY = 1
+"""The ply :func:`analyse` uses with the nets when given none."""
+
+
+def _is_nets(evaluator: Any) -> bool:
+    try:
+        from backgammon.nn import Evaluator
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(evaluator, Evaluator)
+
+
 def default_evaluator() -> Any:
     """The evaluator :func:`analyse` uses when given none: the bundled nets."""
     try:
@@ -594,10 +606,14 @@ def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
     return (("very bad", limits[2]), ("bad", limits[1]), ("doubtful", limits[0]))
 
 
-def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None, *,
+def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: Any = None, *,
             thresholds: Any = (0.03, 0.06, 0.12)) -> Analysis:
     """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
     or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
+
+    ``ply`` defaults to 1 with the nets (the level whose error rates and flags come
+    closest to gnubg's 2-ply analysis of real matches, docs/analysis.md) and to 0 with
+    any other evaluator.
 
     ``cube=False`` leaves cube decisions out.  Checker plays are valued at
     ``ply`` (at ply 1 and 2 the 8 best plays at 0-ply and the play made are
@@ -616,6 +632,10 @@ def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None, 
     games, names, length = _games(match)
     if not isinstance(cube, bool):
         raise TypeError(f"cube is True or False, got {cube!r}")
+    if ply is None:
+        if evaluator is None:
+            evaluator = default_evaluator()
+        ply = DEFAULT_PLY if _is_nets(evaluator) else 0
     analyser = _Analyser(_Valuer(evaluator, ply), bool(cube), _thresholds(thresholds))
     results = []
     for number, game in enumerate(games):
