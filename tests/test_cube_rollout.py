@@ -136,3 +136,29 @@ def test_rollout_plays_include_is_always_rolled_out():
     assert main(["analyse-roll", pos.position_id(), "31", "--top", "1", "--games", "72",
                  "--policy", "pubeval", "--include", "6/2", "--no-progress",
                  "--seed", "1"]) == 0
+
+
+def test_rollout_plays_of_a_game_is_cubeful_and_match_aware():
+    # Each candidate's equity is the opponent's cubeful rollout after the play, turned:
+    # money -value (per unit of the stake), match 1 - MWC; the same seed plays the same
+    # games, so the figures agree exactly with bg.rollout of the game after the play.
+    for kw in ({}, {"match_length": 5, "score": (2, 3)}):
+        game = bg.Game.from_position(board({6: 3, 5: 2}, {19: 3, 20: 2}), dice=(2, 1), **kw)
+        rows = bg.rollout_plays(game, top=2, games=1296, seed=9)
+        assert rows.cube == ("match" if kw else "money")
+        for row in rows:
+            after = game.copy()
+            after.play(row.play.moves)
+            r = bg.rollout(after, 1296, seed=9, cube=True)
+            expect = (1.0 - r.cubeful.value) if kw else -r.cubeful.value
+            assert row.equity.value == pytest.approx(expect, abs=1e-9)
+        assert "cubeful" in str(rows)
+        assert bg.PlaysRollout.from_dict(rows.to_dict()).cube == rows.cube
+    # a play that ends the game: its exact cubeful value (match: the MWC of the win)
+    game = bg.Game.from_position(board({1: 1, 2: 1}, {19: 3}), dice=(2, 1), match_length=5,
+                                 score=(0, 0))
+    rows = bg.rollout_plays(game, games=1296, seed=1, top=1)
+    assert rows[0].equity.value == pytest.approx(met.equity(4, 5))
+    moving = bg.Game.from_position(RACE)
+    with pytest.raises(RolloutError, match="rolled"):
+        bg.rollout_plays(moving)
