@@ -89,6 +89,26 @@ def overall_error_rates(stats: str) -> list[float]:
     raise ValueError("no overall error rate in gnubg's statistics")
 
 
+def section_totals(stats: str) -> dict[str, list[float]]:
+    """Both players' 'Error total EMG' of the chequer play and cube sections."""
+    out = {}
+    for name, key in (("Chequerplay statistics", "plays"), ("Cube statistics", "cube")):
+        section = stats.split(name, 1)[1]
+        for line in section.splitlines():
+            if line.startswith("Error total EMG"):
+                cells = line[len("Error total EMG (MWC)"):].split()
+                numbers = [c for c in cells if c[:1] in "+-" and not c.endswith("%)")
+                           and not c.endswith("%")]
+                out[key] = [abs(float(numbers[0])), abs(float(numbers[1]))]
+                break
+    for line in stats.splitlines():  # gnubg's denominator of the error rate
+        for label, key in (("Unforced moves", "unforced"),
+                           ("Close or actual cube decisions", "close_cube")):
+            if line.startswith(label):
+                out[key] = [float(v) for v in line[len(label):].split()[:2]]
+    return out
+
+
 def sgf_marks(text: str) -> list[list[list[Any]]]:
     """Per game, each checker play node as [player, mark]: mark 0 none, 1 doubtful,
     2 bad, 3 very bad (gnubg writes DO[], BM[1], BM[2])."""
@@ -112,12 +132,15 @@ def sgf_marks(text: str) -> list[list[list[Any]]]:
     return games
 
 
-def gnubg_figures(mat_text: str, ply: int, cache: str, timeout: float) -> dict[str, Any] | None:
+def gnubg_figures(mat_text: str, ply: int, cache: str, timeout: float,
+                  cached_only: bool = False) -> dict[str, Any] | None:
     key = hashlib.sha256(f"{ply}\n{mat_text}".encode()).hexdigest()[:24]
     path = os.path.join(cache, key + ".json")
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
+    if cached_only:
+        return None
     with tempfile.TemporaryDirectory() as tmp:
         mat = os.path.join(tmp, "m.mat")
         with open(mat, "w", encoding="utf-8") as f:
@@ -155,8 +178,11 @@ def our_figures(match: Any, ply: int | None) -> dict[str, Any]:
                 d = by_action.get(index)
                 plays.append([action.player, levels[d.skill] if d else 0])
         marks.append(plays)
-    return {"error_rate": [a.error_rate(0), a.error_rate(1)], "marks": marks,
-            "counted": [a.stats(p).counted for p in (0, 1)], "ply": a.ply}
+    totals = {"plays": [a.stats(p).loss_plays for p in (0, 1)],
+              "cube": [a.stats(p).loss_cube for p in (0, 1)]}
+    return {"error_rate": [a.error_rate(0), a.error_rate(1)], "marks": marks, "totals": totals,
+            "counted": [a.stats(p).counted for p in (0, 1)], "ply": a.ply,
+            "unforced": [a.stats(p).unforced_plays for p in (0, 1)]}
 
 
 # ---------------------------------------------------------------- comparison
@@ -181,6 +207,8 @@ def main() -> int:
     parser.add_argument("--cache", default="/tmp/gnubg-analysis-cache")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per gnubg match")
     parser.add_argument("--gnubg-only", action="store_true", help="only fill gnubg's cache")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="compare only the matches gnubg's cache holds")
     parser.add_argument("--json", help="write the per-match figures here")
     args = parser.parse_args()
 
@@ -204,10 +232,10 @@ def main() -> int:
             warnings.simplefilter("ignore")
             mat = match.to_mat()
         t = time.perf_counter()
-        theirs = gnubg_figures(mat, args.gnubg_ply, args.cache, args.timeout)
+        theirs = gnubg_figures(mat, args.gnubg_ply, args.cache, args.timeout, args.cached_only)
         t_gnubg += time.perf_counter() - t
         if theirs is None:
-            failed += 1
+            failed += not args.cached_only
             continue
         if args.gnubg_only:
             continue
@@ -215,7 +243,8 @@ def main() -> int:
         ours = our_figures(match, args.ply)
         t_ours += time.perf_counter() - t
         rows.append({"file": os.path.basename(path), "ours": ours,
-                     "gnubg": {k: theirs[k] for k in ("error_rate", "marks")}})
+                     "gnubg": {"error_rate": theirs["error_rate"], "marks": theirs["marks"],
+                               "totals": section_totals(theirs["stats"])}})
         print(f"{os.path.basename(path)}: error rates ours {ours['error_rate'][0]:.1f} "
               f"{ours['error_rate'][1]:.1f}, gnubg {theirs['error_rate'][0]:.1f} "
               f"{theirs['error_rate'][1]:.1f}", file=sys.stderr, flush=True)
@@ -237,6 +266,18 @@ def main() -> int:
                 flagged_gnubg += mt > 0
                 common += mo > 0 and mt > 0
     ply = rows[0]["ours"]["ply"]
+    n_ours = [r["ours"]["counted"][p] for r in rows for p in (0, 1)]
+    n_gnubg = [r["gnubg"]["totals"]["unforced"][p] + r["gnubg"]["totals"]["close_cube"][p]
+               for r in rows for p in (0, 1)]
+    print(f"  counted decisions: ours {sum(n_ours)}, gnubg {sum(n_gnubg):.0f} (unforced plays "
+          f"{sum(r['gnubg']['totals']['unforced'][p] for r in rows for p in (0, 1)):.0f} + close "
+          f"or actual cube {sum(r['gnubg']['totals']['close_cube'][p] for r in rows for p in (0, 1)):.0f}); "
+          f"players with the same count {sum(a == b for a, b in zip(n_ours, n_gnubg))}")
+    for part in ("plays", "cube"):
+        xs_t = [r["ours"]["totals"][part][p] for r in rows for p in (0, 1)]
+        ys_t = [r["gnubg"]["totals"][part][p] for r in rows for p in (0, 1)]
+        print(f"  total loss of the {part} (EMG): r = {pearson(xs_t, ys_t):.3f}; sum ours "
+              f"{sum(xs_t):.2f}, gnubg {sum(ys_t):.2f}")
     print(f"library ply {ply} vs gnubg {args.gnubg_ply}-ply, {len(xs)} players")
     print(f"  error rate (mEMG): r = {pearson(xs, ys):.3f}; mean ours {sum(xs) / len(xs):.1f}, "
           f"gnubg {sum(ys) / len(ys):.1f}")

@@ -230,7 +230,10 @@ def test_a_play_the_nets_rate_far_worse_is_the_only_flag():
     nets = bg.Evaluator.default()
     m, blunder = _bot_match(1, seed=7, evaluator=nets, blunder_at=6)
     assert blunder is not None
-    a = analyse(m, cube=False)                       # the bundled nets by default
+    # the bundled nets by default; at 0-ply, where the bot's plays (the nets' 0-ply
+    # best) lose nothing but the blunder (the default ply 1 sees deeper)
+    a = analyse(m, ply=0, cube=False)
+    assert a.ply == 0 and analyse(bg.Match(1), cube=False).ply == 1
     assert [(d.game, d.player, d.made) for d in a.flagged()] == [blunder]
     assert a.flagged()[0].flag == "very bad"
 

@@ -298,8 +298,10 @@ BAD_DICE = {
     "three_dice": (1, 2, 3),
     "four_dice": (2, 2, 2, 2),
     "empty": (),
-    "text": "31",
-    "text_dash": "3-1",
+    "text": "71",          # dice as text ("31") are read: these are not dice
+    "text_dash": "3-0",
+    "text_three": "311",
+    "text_long": "3" * 10_000,
     "bytes": b"31",
     "fraction": (1.5, 2),
     "float_nan": (float("nan"), 2),
@@ -922,7 +924,7 @@ def test_errors_leave_positions_unchanged():
     snap = snapshot(pos)
     attempts = [
         lambda: pos.legal_plays((0, 3)),
-        lambda: pos.legal_plays("31"),
+        lambda: pos.legal_plays("71"),
         lambda: pos.successors(None),
         lambda: pos.legal_moves((3, 1), [(8, 4)]),
         lambda: pos.play([(8, 5)], dice=(3, 1)),

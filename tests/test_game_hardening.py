@@ -466,7 +466,7 @@ def test_play_reads_an_iterator_once():
 @pytest.mark.parametrize("action, args, precise", [
     ("roll", ((7, 1),), InvalidDiceError),
     ("roll", ((3,),), InvalidDiceError),
-    ("roll", ("31",), InvalidDiceError),
+    ("roll", ("71",), InvalidDiceError),  # "31" is read as dice
     ("play", ("hello",), InvalidPlayError),
     ("play", ("24/18",), IllegalPlayError),        # well formed, not a play of 3-1
     ("play", ([(8, 4)],), IllegalPlayError),

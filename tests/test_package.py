@@ -48,3 +48,33 @@ def test_the_license_is_mit_and_declared_so():
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'^license = "MIT"$', pyproject, re.M)
     assert re.search(r'^license-files = \["LICENSE"\]$', pyproject, re.M)
+
+
+def _manifest_includes(path: str) -> bool:
+    """Whether MANIFEST.in's include / recursive-include lines take ``path`` (relative)."""
+    import fnmatch
+
+    taken = False
+    for line in (ROOT / "MANIFEST.in").read_text(encoding="utf-8").splitlines():
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if words[0] == "include":
+            taken |= any(fnmatch.fnmatch(path, w) for w in words[1:])
+        elif words[0] == "recursive-include":
+            folder, patterns = words[1], words[2:]
+            if path.startswith(folder.rstrip("/") + "/"):
+                taken |= any(fnmatch.fnmatch(path.rsplit("/", 1)[-1], p) for p in patterns)
+    return taken
+
+
+@pytest.mark.skipif(not (ROOT / "MANIFEST.in").exists(), reason="needs the checkout")
+def test_the_sdist_carries_every_file_the_readme_shows():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    local = sorted({t for t in re.findall(r"\]\(([^)\s#]+)", text)
+                    if "://" not in t and not t.startswith("mailto:")})
+    assert "docs/orientation-left.svg" in local and "docs/board.png" in local
+    missing = [t for t in local if not (ROOT / t).exists()]
+    assert missing == []
+    left_out = [t for t in local if (ROOT / t).is_file() and not _manifest_includes(t)]
+    assert left_out == []

@@ -50,6 +50,10 @@ from backgammon.train import train
 from backgammon import cubeful, met, targets
 from backgammon.analysis import Analysis, analyse
 from backgammon import benchmark
+from backgammon.cube_rollout import rollout_cube
+from backgammon.display import RankedPlays, _install as _install_displays
+
+_install_displays()  # Jupyter displays of Evaluation and DuelResult
 
 __version__ = "0.1.0"
 
@@ -98,6 +102,7 @@ __all__ = [
     "PlaysRollout",
     "Position",
     "RankedPlay",
+    "RankedPlays",
     "RolloutError",
     "RolloutResult",
     "Rules",
@@ -114,6 +119,7 @@ __all__ = [
     "pubeval",
     "read_position",
     "rollout",
+    "rollout_cube",
     "rollout_plays",
     "svg",
     "train",

@@ -133,6 +133,29 @@ class Decision:
     cube_owner: int | None
     options: tuple[tuple[str, float], ...] = ()
     cube_action: str | None = None
+    gnubg_id: str = ""
+
+    def to_game(self, rules: Any = None) -> Game:
+        """The game at the moment of this decision: position, dice, cube, owner, score,
+        Crawford game and match length (from ``gnubg_id``, gnubg's ``PositionID:MatchID``).
+
+        A checker play's game waits for the play (the dice rolled); a no double or a
+        double waits for the roll (ask ``to_game().cube_decision()``); a take or pass
+        waits for the answer to the double.  ``rules`` adds what the ID does not carry
+        (beavers; Jacoby is in it).
+
+            >>> import backgammon as bg
+            >>> m = bg.Match(5, rng=1)
+            >>> m.game.roll((3, 1)); m.game.play("8/5 6/5")
+            >>> d = bg.analyse(m).decisions[0]
+            >>> g = d.to_game()
+            >>> g.dice, g.match_length, g.phase.value
+            ((3, 1), 5, 'move')
+        """
+        if not self.gnubg_id:
+            raise BackgammonError("this decision carries no game state (an analysis saved "
+                                  "by an older version of the library)")
+        return Game.from_gnubg_id(self.gnubg_id, rules=rules)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data: every field, tuples as lists (as in :meth:`Analysis.to_dict`)."""
@@ -290,6 +313,18 @@ def _context(game: Game, player: int) -> _Context:
                     scale=max((win - lose) / 2.0, 1e-9), lose=lose)
 
 
+DEFAULT_PLY = 1
+"""The ply :func:`analyse` uses with the nets when given none."""
+
+
+def _is_nets(evaluator: Any) -> bool:
+    try:
+        from backgammon.nn import Evaluator
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(evaluator, Evaluator)
+
+
 def default_evaluator() -> Any:
     """The evaluator :func:`analyse` uses when given none: the bundled nets."""
     try:
@@ -383,6 +418,18 @@ def _play_text(play: Any) -> str:
     return str(play) or "(no move)"
 
 
+def _state(game: Game) -> str:
+    """The game's GNUbgID (what a decision's to_game() rebuilds), losses not reported."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return game.gnubg_id()
+        except BackgammonError:  # a state gnubg's IDs cannot hold (e.g. a cube above 2^15)
+            return ""
+
+
 class _Analyser:
     def __init__(self, valuer: _Valuer, cube: bool,
                  thresholds: Any = SKILL_THRESHOLDS) -> None:
@@ -470,7 +517,7 @@ class _Analyser:
             number, index, game.turn, "play", _play_text(plays[made]), _play_text(plays[best]),
             float(values[made]), float(values[best]), loss, loss_mwc, skill, skill, _xg(loss),
             True, bool(spread >= 0.001), position.position_id(), (int(dice[0]), int(dice[1])), game.cube,
-            game.cube_owner, options))
+            game.cube_owner, options, gnubg_id=_state(game)))
 
     def _cube(self, number: int, index: int, game: Game, player: int, made: str) -> tuple[Any, ...] | None:
         from backgammon.cube import CubeDecision
@@ -503,7 +550,8 @@ class _Analyser:
             counted = optimal - doubled < CLOSE_CUBE
             counted_pr = nd > 0 and nd - doubled < XG_CLOSE_CUBE
         self._cube_decision(number, index, player, made, best, equity, optimal, loss, kind,
-                            counted, counted_pr, game, ctx, d, position, (nd, dt, dp))
+                            counted, counted_pr, game, ctx, d, position, (nd, dt, dp),
+                            state=_state(game))
         return (d, ctx, position, (nd, dt, dp), game.cube, game.cube_owner)
 
     def _answer(self, number: int, index: int, game: Game, pending: tuple[Any, ...],
@@ -523,13 +571,14 @@ class _Analyser:
             error = "wrong pass"
         self._cube_decision(number, index, 1 - game.turn, made, best, equity, optimal, loss,
                             error, True, True, game, ctx, d, position, (nd, dt, dp),
-                            cube=cube, owner=owner)
+                            cube=cube, owner=owner, state=_state(game))
 
     def _cube_decision(self, number: int, index: int, player: int, made: str, best: str,
                        equity: float, optimal: float, loss: float, error: str | None,
                        counted: bool, counted_pr: bool, game: Game, ctx: _Context, d: Any,
                        position: Position, values: tuple[float, float, float],
-                       cube: int | None = None, owner: int | None = None) -> None:
+                       cube: int | None = None, owner: int | None = None,
+                       state: str = "") -> None:
         skill = _skill(loss, self.thresholds)
         flag = error if (error is not None and skill is not None) else None
         loss_mwc = None if ctx.score is None else loss * ctx.scale
@@ -542,7 +591,7 @@ class _Analyser:
             number, index, player, "cube", made, best, equity, optimal, loss, loss_mwc, flag,
             skill, _xg(loss), counted, counted_pr, position.position_id(), None,
             game.cube if cube is None else cube, game.cube_owner if cube is None else owner,
-            options, d.action))
+            options, d.action, state))
 
 
 def _games(source: Any) -> tuple[list[Game], tuple[str, str], int]:
@@ -578,10 +627,14 @@ def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
     return (("very bad", limits[2]), ("bad", limits[1]), ("doubtful", limits[0]))
 
 
-def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None, *,
+def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: Any = None, *,
             thresholds: Any = (0.03, 0.06, 0.12)) -> Analysis:
     """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
     or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
+
+    ``ply`` defaults to 1 with the nets (the level whose error rates and flags come
+    closest to gnubg's 2-ply analysis of real matches, docs/analysis.md) and to 0 with
+    any other evaluator.
 
     ``cube=False`` leaves cube decisions out.  Checker plays are valued at
     ``ply`` (at ply 1 and 2 the 8 best plays at 0-ply and the play made are
@@ -600,6 +653,10 @@ def analyse(match: Any, ply: int = 0, cube: bool = True, evaluator: Any = None, 
     games, names, length = _games(match)
     if not isinstance(cube, bool):
         raise TypeError(f"cube is True or False, got {cube!r}")
+    if ply is None:
+        if evaluator is None:
+            evaluator = default_evaluator()
+        ply = DEFAULT_PLY if _is_nets(evaluator) else 0
     analyser = _Analyser(_Valuer(evaluator, ply), bool(cube), _thresholds(thresholds))
     results = []
     for number, game in enumerate(games):

@@ -25,7 +25,8 @@ def batch_successors(boards: Any, dice: Any) -> tuple[np.ndarray, np.ndarray]:
     """The resulting positions of many ``(board, roll)`` pairs.
 
     ``boards`` is an ``(m, 26)`` integer array in the board convention and
-    ``dice`` an ``(m, 2)`` integer array (either die order).  Returns
+    ``dice`` an ``(m, 2)`` integer array (either die order) or a list of ``m``
+    rolls as text (``"31"``).  Returns
     ``(results, offsets)``: ``results`` is ``int8`` ``(n, 26)`` and the plays
     of row ``i`` are ``results[offsets[i]:offsets[i + 1]]``, in the order of
     :meth:`Position.legal_plays`.  The GIL is released during generation, so
@@ -33,6 +34,8 @@ def batch_successors(boards: Any, dice: Any) -> tuple[np.ndarray, np.ndarray]:
     :class:`InvalidDiceError` or :class:`GameOverError` naming its index.
     """
     b8 = board_rows(boards)
+    if isinstance(dice, (list, tuple)) and dice and all(isinstance(x, str) for x in dice):
+        dice = [_bgcore.parse_dice(x) for x in dice[:b8.shape[0] + 1]]  # ["31", "6-6"]
     d = _int_array(dice, "dice", InvalidDiceError)
     if d.ndim != 2 or d.shape[1] != 2:
         raise InvalidDiceError(f"dice must have shape (m, 2), got {d.shape}")

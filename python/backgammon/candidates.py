@@ -135,6 +135,7 @@ class PlaysRollout(Sequence[CandidateRow]):
     stopped: str | None = None
     variance_reduction: bool = False
     truncate: int | None = None
+    cube: str | None = None  # None: cubeless; "money" or "match": cubeful, from a Game
 
     @overload
     def __getitem__(self, index: int) -> CandidateRow: ...
@@ -169,7 +170,9 @@ class PlaysRollout(Sequence[CandidateRow]):
                 f"   {row.win.value:>5.3f} {row.win_gammon.value:>5.3f} "
                 f"{row.win_backgammon.value:>5.3f}  {1 - row.win.value:>5.3f} "
                 f"{row.lose_gammon.value:>5.3f} {row.lose_backgammon.value:>5.3f}")
-        lines.append(f"  cubeless equities for the player on roll; {self.seconds:.2f} s")
+        units = {None: "cubeless equities", "money": "cubeful equities per unit of the stake",
+                 "match": "cubeful match winning chances"}[self.cube]
+        lines.append(f"  {units} for the player on roll; {self.seconds:.2f} s")
         if self.variance_reduction:
             lines.append("  luck-adjusted: every figure has each roll's luck subtracted")
         if self.truncate is not None:
@@ -211,6 +214,7 @@ class PlaysRollout(Sequence[CandidateRow]):
             "games": self.games, "policy": self.policy, "seed": self.seed, "ply": self.ply,
             "seconds": self.seconds, "stopped": self.stopped,
             "variance_reduction": self.variance_reduction, "truncate": self.truncate,
+            "cube": self.cube,
             "rows": [{"play": str(r.play), "moves": [list(m) for m in r.play.moves],
                       "ply_equity": r.ply_equity, "equity": est(r.equity),
                       "difference": est(r.difference),
@@ -242,30 +246,45 @@ class PlaysRollout(Sequence[CandidateRow]):
                        int(data["seed"]), int(data["ply"]), float(data["seconds"]),
                        None if stopped is None else str(stopped),
                        bool(data.get("variance_reduction", False)),
-                       None if truncate is None else int(truncate))
+                       None if truncate is None else int(truncate),
+                       _cube_kind(data.get("cube")))
         except KeyError as exc:
             raise RolloutError(f"the saved rollout of plays has no {exc.args[0]!r}") from None
         except (TypeError, ValueError) as exc:  # BackgammonError is a ValueError
             raise RolloutError(f"the saved rollout of plays is bad: {exc}") from None
 
 
-def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | str] | None = None,
+def _cube_kind(value: Any) -> str | None:
+    if value not in (None, "money", "match"):
+        raise ValueError(f"cube is null, 'money' or 'match', got {value!r}")
+    return value
+
+
+def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] | None = None,
                   top: int = 5, games: int = _STRATA, *, ply: int = 0, policy: Policy = "net",
                   seed: int | None = None, workers: int | None = None,
                   executor: Executor | None = None,
                   progress: bool | Callable[[int, int], Any] = False,
                   stop_error: float | None = None, max_seconds: float | None = None,
                   in_flight: int = _DEFAULT_IN_FLIGHT, variance_reduction: bool = False,
-                  truncate: int | None = None) -> PlaysRollout:
+                  truncate: int | None = None,
+                  include: Iterable[Play | str] | None = None) -> PlaysRollout:
     """Rolls out the candidate plays of ``dice`` in ``position`` and ranks them.
 
     ``position`` is a :class:`Position` or any spelling :func:`~backgammon.read_position`
-    reads; ``dice`` two numbers or text such as ``"31"``.
+    reads; ``dice`` two numbers or text such as ``"31"``.  It may also be a
+    :class:`~backgammon.Game` whose player has rolled (its dice are used, unless
+    given): then the rollouts are cubeful and match-aware, from the game's cube,
+    owner, score and Crawford game (both sides play the cube by the nets' 0-ply
+    decisions), and ``equity`` is the cubeful equity per unit of the stake (money) or
+    the match winning chance (match); the probabilities stay cubeless.
 
     The candidates are ``plays`` (:class:`Play` objects or any notation
     :meth:`Position.parse_play` reads), else the ``top`` best plays at ``ply``
     by the nets (by ``policy`` when it is an :class:`~backgammon.Evaluator`),
-    at most as many as there are legal plays.  Each is rolled out for
+    at most as many as there are legal plays; ``include`` (plays or notation,
+    e.g. the play made in a game) are rolled out too, whatever their rank.
+    Each is rolled out for
     ``games`` games with the same dice (the same ``seed``), the opponent
     rolling first, and read from the mover's side.  ``policy``, ``workers``,
     ``executor``, ``progress`` and ``in_flight`` are as in
@@ -281,13 +300,25 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     :class:`PlaysRollout`: rows best first, each with ``play``, ``equity`` and
     ``difference``.
     """
-    pos = _as_position(position)
+    from backgammon.game import Game, Phase
+
+    game: Game | None = None
+    if isinstance(position, Game):
+        game = position
+        if game.phase is not Phase.MOVE or game.dice is None:
+            raise RolloutError("rollout_plays of a game needs its player to have rolled; "
+                               f"the game is in phase {game.phase.value!r}")
+        if game.steps:
+            raise RolloutError("the game has steps of this turn made: undo them first")
+        dice = game.dice if dice is None else dice
+        pos = game.position
+    else:
+        pos = _as_position(position)
+        if dice is None:
+            raise RolloutError("rollout_plays needs the dice (or a Game that rolled them)")
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
-    if isinstance(dice, str):  # "31", "3-1"
-        from backgammon.cli import parse_dice_text
-        dice = parse_dice_text(dice)
-    legal = pos.legal_plays(dice)
+    legal = pos.legal_plays(dice)  # two dice, or text such as "31"
     dice = legal.dice
     from backgammon.nn import Evaluator, rank_plays
 
@@ -298,6 +329,8 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
         candidates = [r.play for r in screen[:top]]
     else:
         candidates = _given_plays(pos, dice, plays)
+    if include is not None:
+        candidates += [p for p in _given_plays(pos, dice, include) if p not in candidates]
     if len(candidates) > _MAX_CANDIDATES:
         raise RolloutError(f"at most {_MAX_CANDIDATES} plays are rolled out at once, "
                            f"got {len(candidates)}")
@@ -309,13 +342,28 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
     if not isinstance(variance_reduction, bool):
         raise TypeError(f"variance_reduction is True or False, got {variance_reduction!r}")
     opts: dict[str, Any] | None = None
-    if variance_reduction or truncate is not None:
+    cube_kind: str | None = None
+    exact_value: Callable[[int], float] | None = None
+    if game is not None and game.rules.cube:
+        if runner.code != _POLICIES["net"]:
+            raise RolloutError(f"a cubeful rollout of a game needs the net policy ('net' or "
+                               f"an Evaluator), got {policy!r}")
+        going_on = next((p for p in legal if p.result.outcome() is None), None)
+        if going_on is not None:  # any play: the cube state the opponent then rolls in
+            after = game.copy()
+            after.play(going_on.moves)
+            opts = _cube_setup(after, True)
+            del opts["position"]
+        cube_kind = "match" if game.match_length else "money"
+        exact_value = _exact_cubeful(game)
+    if (variance_reduction or truncate is not None or cube_kind) and opts is None:
         if runner.code != _POLICIES["net"]:
             raise RolloutError("variance_reduction and truncate need the net policy ('net' or "
                                f"an Evaluator), got {policy!r}")
         # cubeless money games, the first two rolls stratified as in the plain path
         opts = _cube_setup(pos, False)
         del opts["position"]
+    if opts is not None:
         opts.update(vr=variance_reduction, rotation=2, rot_offset=_rotation_offset(seed),
                     truncate=-1 if truncate is None else truncate)
     starts: list[bytes | None] = []
@@ -362,7 +410,7 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
             for part in range(first, first + count, most):
                 _play_round(runner, seed, starts, exact,
                             _blocks(part, min(most, first + count - part)), parallel,
-                            tables, cross, bar, opts)
+                            tables, cross, bar, opts, cube_kind, exact_value)
             done += count
             rows = _rows(candidates, tables, cross, ply_equity, opts is not None)
             if bar.shows_notes:
@@ -381,7 +429,20 @@ def rollout_plays(position: Position | str, dice: Any, plays: Iterable[Play | st
         bar.close()
     assert rows is not None
     return PlaysRollout(pos, dice, tuple(rows), done, runner.name, seed, ply,
-                        time.perf_counter() - begin, stopped, variance_reduction, truncate)
+                        time.perf_counter() - begin, stopped, variance_reduction, truncate,
+                        cube_kind)
+
+
+def _exact_cubeful(game: Any) -> Callable[[int], float]:
+    """The mover's cubeful value of a play that ends ``game`` winning ``points`` (1-3)."""
+    if not game.match_length:
+        return lambda points: float(points)  # per unit of the stake
+    from backgammon import met
+
+    from backgammon.cube import _game_score
+    (away, opp), post = _game_score(game)
+    return lambda points: (1.0 if away <= points * game.cube else
+                           met.equity(away - points * game.cube, opp, post_crawford=post))
 
 
 def _given_plays(pos: Position, dice: tuple[int, int], plays: Iterable[Play | str]) -> list[Play]:
@@ -421,7 +482,8 @@ def _blocks(first: int, count: int) -> list[tuple[int, int]]:
 def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
                 exact: list[int], blocks: list[tuple[int, int]], parallel: int,
                 tables: np.ndarray, cross: np.ndarray, bar: _Progress,
-                opts: dict[str, Any] | None = None) -> None:
+                opts: dict[str, Any] | None = None, cube_kind: str | None = None,
+                exact_value: Callable[[int], float] | None = None) -> None:
     """Plays the blocks of a round for every candidate and adds them to the
     mover's ``tables`` and to ``cross``, the per-stratum sums of the products
     of two candidates' points in the same game.  With ``opts`` (the keywords
@@ -455,7 +517,7 @@ def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
     if opts is not None:
         for b, (b_first, b_count) in enumerate(blocks):
             _add_values(per_block[b], starts, exact, bool(opts["vr"]),
-                        _block_counts(b_first, b_count), tables, cross)
+                        _block_counts(b_first, b_count), tables, cross, cube_kind, exact_value)
         return
     for b, (b_first, b_count) in enumerate(blocks):
         table = per_block[b]
@@ -474,7 +536,9 @@ def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
 
 
 def _add_values(raw: np.ndarray, starts: list[bytes | None], exact: list[int], vr: bool,
-                n: np.ndarray, tables: np.ndarray, cross: np.ndarray) -> None:
+                n: np.ndarray, tables: np.ndarray, cross: np.ndarray,
+                cube_kind: str | None = None,
+                exact_value: Callable[[int], float] | None = None) -> None:
     """Adds one block's fixed-point sums ``raw`` (candidate, stratum, field)
     to the float ``tables`` and ``cross``, from the mover's side.  A block has
     at most one game per stratum, so a sum is that game's value; only with
@@ -492,9 +556,13 @@ def _add_values(raw: np.ndarray, starts: list[bytes | None], exact: list[int], v
     sums[..., 1], sums[..., 2] = opp[..., 3], opp[..., 4]
     sums[..., 3], sums[..., 4] = opp[..., 1], opp[..., 2]
     sums[..., 5] = -opp[..., 5]
+    if cube_kind is not None:  # the cubeful value (quantity 6) in place of the equity
+        cf = raw[..., first + 2 * 6] * 2.0 ** -_bgcore.ROLLOUT_SHIFT
+        sums[..., 5] = -cf if cube_kind == "money" else games - cf
     for i, points in enumerate(exact):
         if starts[i] is None:  # the play bears off the last checker: won in every game
-            sums[i] = games[:, None] * np.array([1, points >= 2, points == 3, 0, 0, points])
+            value = points if exact_value is None else exact_value(points)
+            sums[i] = games[:, None] * np.array([1, points >= 2, points == 3, 0, 0, value])
     mean = sums / np.maximum(games, 1)[:, None]  # the one game's value (or every game's)
     block = np.empty_like(tables)
     block[..., 0] = games
@@ -545,7 +613,7 @@ def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
 def _estimates(table: np.ndarray) -> dict[str, Estimate]:
     strata, stratified = _strata_for_estimates(table, True)
     n = strata[:, _G]
-    out = {name: _estimate(n, strata[:, col], strata[:, col], stratified)
+    out = {name: _estimate(n, strata[:, col], strata[:, col], stratified, probability=True)
            for name, col in zip(_PROBABILITIES, (_W, _WG, _WB, _LG, _LB))}
     out["equity"] = _estimate(n, strata[:, _SV], strata[:, _SV2], stratified)
     return out
@@ -567,7 +635,8 @@ def _difference(tables: np.ndarray, cross: np.ndarray, i: int, best: int) -> Est
 def _value_estimates(table: np.ndarray) -> dict[str, Estimate]:
     strata, stratified = _strata_for_estimates(table, True)
     n = strata[:, 0]
-    return {name: _estimate(n, strata[:, 1 + 2 * q], strata[:, 2 + 2 * q], stratified)
+    return {name: _estimate(n, strata[:, 1 + 2 * q], strata[:, 2 + 2 * q], stratified,
+                            probability=q < len(_PROBABILITIES))
             for q, name in enumerate((*_PROBABILITIES, "equity"))}
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from typing import Sequence
@@ -37,7 +36,6 @@ from backgammon.position import Position
 
 __all__ = ["main", "parse_dice_text"]
 
-_DICE = re.compile(r"^\s*([1-6])\s*[-/, ]?\s*([1-6])\s*$")
 
 
 def parse_dice_text(text: str) -> tuple[int, int]:
@@ -46,10 +44,9 @@ def parse_dice_text(text: str) -> tuple[int, int]:
         >>> parse_dice_text("6-5")
         (6, 5)
     """
-    match = _DICE.match(text)
-    if not match:
-        raise InvalidDiceError(f"dice are two digits 1-6 such as 31 or 3-1, got {text!r}")
-    return int(match.group(1)), int(match.group(2))
+    from backgammon import _bgcore  # the library reads dice as text everywhere
+
+    return _bgcore.parse_dice(text)
 
 
 def _position(text: str | None) -> Position:
@@ -115,11 +112,33 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
                            policy=args.policy, seed=args.seed, workers=args.workers,
                            progress=not args.no_progress, stop_error=args.stop_error,
                            max_seconds=args.max_seconds,
-                           variance_reduction=args.variance_reduction, truncate=args.truncate)
+                           variance_reduction=args.variance_reduction, truncate=args.truncate,
+                           include=args.include)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(result)
+    return 0
+
+
+def _cmd_cube(args: argparse.Namespace) -> int:
+    from backgammon.cube import cube_decision
+    from backgammon.cube_rollout import rollout_cube
+    from backgammon.game import Game
+
+    text = args.position.strip()
+    if text.upper().startswith("XGID") or text.count(":") >= 8:
+        where: Game | Position = Game.from_xgid(text)
+    elif ":" in text or text.startswith("GNUbgID"):
+        where = Game.from_gnubg_id(text)
+    else:
+        where = Position.from_position_id(text)
+    if args.rollout:
+        decision = rollout_cube(where, games=args.rollout, seed=args.seed,
+                                workers=args.workers)
+    else:
+        decision = cube_decision(where, ply=args.ply)
+    print(decision)
     return 0
 
 
@@ -344,13 +363,28 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ro.add_argument("--json", action="store_true", help="print the result as JSON")
     ro.set_defaults(run=_cmd_rollout)
+    cu = sub.add_parser(
+        "cube", help="double, take or pass: the cube decision of a position",
+        description="The cube decision of the player on roll, from the nets' chances at a "
+                    "ply (Janowski's model) or by rolling out no double and double/take "
+                    "with the same dice.  A GNUbgID or XGID gives the cube and the score.")
+    cu.add_argument("position", metavar="POSITION",
+                    help="Position ID (money, cube centred), GNUbgID or XGID")
+    cu.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="evaluation depth without --rollout (default 0)")
+    cu.add_argument("--rollout", type=int, default=0, metavar="N",
+                    help="roll out N games per branch (rounded up to a multiple of 1,296)")
+    cu.add_argument("--seed", type=int, default=None, help="fixes the rollout's games")
+    cu.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="native threads of the rollout (default: one per CPU)")
+    cu.set_defaults(run=_cmd_cube)
     an = sub.add_parser(
         "analyse", help="analyse every decision of a match",
         description="Analyse every checker play and cube decision of a .mat, .sgf or JSON "
                     "record with the neural evaluator: errors, error rates and luck.")
     an.add_argument("file", metavar="FILE", help="a .mat, .sgf or JSON match record")
-    an.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
-                    help="evaluation depth (default 0)")
+    an.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
+                    help="evaluation depth (default 1: nearest gnubg's 2-ply analysis)")
     an.add_argument("--no-cube", action="store_true", help="leave cube decisions out")
     out = an.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the analysis as JSON")
@@ -368,6 +402,9 @@ def _parser() -> argparse.ArgumentParser:
     ar.add_argument("--games", type=int, default=1296,
                     help="games per play (default 1,296: each pair of first rolls once)")
     ar.add_argument("--top", type=int, default=5, help="plays to roll out (default 5)")
+    ar.add_argument("--include", action="append", default=None, metavar="PLAY",
+                    help="a play to roll out too, whatever its rank (e.g. the play made; "
+                         "repeatable)")
     ar.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
                     help="the ply of the pre-screen (default 0)")
     ar.add_argument("--policy", choices=("net", "pubeval", "random"), default="net",

@@ -101,7 +101,11 @@ class CubeDecision:
     when it is a beaver, see ``beaver``); ``action`` spells the proper action
     as analysts do; ``take`` says whether the opponent should take (a beaver
     is a take); ``errors`` is what each action costs against the best one, in
-    the same units (0 for the right ones).
+    the same units (0 for the right ones).  A decision by rollout
+    (:func:`backgammon.rollout_cube`) has ``games`` (per branch) and ``stderr``:
+    the standard errors of ``"no double"``, ``"double, take"`` and of their
+    ``"difference"`` (double, take minus no double; from the paired games);
+    ``x`` is then ``None`` and ``probabilities`` the no-double branch's cubeless ones.
 
         >>> d = CubeDecision.from_chances((0.5, 0.0, 0.0, 0.0, 0.0))
         >>> d.action, d.take
@@ -122,8 +126,10 @@ class CubeDecision:
     owner: str = "centred"
     score: tuple[int, int] | None = None
     post_crawford: bool = False
-    x: float = 0.68
+    x: float | None = 0.68
     available: bool = True
+    stderr: dict | None = field(default=None, compare=False)
+    games: int = 0
 
     @classmethod
     def from_chances(cls, chances: Any, *, cube: int = 1, owner: str = "centred",
@@ -167,6 +173,21 @@ class CubeDecision:
             chances, cube=cube, owner=owner, x=live_x, max_cube=rules.max_cube,
             cube_disabled=not rules.cube, jacoby=rules.jacoby, beaver=rules.beaver,
             score=score, post_crawford=post_crawford, table=table)
+        return cls._from_values(nd, dt, dp, beaver=bool(beaver), probabilities=chances,
+                                cube=cube, owner=owner, score=score,
+                                post_crawford=post_crawford, x=x, available=available, why=why)
+
+    @classmethod
+    def _from_values(cls, nd: float, dt: float, dp: float, *, beaver: bool,
+                     probabilities: tuple[float, float, float, float, float], cube: int,
+                     owner: str, score: tuple[int, int] | None, post_crawford: bool,
+                     x: float | None,
+                     available: bool, why: str, stderr: dict | None = None,
+                     games: int = 0) -> CubeDecision:
+        """The decision from the three equities (by Janowski's model or by rollout)."""
+        from backgammon import cubeful as cf
+
+        chances = probabilities
         take = dt <= dp
         answer = "beaver" if beaver else ("take" if take else "pass")
         doubled = min(dt, dp)
@@ -190,7 +211,7 @@ class CubeDecision:
         return cls(no_double=nd, double_take=dt, double_pass=dp, action=action, take=take,
                    beaver=beaver, probabilities=chances, errors=errors, cube=cube,
                    owner=owner, score=score, post_crawford=post_crawford, x=x,
-                   available=available)
+                   available=available, stderr=stderr, games=games)
 
     @property
     def match_play(self) -> bool:
@@ -250,12 +271,21 @@ class CubeDecision:
             ("Double, pass", self.double_pass))]
 
     def _heading(self) -> str:
-        cube = f"cube {self.cube} " + ("centred" if self.owner == "centred" else f"owned by {self.owner}")
+        cube = f"cube {self.cube} " + {"centred": "centred", "own": "owned by the player on roll",
+                                        "opponent": "owned by the opponent"}.get(self.owner, self.owner)
+        how = f"x = {self.x:.2f}" if self.x is not None else f"rollout of {self.games:,} games"
         if self.match_play:
             away, opp = self.score
             crawford = ", post-Crawford" if self.post_crawford else ""
-            return f"Cube decision, match: {away}-away vs {opp}-away{crawford}, {cube}, x = {self.x:.2f}"
-        return f"Cube decision, money: {cube}, x = {self.x:.2f}"
+            return f"Cube decision, match: {away}-away vs {opp}-away{crawford}, {cube}, {how}"
+        return f"Cube decision, money: {cube}, {how}"
+
+    def _error_text(self, row: int) -> str:
+        """`` ± e`` of a rolled-out row (0 no double, 1 double, take), else ''."""
+        if not self.stderr or row > 1:
+            return ""
+        e = self.stderr["no double" if row == 0 else "double, take"]
+        return f" \u00b1 {e:.2%}" if self.match_play else f" \u00b1 {e:.4f}"
 
     def __str__(self) -> str:
         w, wg, wb, lg, lb = self.probabilities
@@ -266,7 +296,10 @@ class CubeDecision:
         rows = self._rows() if self.available else self._rows()[:1]
         for i, (name, v, diff) in enumerate(rows, 1):
             delta = "" if abs(diff) < 5e-10 else f"  ({diff:+.4f})"
-            lines.append(f"  {i}. {name:<16} {fmt.format(v)}{delta}")
+            lines.append(f"  {i}. {name:<16} {fmt.format(v)}{self._error_text(i - 1)}{delta}")
+        if self.stderr:
+            lines.append(f"  Double, take minus no double: error {self.stderr['difference']:.4f} "
+                         "(paired games)")
         lines.append(f"  Proper cube action: {self.action}")
         return "\n".join(lines)
 
@@ -274,9 +307,10 @@ class CubeDecision:
         import html
         fmt = "{:.2%}" if self.match_play else "{:+.4f}"
         rows = "".join(
-            f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{fmt.format(v)}</td>"
+            f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{fmt.format(v)}"
+            f"{html.escape(self._error_text(k))}</td>"
             f"<td style='text-align:right'>{'' if abs(d) < 5e-10 else f'{d:+.4f}'}</td></tr>"
-            for name, v, d in (self._rows() if self.available else self._rows()[:1]))
+            for k, (name, v, d) in enumerate(self._rows() if self.available else self._rows()[:1]))
         return (f"<table><caption>{html.escape(self._heading())}</caption>{rows}"
                 f"<tr><th colspan='3'>{html.escape(self.action)}</th></tr></table>")
 

@@ -30,9 +30,12 @@ import random
 from collections.abc import Callable, Iterable
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, TypeVar
 
 import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from backgammon.cube import CubeDecision
 
 from backgammon.errors import (
     BackgammonError,
@@ -313,6 +316,12 @@ _integer = integer  # an int of any integral type (numpy's too), not a bool; els
 
 
 def _dice(dice: Any) -> tuple[int, int]:
+    if isinstance(dice, str):  # "31", "3-1"
+        from backgammon import _bgcore
+        try:
+            return _bgcore.parse_dice(dice)
+        except BackgammonError as e:
+            raise IllegalDiceActionError(str(e)) from None
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
@@ -675,7 +684,7 @@ class Game:
                 board[dst] += 1
         return Position(board)
 
-    def cube_decision(self, ply: int = 0, evaluator: Any = None) -> Any:
+    def cube_decision(self, ply: int = 0, evaluator: Any = None) -> CubeDecision:
         """Double, take or pass now, by the nets (see :func:`backgammon.cube_decision`).
 
         Asked before the roll, it is the decision of the player on roll; while
@@ -1228,6 +1237,10 @@ class Game:
         """An independent copy (its dice source is copied too; a source without state,
         such as ``random.SystemRandom``, is shared)."""
         return copy.deepcopy(self)
+
+    def _repr_html_(self) -> str:  # Jupyter: the board, score, cube and turn
+        from backgammon.display import game_html
+        return game_html(self)
 
     def __repr__(self) -> str:
         extra = f" dice={self.dice}" if self.dice else ""

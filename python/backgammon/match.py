@@ -322,6 +322,10 @@ class Match:
             raise InvalidRecordError("record: money games, not a match")
         return record.match
 
+    def _repr_html_(self) -> str:  # Jupyter: the current game's board and the score
+        from backgammon.display import match_html
+        return match_html(self)
+
     def __repr__(self) -> str:
         s0, s1 = self.score
         tag = " crawford" if self.crawford_game else ""

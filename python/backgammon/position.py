@@ -20,7 +20,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any, NamedTuple, Union, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Union, overload
 
 import numpy as np
 
@@ -30,12 +30,15 @@ from backgammon.errors import IllegalPlayError, InvalidPositionError
 from backgammon.formats.position_id import decode_position_id, encode_position_id
 from backgammon.notation import format_play
 
+if TYPE_CHECKING:  # pragma: no cover
+    from backgammon.display import RankedPlays
+
 __all__ = ["Position", "Play", "LegalPlays", "Outcome", "Step", "Dice", "ALL_ROLLS"]
 
 Step = tuple[int, int]
 """One checker step ``(from, to)``: 25 is the bar, 0 is off."""
 
-Dice = Union[tuple[int, int], Sequence[int]]
+Dice = Union[tuple[int, int], Sequence[int], str]  # (3, 1) or text such as "31"
 
 ALL_ROLLS: tuple[tuple[int, int], ...] = tuple(
     (d1, d2) for d1 in range(6, 0, -1) for d2 in range(d1, 0, -1))
@@ -404,10 +407,12 @@ class Position:
         return evaluate(self, ply, evaluator)
 
     def rank_plays(self, dice: Dice, ply: int = 0, evaluator: Any = None,
-                   filtered: bool = False) -> list[Any]:
-        """Every legal play with its equity, best first (see :func:`backgammon.nn.rank_plays`)."""
+                   filtered: bool = False) -> RankedPlays:
+        """Every legal play with its equity, best first (see :func:`backgammon.nn.rank_plays`):
+        a list of :class:`~backgammon.RankedPlay` that shows as a table."""
+        from backgammon.display import RankedPlays
         from backgammon.nn import rank_plays
-        return rank_plays(self, dice, ply, evaluator, filtered)
+        return RankedPlays(rank_plays(self, dice, ply, evaluator, filtered))
 
     def best_play(self, dice: Dice, ply: int = 0, evaluator: Any = None,
                   filtered: bool = False) -> Play:
@@ -588,6 +593,10 @@ class Play:
 
     def __repr__(self) -> str:
         return f"Play({self.position!r}, {self.moves!r})"
+
+    def _repr_svg_(self) -> str:  # Jupyter: the board with the play's arrows
+        from backgammon.display import play_svg
+        return play_svg(self)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Play):

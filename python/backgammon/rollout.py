@@ -179,6 +179,10 @@ class RolloutResult:
         from backgammon._dicts import loads
         return cls.from_dict(loads(text, "a saved rollout", RolloutError))
 
+    def _repr_html_(self) -> str:  # Jupyter: a table of the estimates
+        from backgammon.display import rollout_html
+        return rollout_html(self)
+
     def __str__(self) -> str:
         rows = [("win", self.win), ("win gammon", self.win_gammon),
                 ("win backgammon", self.win_backgammon), ("lose", None),
@@ -740,9 +744,11 @@ def read_estimate(data: dict[str, Any]) -> Estimate:
     return Estimate(float(data["value"]), float(data["stderr"]), float(low), float(high))
 
 
-def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool) -> Estimate:
+def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool,
+              probability: bool = False) -> Estimate:
     """Stratified (equal weights over the rows of n: strata of equal
-    probability, two games each at least) or plain mean and error."""
+    probability, two games each at least) or plain mean and error;
+    ``probability``: the 95% interval kept inside [0, 1]."""
     if stratified:
         mean_h = s / n
         var_h = (q - s * s / n) / (n - 1)
@@ -753,6 +759,8 @@ def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool) -> 
         value = sum_s / total
         var = (sum_q - sum_s * sum_s / total) / (total - 1) if total > 1 else 0.0
         se = math.sqrt(max(var, 0.0) / total)
+    if probability:
+        return Estimate(value, se, max(0.0, value - _Z95 * se), min(1.0, value + _Z95 * se))
     return Estimate(value, se, value - _Z95 * se, value + _Z95 * se)
 
 
@@ -778,7 +786,7 @@ def _result(pos: Position, games: int, policy: str, seed: int, stratify: bool,
     for name, col in (("win", _W), ("win_gammon", _WG), ("win_backgammon", _WB),
                       ("lose_gammon", _LG), ("lose_backgammon", _LB)):
         s = strata[:, col]
-        est[name] = _estimate(n, s, s, stratified)
+        est[name] = _estimate(n, s, s, stratified, probability=True)
     sv, sv2 = strata[:, _SV], strata[:, _SV2]
     est["equity"] = _estimate(n, sv, sv2, stratified)
     plain = _estimate(n, sv, sv2, False)
@@ -847,7 +855,8 @@ def _result_ex(pos: Position, games: int, policy: str, seed: int, rotation: int,
     scale, scale2 = 2.0 ** -_bgcore.ROLLOUT_SHIFT, 2.0 ** -_bgcore.ROLLOUT_SHIFT2
 
     def est(q: int, strat: bool = stratified) -> Estimate:
-        return _estimate(n, rows[:, 2 + 2 * q] * scale, rows[:, 3 + 2 * q] * scale2, strat)
+        return _estimate(n, rows[:, 2 + 2 * q] * scale, rows[:, 3 + 2 * q] * scale2, strat,
+                         probability=q % (nq // 2) < 5)  # the five chances (or their VR ones)
 
     off = nq // 2 if vr else 0
     values = {name: est(q + off) for q, name in enumerate(_RX_NAMES)}

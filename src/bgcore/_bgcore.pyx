@@ -183,7 +183,17 @@ cdef int _die(object x, object dice) except -1:
 
 
 cdef int _parse_dice(object dice, int *d1, int *d2) except -1:
-    if isinstance(dice, (str, bytes)):
+    if isinstance(dice, str):  # "31", "3-1", "3 1", "3,1", "3/1" (bounded: refused past 8)
+        text = "".join(dice.split()) if len(dice) <= 8 else ""
+        if len(text) == 3 and text[1] in "-,/":
+            text = text[0] + text[2]
+        if len(text) != 2 or text[0] not in "123456" or text[1] not in "123456":
+            raise InvalidDiceError(f"dice are two integers from 1 to 6, or text such as "
+                                   f"'31' or '3-1', got {shown(dice)}")
+        d1[0] = ord(text[0]) - 48
+        d2[0] = ord(text[1]) - 48
+        return 0
+    if isinstance(dice, bytes):
         raise InvalidDiceError(f"dice must be two integers from 1 to 6, got {shown(dice)}")
     try:
         a, b = dice

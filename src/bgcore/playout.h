@@ -421,6 +421,8 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
         if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
         memcpy(board, start, BG_NPTS);
         bg_rng_seed(&r, seed, (uint64_t)k);
+        if (o->rotation >= 2)  /* bg_roll_sched's first two rolls of game k */
+            stratum = 36 * (int)(k % 36) + (int)((k / 36) % 36);
         for (ply = 0; ply < BG_MAX_PLIES; ply++) {
             int mover = (int)(ply & 1), d1, d2, points, i;
             int64_t n, pick;
@@ -480,8 +482,13 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 }
             }
             bg_roll_sched(&r, k, ply, o, &d1, &d2);
-            if (ply == 0) stratum = 36 * ((d1 - 1) * 6 + (d2 - 1));
-            else if (ply == 1) stratum += (d1 - 1) * 6 + (d2 - 1);
+            /* with both first rolls scheduled the stratum is the game's number (set
+             * below), so a game that ends or is passed before the second roll still
+             * falls in its own stratum */
+            if (o->rotation < 2) {
+                if (ply == 0) stratum = 36 * ((d1 - 1) * 6 + (d2 - 1));
+                else if (ply == 1) stratum += (d1 - 1) * 6 + (d2 - 1);
+            }
             if (o->vr) {
                 /* every roll's best play: their mean, and the one rolled */
                 double mean[5] = {0, 0, 0, 0, 0}, got[5] = {0, 0, 0, 0, 0}, c[5];

@@ -1,0 +1,101 @@
+"""What results give users: dice as text everywhere, probability intervals in [0, 1]."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon.errors import BackgammonError
+from boards import board
+
+
+@pytest.mark.parametrize("text", ["31", "3-1", "3 1", "3,1", "3/1", " 31 "])
+def test_dice_as_text_everywhere(text):
+    pos = bg.Position.initial()
+    assert list(pos.legal_plays(text)) == list(pos.legal_plays((3, 1)))
+    assert pos.legal_moves(text) == pos.legal_moves((3, 1))
+    assert pos.play([(8, 5), (6, 5)], text) == pos.play([(8, 5), (6, 5)], (3, 1))
+    assert pos.parse_play("8/5 6/5", text) == pos.parse_play("8/5 6/5", (3, 1))
+    g = bg.Game()
+    g.roll(text)
+    assert g.dice == (3, 1)
+    assert bg.Game.from_position(pos, dice=text).dice == (3, 1)
+    results, offsets = bg.batch_successors(pos.to_array()[None, :], [text])
+    assert len(results) == len(pos.legal_plays((3, 1)))
+
+
+@pytest.mark.parametrize("text", ["71", "30", "311", "3--1", "", "x1", "3" * 1000])
+def test_text_that_is_no_dice_is_refused(text):
+    pos = bg.Position.initial()
+    with pytest.raises(BackgammonError, match="dice"):
+        pos.legal_plays(text)
+    g = bg.Game()
+    with pytest.raises(BackgammonError, match="dice"):
+        g.roll(text)
+    assert g.actions == () and g.phase is bg.Phase.OPENING  # unchanged
+
+
+def test_probability_intervals_stay_inside_0_1():
+    # the opening: backgammons are rare, so a plain interval of 72 games would reach
+    # below 0; every chance's interval is kept inside [0, 1], the equity's is not
+    for kw in ({}, {"cube": True}):
+        r = bg.rollout(bg.Position.initial(), games=72, seed=3, **kw)
+        for name in ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"):
+            e = getattr(r, name)
+            assert 0.0 <= e.low <= e.value <= e.high <= 1.0, (name, e)
+    # a sure win: every game won, the chance 1 and its interval [1, 1]
+    r = bg.rollout(board({1: 1}, {19: 3, 20: 3, 21: 3}), games=72, seed=3)
+    assert (r.win.low, r.win.value, r.win.high) == (1.0, 1.0, 1.0)
+    rows = bg.rollout_plays(bg.Position.initial(), "31", top=2, games=72, seed=1,
+                            policy="pubeval")
+    for row in rows:
+        for e in (row.win, row.win_gammon, row.win_backgammon, row.lose_gammon,
+                  row.lose_backgammon):
+            assert 0.0 <= e.low <= e.high <= 1.0
+    assert np.isfinite(rows[0].equity.low)
+
+
+def test_mypy_strict_sees_precise_types(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip("mypy is not installed (pip install mypy)")
+    script = Path(__file__).parent / "typed_user_script.py"
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
+                          "--cache-dir", str(tmp_path / "cache"), str(script)],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_rich_displays():
+    pos = bg.Position.initial()
+    play = pos.parse_play("8/5 6/5", "31")
+    svg = play._repr_svg_()
+    assert svg.startswith("<svg") and "<script" not in svg
+    game = bg.Game.from_position(pos, dice=(3, 1), match_length=5, score=(2, 1), cube=2,
+                                 cube_owner=1)
+    page = game._repr_html_()
+    assert "5-point match, score 2-1" in page and "cube 2 owned by player 1" in page
+    assert "player 0 to move" in page and "<svg" in page
+    m = bg.Match(3, names=("Ann", "Bob"))
+    assert "Ann 0 - 0 Bob" in m._repr_html_()
+    assert "<table" in bg.evaluate(pos)._repr_html_()
+    r = bg.rollout(pos, games=72, seed=1)
+    assert "72 games" in r._repr_html_()
+    d = bg.duel("pubeval", "random", games=4, seed=1)
+    assert "points per game" in d._repr_html_()
+    ranked = pos.rank_plays("31")
+    assert isinstance(ranked, list) and isinstance(ranked, bg.RankedPlays)
+    assert ranked._repr_html_().count("<tr>") == len(ranked) + 1
+    assert str(ranked).splitlines()[1].split()[:2] == ["1", "8/5"]
+    # names are escaped
+    m = bg.Match(3, names=("<b>", "&"))
+    assert "<b>" not in m._repr_html_().split("<svg")[0]
