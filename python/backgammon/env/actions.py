@@ -1,0 +1,143 @@
+"""Action ids and masks: Pgx's micro actions, OpenSpiel's 1,352 ids, afterstates.
+
+A *micro* action is one checker step with one die, Pgx's ids:
+``id = 6 * src + die - 1`` with ``src`` 1 for the bar and ``26 - point`` for
+the mover's points 24..1 (``src`` 0, ids 0..5, is Pgx's no-op, legal only
+when no step is possible).  An *OpenSpiel* action is two steps (a half-turn
+of a double), ``id = 676 * low_first + a + 26 * b`` in OpenSpiel's absolute
+positions (X: ``24 - point``, O: ``point - 1``, 24 = the bar, 25 = no
+step); the first step uses the higher die unless ``low_first``.  Masks are
+computed in the core from the move generator (venv.h) and always describe
+exactly its legal plays.
+
+    >>> import backgammon as bg
+    >>> from backgammon.env import actions
+    >>> m = actions.micro_mask(bg.Position.initial(), (6, 5))
+    >>> [actions.micro_step(i) for i in m.nonzero()[0]][:3]
+    [(24, 6), (24, 5), (13, 6)]
+    >>> actions.micro_action(24, 6)
+    17
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from backgammon import _bgcore
+from backgammon._show import shown
+from backgammon.errors import IllegalActionError, IllegalPlayError
+from backgammon.position import Play, Position
+
+MICRO_ACTIONS = _bgcore.MICRO_ACTIONS      # 156
+OPENSPIEL_ACTIONS = _bgcore.OPENSPIEL_ACTIONS  # 1352
+OPENSPIEL_PASS = OPENSPIEL_ACTIONS - 1     # 1351: a half-turn without a step
+
+
+def _seat(player: Any) -> int:
+    if isinstance(player, bool) or player not in (0, 1):
+        raise IllegalActionError(f"player is seat 0 or 1, got {shown(player)}")
+    return int(player)
+
+
+def turn(position: Position, dice: Any, player: int = 0) -> Any:
+    """A turn in progress in the core (``_bgcore.Turn``): steps, masks, encodings."""
+    d1, d2 = _bgcore.parse_dice(dice)
+    return _bgcore.Turn(position.to_array().tobytes(), _seat(player), d1, d2)
+
+
+def micro_action(src: int, die: int) -> int:
+    """The micro id of the step from ``src`` (25 = the bar) with ``die``."""
+    return _bgcore.micro_id(src, die)
+
+
+def micro_step(action: int) -> tuple[int | None, int]:
+    """``(src, die)`` of a micro id; ``(None, die)`` for a no-op."""
+    return _bgcore.micro_decode(int(action))
+
+
+def micro_mask(position: Position, dice: Any, played: Iterable[tuple[int, int]] = ()) -> np.ndarray:
+    """bool ``(156,)``: the micro ids legal now, after the ``(src, die)`` steps ``played``."""
+    t = turn(position, dice)
+    for src, die in played:
+        if not t.step(src, die):
+            raise IllegalPlayError(f"the step ({src}, {die}) is not legal here: {position!r}")
+    return t.micro_mask()
+
+
+def openspiel_mask(position: Position, dice: Any, player: int = 0) -> np.ndarray:
+    """bool ``(1352,)``: OpenSpiel ids of the first half-turn legal now."""
+    return turn(position, dice, player).openspiel_mask()
+
+
+def afterstate_mask(position: Position, dice: Any, max_candidates: int) -> np.ndarray:
+    """bool ``(max_candidates,)``: the first ``len(position.legal_plays(dice))`` set."""
+    n = len(position.legal_plays(dice))
+    if n > max_candidates:
+        raise IllegalActionError(f"{n} distinct plays exceed max_candidates={max_candidates}")
+    m = np.zeros(max_candidates, dtype=bool)
+    m[:n] = True
+    return m
+
+
+def openspiel_steps(action: int, dice: Any, player: int = 0) -> tuple[tuple[int, int], ...]:
+    """The ``(src, die)`` steps of an OpenSpiel id (without checking legality)."""
+    d1, d2 = _bgcore.parse_dice(dice)
+    action = int(action)
+    if not 0 <= action < OPENSPIEL_ACTIONS:
+        raise IllegalActionError(f"an OpenSpiel action is 0..{OPENSPIEL_ACTIONS - 1}, got {action}")
+    low_first, rest = divmod(action, 676)
+    hi, lo = max(d1, d2), min(d1, d2)
+    dice_order = (lo, hi) if low_first else (hi, lo)
+    steps = []
+    for digit, die in zip((rest % 26, rest // 26), dice_order):
+        if digit != 25:
+            steps.append((_bgcore.openspiel_src(_seat(player), digit), die))
+    return tuple(steps)
+
+
+def play_to_openspiel(play: Play, dice: Any, player: int = 0) -> list[int]:
+    """OpenSpiel's ids for ``play`` of ``dice`` by seat ``player``: one id, two for a double.
+
+    Of the ids that make the same steps the lowest is returned.
+    """
+    if not isinstance(play, Play):
+        raise IllegalActionError(f"play must be a Play, got {shown(play)}")
+    d1, d2 = _bgcore.parse_dice(dice)
+    if play not in play.position.legal_plays((d1, d2)):
+        raise IllegalPlayError(f"{play} is not a legal play of {d1}-{d2} in {play.position!r}")
+    want = play.result.to_array().tobytes()
+    halves = 2 if d1 == d2 else 1
+
+    def search(t: Any, left: int) -> list[int] | None:
+        if left == 0:
+            return [] if t.board == want else None
+        for a in np.flatnonzero(t.openspiel_mask()):
+            t2 = t.copy()
+            t2.openspiel(int(a))
+            rest = search(t2, left - 1)
+            if rest is not None:
+                return [int(a)] + rest
+        return None
+
+    found = search(turn(play.position, (d1, d2), player), halves)
+    assert found is not None, "a legal play is always reachable by legal half-turns"
+    return found
+
+
+def openspiel_to_play(position: Position, dice: Any, actions: Sequence[int], player: int = 0) -> Play:
+    """The :class:`Play` that OpenSpiel ids ``actions`` (one, two for a double) make."""
+    d1, d2 = _bgcore.parse_dice(dice)
+    halves = 2 if d1 == d2 else 1
+    actions = list(actions)
+    if len(actions) != halves:
+        raise IllegalActionError(f"a turn of {d1}-{d2} is {halves} OpenSpiel action(s), "
+                                 f"got {len(actions)}")
+    t = turn(position, (d1, d2), player)
+    for a in actions:
+        if not t.openspiel(int(a)):
+            raise IllegalActionError(f"OpenSpiel action {a} is not legal now with {d1}-{d2} "
+                                     f"in {position!r}")
+    result = Position.from_array(np.frombuffer(t.board, dtype=np.int8))
+    return next(p for p in position.legal_plays((d1, d2)) if p.result == result)
