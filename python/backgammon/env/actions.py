@@ -98,9 +98,11 @@ def openspiel_steps(action: int, dice: Any, player: int = 0) -> tuple[tuple[int,
 
 
 def play_to_openspiel(play: Play, dice: Any, player: int = 0) -> list[int]:
-    """OpenSpiel's ids for ``play`` of ``dice`` by seat ``player``: one id, two for a double.
+    """OpenSpiel's ids for ``play`` of ``dice`` by seat ``player``: one id, or
+    two for a double whose first half-turn makes two steps without ending
+    the game (OpenSpiel then asks for a second half, possibly the pass 1351).
 
-    Of the ids that make the same steps the lowest is returned.
+    Of the ids that make the same play the lowest is returned.
     """
     if not isinstance(play, Play):
         raise IllegalActionError(f"play must be a Play, got {shown(play)}")
@@ -108,36 +110,44 @@ def play_to_openspiel(play: Play, dice: Any, player: int = 0) -> list[int]:
     if play not in play.position.legal_plays((d1, d2)):
         raise IllegalPlayError(f"{play} is not a legal play of {d1}-{d2} in {play.position!r}")
     want = play.result.to_array().tobytes()
-    halves = 2 if d1 == d2 else 1
+    t0 = turn(play.position, (d1, d2), player)
+    for a in np.flatnonzero(t0.openspiel_mask()):
+        t1 = t0.copy()
+        t1.openspiel(int(a))
+        if not _second_half(int(a), (d1, d2), t1):
+            if t1.board == want:
+                return [int(a)]
+            continue
+        for b in np.flatnonzero(t1.openspiel_mask()):
+            t2 = t1.copy()
+            t2.openspiel(int(b))
+            if t2.board == want:
+                return [int(a), int(b)]
+    raise AssertionError("a legal play is always reachable by legal half-turns")
 
-    def search(t: Any, left: int) -> list[int] | None:
-        if left == 0:
-            return [] if t.board == want else None
-        for a in np.flatnonzero(t.openspiel_mask()):
-            t2 = t.copy()
-            t2.openspiel(int(a))
-            rest = search(t2, left - 1)
-            if rest is not None:
-                return [int(a)] + rest
-        return None
 
-    found = search(turn(play.position, (d1, d2), player), halves)
-    assert found is not None, "a legal play is always reachable by legal half-turns"
-    return found
+def _second_half(first: int, dice: tuple[int, int], t: Any) -> bool:
+    """Whether OpenSpiel asks for a second half-turn after ``first``: only in a
+    double whose first half made two steps and did not end the game."""
+    if dice[0] != dice[1] or len(openspiel_steps(first, dice)) < 2:
+        return False
+    return any(v > 0 for v in np.frombuffer(t.board, dtype=np.int8)[1:])
 
 
 def openspiel_to_play(position: Position, dice: Any, actions: Sequence[int], player: int = 0) -> Play:
     """The :class:`Play` that OpenSpiel ids ``actions`` (one, two for a double) make."""
     d1, d2 = _bgcore.parse_dice(dice)
-    halves = 2 if d1 == d2 else 1
-    actions = list(actions)
-    if len(actions) != halves:
-        raise IllegalActionError(f"a turn of {d1}-{d2} is {halves} OpenSpiel action(s), "
-                                 f"got {len(actions)}")
+    actions = [int(a) for a in actions]
     t = turn(position, (d1, d2), player)
-    for a in actions:
-        if not t.openspiel(int(a)):
+    halves = 1
+    for i, a in enumerate(actions):
+        if i >= 2 or not t.openspiel(a):
             raise IllegalActionError(f"OpenSpiel action {a} is not legal now with {d1}-{d2} "
                                      f"in {position!r}")
+        if i == 0 and _second_half(a, (d1, d2), t):
+            halves = 2
+    if len(actions) != halves:
+        raise IllegalActionError(f"this turn of {d1}-{d2} is {halves} OpenSpiel action(s), "
+                                 f"got {len(actions)}")
     result = Position.from_array(np.frombuffer(t.board, dtype=np.int8))
     return next(p for p in position.legal_plays((d1, d2)) if p.result == result)

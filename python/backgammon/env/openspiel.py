@@ -76,8 +76,10 @@ def game_from_history(history: Any) -> Game:
             for src, die in steps:
                 game.move(src, max(src - die, 0))
             half += 1
-            # a double is two half-turns, unless the first could not make two steps
-            if d1 != d2 or half == 2 or len(steps) < 2:
+            # a double is two half-turns, unless the first could not make two
+            # steps or bore off the last checker
+            if (d1 != d2 or half == 2 or len(steps) < 2
+                    or game.current_position().borne_off()[0] == 15):
                 game.commit()
                 half = 0
         except IllegalActionError as e:
