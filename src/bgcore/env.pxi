@@ -377,6 +377,19 @@ cdef class VecEnv:
         for i in range(self.n):
             e[i] = self.games[i].episode
 
+    def next_episode(self, Py_ssize_t i):
+        """Begins slot i's next episode (its dice stream moves on)."""
+        cdef int r
+        if not 0 <= i < self.n:
+            raise IndexError(f"slot {i} of {self.n}")
+        self._reward[i] = 0
+        self._term[i] = 0
+        self._trunc[i] = 0
+        self.games[i].episode += 1
+        r = bg_vg_reset(&self.games[i], &self.cfg, self.gen, <uint64_t>i, self.sb)
+        self._check(self._settle(i, r, False))
+        self._sync_episodes()
+
     def step(self, const int64_t[::1] actions, bint autoreset=True):
         """Applies one action per slot.  Returns the slots whose id was
         illegal (those did not move), as an int64 array."""
