@@ -1,7 +1,7 @@
 # Encoders, turns step by step with action masks, and vector environments
 # (encode.h, venv.h).  Included by _bgcore.pyx: thin wrappers only, the loops
 # are in the headers and run without the GIL.
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 cdef extern from "encode.h" nogil:
     enum:
@@ -225,6 +225,7 @@ cdef class VecEnv:
     the games run.  Slot k of seed s draws its dice from streams seeded by
     (s, k, episode) alone."""
     cdef bg_vgame *games
+    cdef bg_rng *pick           # per slot: streams of sample_actions
     cdef bg_venv_cfg cfg
     cdef bg_gen *gen
     cdef readonly Py_ssize_t n
@@ -241,6 +242,7 @@ cdef class VecEnv:
 
     def __cinit__(self):
         self.games = NULL
+        self.pick = NULL
         self.gen = NULL
 
     def __init__(self, Py_ssize_t n, int actions, int enc, int policy, Nets nets=None,
@@ -279,8 +281,9 @@ cdef class VecEnv:
             self.obs_size = k
             self.mask_size = BG_MICRO_N if actions == BG_ACT_MICRO else BG_OS_N
         self.games = <bg_vgame *>calloc(n, sizeof(bg_vgame))
+        self.pick = <bg_rng *>calloc(n, sizeof(bg_rng))
         self.gen = bg_gen_new()
-        if self.games == NULL or self.gen == NULL:
+        if self.games == NULL or self.pick == NULL or self.gen == NULL:
             raise MemoryError()
         self.obs = np.zeros((n, self.obs_size), dtype=np.float32)
         self.mask = np.zeros((n, self.mask_size), dtype=np.uint8)
@@ -298,6 +301,7 @@ cdef class VecEnv:
 
     def __dealloc__(self):
         free(self.games)
+        free(self.pick)
         if self.gen != NULL:
             bg_gen_free(self.gen)
 
@@ -363,6 +367,7 @@ cdef class VecEnv:
         self.truncated[:] = 0
         with nogil:
             for i in range(self.n):
+                bg_rng_seed(&self.pick[i], seed ^ 0x5851F42D4C957F2DULL, <uint64_t>i)
                 self.games[i].episode = 0
                 r = bg_vg_reset(&self.games[i], &self.cfg, self.gen, <uint64_t>i, self.sb)
                 r = self._settle(i, r, True)
@@ -422,6 +427,30 @@ cdef class VecEnv:
         self._check(worst)
         self._sync_episodes()
         return bad[:nbad]
+
+    def sample_actions(self):
+        """One uniformly random legal id per slot (int64 (n,)), drawn in the core
+        from per-slot streams of the reset seed (benchmarks, baselines)."""
+        out = np.zeros(self.n, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        cdef Py_ssize_t i, j, m = self.mask_size
+        cdef int64_t count, k
+        with nogil:
+            for i in range(self.n):
+                count = 0
+                for j in range(m):
+                    count += self._mask[i, j]
+                if count == 0:
+                    o[i] = -1
+                    continue
+                k = bg_rng_below(&self.pick[i], <uint32_t>count)
+                for j in range(m):
+                    if self._mask[i, j]:
+                        if k == 0:
+                            o[i] = j
+                            break
+                        k -= 1
+        return out
 
     def opponent_turn(self, Py_ssize_t i):
         """(board, d1, d2) of slot i's pending external opponent turn."""

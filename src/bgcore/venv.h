@@ -50,27 +50,25 @@ typedef struct {
     uint8_t seat;      /* the mover's seat */
 } bg_turn;
 
-/* Whether r more steps can be made from b with the dice in left. */
-static int bg_turn_can_finish(const int8_t *b, const uint8_t *left, int r)
+/* Whether r more steps can be made from g's working board with the dice in
+ * left; g and left are as they were on return. */
+static int bg_turn_can_finish_g(bg_gen *g, uint8_t *left, int r)
 {
-    bg_gen g;
     int d;
     if (r <= 0) return 1;
-    bg_load(&g, b);
     for (d = 1; d <= 6; d++) {
         uint32_t m;
         if (!left[d]) continue;
-        m = bg_movable(&g, d);
+        m = bg_movable(g, d);
+        if (m && r == 1) return 1;
         while (m) {
-            int s = bg_highbit(m), ok;
-            uint8_t l2[8];
+            int s = bg_highbit(m), hit, ok;
             m &= ~(1u << s);
-            if (r == 1) return 1;
-            bg_apply(&g, s, d);
-            memcpy(l2, left, 8);
-            l2[d]--;
-            ok = bg_turn_can_finish(g.b, l2, r - 1);
-            bg_load(&g, b);
+            hit = bg_apply(g, s, d);
+            left[d]--;
+            ok = bg_turn_can_finish_g(g, left, r - 1);
+            left[d]++;
+            bg_undo(g, s, d, hit);
             if (ok) return 1;
         }
     }
@@ -101,17 +99,33 @@ static inline int bg_turn_begin(bg_turn *t, bg_gen *g, const int8_t *b, int seat
     return 0;
 }
 
+/* Whether the step (src, die) of g's working board (loaded from t->b) keeps
+ * the turn completable; g is as it was on return. */
+static inline int bg_turn_step_loaded(const bg_turn *t, bg_gen *g, int src, int d)
+{
+    uint8_t l2[8];
+    int hit, ok;
+    if (t->need <= 0 || d < 1 || d > 6 || !t->left[d]) return 0;
+    if (t->only && d != t->only) return 0;
+    if (src < 1 || src > BG_BAR || !((bg_movable(g, d) >> src) & 1u)) return 0;
+    if (t->need == 1) return 1;
+    memcpy(l2, t->left, 8);
+    l2[d]--;
+    hit = bg_apply(g, src, d);
+    ok = bg_turn_can_finish_g(g, l2, t->need - 1);
+    bg_undo(g, src, d, hit);
+    return ok;
+}
+
 /* Whether the step (src, die) is legal now; after it, *out holds the board. */
 static inline int bg_turn_step_ok(const bg_turn *t, int src, int d, int8_t *out32)
 {
-    uint8_t l2[8];
-    if (t->need <= 0 || d < 1 || d > 6 || !t->left[d]) return 0;
-    if (t->only && d != t->only) return 0;
-    memset(out32, 0, 32);
-    if (bg_step(t->b, src, d, out32) != 0) return 0;
-    memcpy(l2, t->left, 8);
-    l2[d]--;
-    return bg_turn_can_finish(out32, l2, t->need - 1);
+    bg_gen g;
+    bg_load(&g, t->b);
+    if (!bg_turn_step_loaded(t, &g, src, d)) return 0;
+    bg_apply(&g, src, d);
+    memcpy(out32, g.b, 32);
+    return 1;
 }
 
 /* Makes a step already known to be legal (board from bg_turn_step_ok). */
@@ -139,17 +153,22 @@ static inline int bg_micro_id(int src, int d) { return 6 * (26 - src) + d - 1; }
  * 0..5 as Pgx does.  Returns the number of legal ids. */
 static inline int bg_turn_micro_mask(const bg_turn *t, uint8_t *mask)
 {
-    int d, s, n = 0;
-    int8_t after[32];
+    int d, n = 0;
+    bg_gen g;
     memset(mask, 0, BG_MICRO_N);
     if (t->need <= 0) {
         memset(mask, 1, 6);
         return 6;
     }
+    bg_load(&g, t->b);
     for (d = 1; d <= 6; d++) {
+        uint32_t m;
         if (!t->left[d]) continue;
-        for (s = 1; s <= BG_BAR; s++) {
-            if (t->b[s] > 0 && bg_turn_step_ok(t, s, d, after)) {
+        m = bg_movable(&g, d);
+        while (m) {
+            int s = bg_highbit(m);
+            m &= ~(1u << s);
+            if (bg_turn_step_loaded(t, &g, s, d)) {
                 mask[bg_micro_id(s, d)] = 1;
                 n++;
             }
