@@ -41,6 +41,9 @@ from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon.train import train
 from backgammon import cubeful, met
 from backgammon.analysis import Analysis, analyse
+from backgammon import env
+from backgammon.env.encoders import encode
+from backgammon.env.bots import Bot
 
 __version__ = "0.1.0"
 
@@ -50,6 +53,7 @@ __all__ = [
     "Analysis",
     "AmbiguousPlayError",
     "BackgammonError",
+    "Bot",
     "CandidateRow",
     "Chouette",
     "CubeDecision",
@@ -89,6 +93,8 @@ __all__ = [
     "analyse",
     "batch_successors",
     "duel",
+    "encode",
+    "env",
     "evaluate",
     "bearoff",
     "cube_decision",

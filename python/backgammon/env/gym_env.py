@@ -43,7 +43,7 @@ def _action_kind(actions: Any) -> int:
 
 
 def _obs_box(encoding: str, shape: tuple[int, ...]) -> Any:
-    bound = np.inf if encoding.startswith("net") else 15.0
+    bound = 15.0  # every unit of every encoding lies in -15..15 (docs/env.md)
     return spaces.Box(-bound, bound, shape=shape, dtype=np.float32)
 
 

@@ -67,7 +67,7 @@ class VectorEnv:
     @property
     def single_observation_space(self) -> Any:
         from gymnasium import spaces
-        bound = np.inf if self.encoding.startswith("net") else 15.0
+        bound = 15.0  # every unit of every encoding lies in -15..15 (docs/env.md)
         return spaces.Box(-bound, bound, shape=(self._core.obs_size,), dtype=np.float32)
 
     @property
