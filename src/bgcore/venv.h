@@ -76,24 +76,24 @@ static int bg_turn_can_finish_g(bg_gen *g, uint8_t *left, int r)
 }
 
 /* Starts the turn of (d1, d2) on board b (both sides playing); g is scratch.
- * Returns 0, or -1 when memory ran out. */
+ * D, the most dice any play uses (RULES 4.1), is the largest r for which
+ * some sequence of r steps exists: an existence search, cheaper than
+ * generating the plays.  Returns 0. */
 static inline int bg_turn_begin(bg_turn *t, bg_gen *g, const int8_t *b, int seat, int d1, int d2)
 {
-    int64_t start = g->out.n, n;
+    int r;
     memset(t, 0, sizeof *t);
     memcpy(t->b, b, BG_NPTS);
     t->seat = (uint8_t)seat;
     t->d1 = (uint8_t)d1;
     t->d2 = (uint8_t)d2;
     bg_enc_left(d1, d2, t->left);
-    g->want_moves = 0;
-    n = bg_generate(g, b, d1, d2);
-    g->out.n = start;
-    if (n < 0) return -1;
-    t->need = (int8_t)g->depth;
+    bg_load(g, b);
+    for (r = d1 == d2 ? 4 : 2; r > 0; r--)
+        if (bg_turn_can_finish_g(g, t->left, r)) break;
+    t->need = (int8_t)r;
     if (d1 != d2 && t->need == 1) {
         int hi = d1 > d2 ? d1 : d2, lo = d1 > d2 ? d2 : d1;
-        bg_load(g, b);
         t->only = (uint8_t)(bg_movable(g, hi) ? hi : lo);
     }
     return 0;
