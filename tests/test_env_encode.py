@@ -207,3 +207,12 @@ def test_to_pyspiel_round_trip():
         for p in (0, 1):
             assert np.array_equal(back.observation_tensor(p), s.observation_tensor(p))
         assert openspiel.from_pyspiel(back).position == game.position
+
+
+@pytest.mark.parametrize("module", ["backgammon.env.encoders", "backgammon.env.actions",
+                                    "backgammon.env.openspiel", "backgammon.env.bots"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

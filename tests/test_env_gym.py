@@ -189,3 +189,12 @@ def test_aec_games_and_cube():
     with pytest.raises(bg.IllegalActionError):
         env.reset(seed=1)
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0]))
+
+
+@pytest.mark.parametrize("module", ["backgammon.env.gym_env", "backgammon.env.vector",
+                                    "backgammon.env.aec"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -14,7 +14,7 @@ exactly its legal plays.
     >>> from backgammon.env import actions
     >>> m = actions.micro_mask(bg.Position.initial(), (6, 5))
     >>> [actions.micro_step(i) for i in m.nonzero()[0]][:3]
-    [(24, 6), (24, 5), (13, 6)]
+    [(24, 6), (13, 5), (13, 6)]
     >>> actions.micro_action(24, 6)
     17
 """

@@ -4,7 +4,7 @@
     >>> env = BackgammonEnv(opponent="random", encoding="pgx", actions="micro")
     >>> obs, info = env.reset(seed=1)
     >>> obs.shape, info["action_mask"].shape, info["dice"]
-    ((34,), (156,), (4, 3))
+    ((34,), (156,), (4, 1))
 
 Each step is one decision of the agent: a checker step (``"micro"``, Pgx's
 156 ids), a half-turn (``"openspiel"``, OpenSpiel's 1,352 ids) or a whole
