@@ -22,7 +22,7 @@ import os
 import re
 import sys
 import time
-from typing import Sequence
+from typing import Any, Sequence
 
 from backgammon.errors import BackgammonError, InvalidDiceError
 from backgammon.perft import perft
@@ -316,7 +316,19 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--save", metavar="FILE", default=None, help="also write the final nets here")
     tr.add_argument("--no-progress", action="store_true")
     tr.set_defaults(run=_cmd_train)
+    _add_engine_commands(sub)
     return parser
+
+
+def _cmd_ubgi(args: argparse.Namespace) -> int:
+    from backgammon.engine.ubgi import run
+    return run()
+
+
+def _add_engine_commands(sub: Any) -> None:
+    ub = sub.add_parser("ubgi", help="serve the UBGI text protocol on stdin/stdout "
+                        "(backgammon.engine.ubgi)")
+    ub.set_defaults(run=_cmd_ubgi)
 
 
 def _stopping_options(parser: argparse.ArgumentParser) -> None:
