@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numpy as np
 
 from backgammon._show import shown
 from backgammon.errors import BackgammonError, InvalidRecordError

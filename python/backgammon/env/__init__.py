@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from backgammon.env import actions, openspiel
+from backgammon.env.bots import Bot
 from backgammon.env.encoders import NET_ENCODING, encode, encoding_size
 
-__all__ = ["NET_ENCODING", "BackgammonEnv", "VectorEnv", "aec_env", "encode", "encoding_size"]
+__all__ = ["NET_ENCODING", "BackgammonEnv", "Bot", "VectorEnv", "actions", "aec_env", "encode",
+           "encoding_size", "openspiel"]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from backgammon._show import shown
-from backgammon.env.actions import OPENSPIEL_PASS, openspiel_steps, play_to_openspiel
+from backgammon.env.actions import openspiel_steps, play_to_openspiel
 from backgammon.errors import IllegalActionError, InvalidRecordError
 from backgammon.game import Game, Phase
 
