@@ -2,6 +2,7 @@
 
     python benchmarks/env_vector.py [--envs 1024] [--seconds 5] [--encoding tesauro]
                                     [--actions micro] [--spiel-games 200] [--repeat 3]
+                                    [--threads 1]
 
 Ours: ``VectorEnv(n, opponent="random", encoding=..., actions=...)`` stepped
 with one uniformly random legal id per game drawn in the core
@@ -31,8 +32,10 @@ import numpy as np
 from backgammon.env import VectorEnv
 
 
-def ours(n: int, seconds: float, encoding: str, actions: str, seed: int) -> tuple[float, ...]:
-    venv = VectorEnv(n, opponent="random", encoding=encoding, actions=actions, seed=seed)
+def ours(n: int, seconds: float, encoding: str, actions: str, seed: int,
+         threads: int = 1) -> tuple[float, ...]:
+    venv = VectorEnv(n, opponent="random", encoding=encoding, actions=actions, seed=seed,
+                     threads=threads)
     venv.reset()
     core = venv._core
     steps = games = 0
@@ -79,11 +82,12 @@ def main() -> None:
     ap.add_argument("--actions", default="micro")
     ap.add_argument("--spiel-games", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     mine, theirs = [], []
     for k in range(a.repeat):
-        mine.append(ours(a.envs, a.seconds, a.encoding, a.actions, seed=k))
+        mine.append(ours(a.envs, a.seconds, a.encoding, a.actions, seed=k, threads=a.threads))
         p = spiel(a.spiel_games, seed=k)
         if p is not None:
             theirs.append(p)
@@ -91,7 +95,8 @@ def main() -> None:
         return [statistics.median(x[i] for x in rows) for i in range(4)]
 
     ms, mg, mcs, mcg = med(mine)
-    print(f"VectorEnv({a.envs}, random opponent, {a.encoding}, {a.actions}): "
+    print(f"VectorEnv({a.envs}, random opponent, {a.encoding}, {a.actions}, "
+          f"threads={a.threads}): "
           f"{ms:,.0f} env steps/s, {mg:,.0f} games/s wall; per CPU second {mcs:,.0f} "
           f"steps, {mcg:,.0f} games (median of {a.repeat})")
     if theirs:

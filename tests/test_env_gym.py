@@ -144,6 +144,22 @@ def test_vector_env_slots_do_not_depend_on_n():
         assert np.array_equal(r1, r2[:2]) and np.array_equal(t1, t2[:2])
 
 
+@pytest.mark.parametrize("actions", ["micro", "afterstate"])
+def test_vector_env_threads_do_not_change_the_games(actions):
+    one = VectorEnv(9, "pubeval", "tesauro", actions, seed=8, max_candidates=600)
+    three = VectorEnv(9, "pubeval", "tesauro", actions, seed=8, max_candidates=600, threads=3)
+    o1, _ = one.reset()
+    o3, _ = three.reset()
+    for _ in range(300):
+        assert np.array_equal(o1, o3)
+        a = one._core.sample_actions()
+        o1, r1, t1, _, _ = one.step(a)
+        o3, r3, t3, _, _ = three.step(a)
+        assert np.array_equal(r1, r3) and np.array_equal(t1, t3)
+    with pytest.raises(bg.InvalidSetupError):
+        VectorEnv(2, threads=0)
+
+
 def test_vector_env_illegal_ids_and_autoreset():
     venv = VectorEnv(3, opponent="random", encoding="pgx", seed=2)
     obs, infos = venv.reset()

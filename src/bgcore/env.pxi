@@ -228,6 +228,9 @@ cdef class VecEnv:
     cdef bg_rng *pick           # per slot: streams of sample_actions
     cdef bg_venv_cfg cfg
     cdef bg_gen *gen
+    cdef bg_gen **gens          # one scratch generator per stepping thread (gens[0] = gen)
+    cdef readonly int nthreads
+    cdef object pool
     cdef readonly Py_ssize_t n
     cdef readonly int obs_size, mask_size, max_candidates
     cdef bytes start
@@ -244,9 +247,12 @@ cdef class VecEnv:
         self.games = NULL
         self.pick = NULL
         self.gen = NULL
+        self.gens = NULL
+        self.nthreads = 0
 
     def __init__(self, Py_ssize_t n, int actions, int enc, int policy, Nets nets=None,
-                 bytes start=None, int max_candidates=0):
+                 bytes start=None, int max_candidates=0, int threads=1):
+        cdef int k
         if n < 1:
             raise ValueError(f"a vector env needs at least one game, got {n}")
         if bg_enc_size(enc) < 0:
@@ -282,8 +288,22 @@ cdef class VecEnv:
             self.mask_size = BG_MICRO_N if actions == BG_ACT_MICRO else BG_OS_N
         self.games = <bg_vgame *>calloc(n, sizeof(bg_vgame))
         self.pick = <bg_rng *>calloc(n, sizeof(bg_rng))
-        self.gen = bg_gen_new()
-        if self.games == NULL or self.pick == NULL or self.gen == NULL:
+        if not 1 <= threads <= 256:
+            raise ValueError(f"threads is 1..256, got {threads}")
+        self.gens = <bg_gen **>calloc(threads, sizeof(bg_gen *))
+        if self.gens == NULL:
+            raise MemoryError()
+        self.nthreads = threads
+        for k in range(threads):
+            self.gens[k] = bg_gen_new()
+            if self.gens[k] == NULL:
+                raise MemoryError()
+        self.gen = self.gens[0]
+        if threads > 1:
+            from concurrent.futures import ThreadPoolExecutor
+            self.pool = ThreadPoolExecutor(max_workers=threads - 1,
+                                           thread_name_prefix="backgammon-venv")
+        if self.games == NULL or self.pick == NULL:
             raise MemoryError()
         self.obs = np.zeros((n, self.obs_size), dtype=np.float32)
         self.mask = np.zeros((n, self.mask_size), dtype=np.uint8)
@@ -300,12 +320,16 @@ cdef class VecEnv:
         self._status = self.status
 
     def __dealloc__(self):
+        cdef int k
         free(self.games)
         free(self.pick)
-        if self.gen != NULL:
-            bg_gen_free(self.gen)
+        if self.gens != NULL:
+            for k in range(self.nthreads):
+                if self.gens[k] != NULL:
+                    bg_gen_free(self.gens[k])
+            free(self.gens)
 
-    cdef int _fill(self, Py_ssize_t i) noexcept nogil:
+    cdef int _fill(self, Py_ssize_t i, bg_gen *gen) noexcept nogil:
         """Observation and mask of slot i; -1 when its plays overflow the candidates."""
         cdef bg_vgame *v = &self.games[i]
         cdef int k = bg_enc_size(self.cfg.enc)
@@ -320,24 +344,24 @@ cdef class VecEnv:
         memset(&self._mask[i, 0], 0, self.max_candidates)
         if v.t.seat != 0 or v.t.need <= 0:
             return 0
-        start = self.gen.out.n
-        m = bg_generate(self.gen, v.t.b, v.t.d1, v.t.d2)
+        start = gen.out.n
+        m = bg_generate(gen, v.t.b, v.t.d1, v.t.d2)
         if m < 0 or m > self.max_candidates:
-            self.gen.out.n = start
+            gen.out.n = start
             return -1
         for j in range(m):
-            bg_encode(self.cfg.enc, self.gen.out.pos + (start + j) * BG_NPTS, 0, 0, 0, NULL,
+            bg_encode(self.cfg.enc, gen.out.pos + (start + j) * BG_NPTS, 0, 0, 0, NULL,
                       o + k * (1 + j))
             self._mask[i, j] = 1
-        self.gen.out.n = start
+        gen.out.n = start
         return 0
 
-    cdef int _settle(self, Py_ssize_t i, int r, bint autoreset) noexcept nogil:
+    cdef int _settle(self, Py_ssize_t i, int r, bint autoreset, bg_gen *gen) noexcept nogil:
         """Records result r of slot i; with autoreset begins its next episode."""
         while True:
             if r == 0 or r == BG_VG_OPP_TO_MOVE:
                 self._status[i] = r
-                return self._fill(i)
+                return self._fill(i, gen)
             if r == -100:
                 return -2
             if r == 100:
@@ -349,7 +373,7 @@ cdef class VecEnv:
                 self._status[i] = r
                 return 0
             self.games[i].episode += 1
-            r = bg_vg_reset(&self.games[i], &self.cfg, self.gen, <uint64_t>i, self.sb)
+            r = bg_vg_reset(&self.games[i], &self.cfg, gen, <uint64_t>i, self.sb)
 
     cdef _check(self, int r):
         if r == -2:
@@ -370,7 +394,7 @@ cdef class VecEnv:
                 bg_rng_seed(&self.pick[i], seed ^ 0x5851F42D4C957F2DULL, <uint64_t>i)
                 self.games[i].episode = 0
                 r = bg_vg_reset(&self.games[i], &self.cfg, self.gen, <uint64_t>i, self.sb)
-                r = self._settle(i, r, True)
+                r = self._settle(i, r, True, self.gen)
                 if r < worst:
                     worst = r
         self._check(worst)
@@ -392,41 +416,64 @@ cdef class VecEnv:
         self._trunc[i] = 0
         self.games[i].episode += 1
         r = bg_vg_reset(&self.games[i], &self.cfg, self.gen, <uint64_t>i, self.sb)
-        self._check(self._settle(i, r, False))
+        self._check(self._settle(i, r, False, self.gen))
         self._sync_episodes()
+
+    cdef int _step_range(self, Py_ssize_t lo, Py_ssize_t hi, const int64_t[::1] actions,
+                         uint8_t[::1] bad, bint autoreset, bg_gen *gen) noexcept nogil:
+        """Steps slots lo..hi-1 (one thread's share); returns the worst _settle code."""
+        cdef Py_ssize_t i
+        cdef int r, res, worst = 0
+        for i in range(lo, hi):
+            self._reward[i] = 0
+            self._term[i] = 0
+            self._trunc[i] = 0
+            if self._status[i] != 0 or actions[i] < 0 or actions[i] > 1 << 30:
+                bad[i] = 1
+                continue
+            r = bg_vg_act(&self.games[i], &self.cfg, gen, <int>actions[i], &res)
+            if r == -100:
+                worst = -2
+                continue
+            if r != 0:
+                bad[i] = 1
+                continue
+            r = self._settle(i, res, autoreset, gen)
+            if r < worst:
+                worst = r
+        return worst
+
+    def _chunk(self, Py_ssize_t k, const int64_t[::1] actions, uint8_t[::1] bad,
+               bint autoreset):
+        """Thread k's share of a step, without the GIL."""
+        cdef Py_ssize_t lo = self.n * k // self.nthreads, hi = self.n * (k + 1) // self.nthreads
+        cdef int r
+        cdef bg_gen *gen = self.gens[k]
+        with nogil:
+            r = self._step_range(lo, hi, actions, bad, autoreset, gen)
+        return r
 
     def step(self, const int64_t[::1] actions, bint autoreset=True):
         """Applies one action per slot.  Returns the slots whose id was
-        illegal (those did not move), as an int64 array."""
-        cdef Py_ssize_t i, nbad = 0
-        cdef int r, res, worst = 0
+        illegal (those did not move), as an int64 array.  With threads > 1
+        the slots are split in equal contiguous shares, one per thread; each
+        slot's game depends on its own streams only, so the results are the
+        same for any number of threads."""
+        cdef int worst = 0
         if actions.shape[0] != self.n:
             raise ValueError(f"step needs {self.n} actions, got {actions.shape[0]}")
-        bad = np.zeros(self.n, dtype=np.int64)
-        cdef int64_t[::1] bd = bad
-        self.reward[:] = 0
-        self.terminated[:] = 0
-        self.truncated[:] = 0
-        with nogil:
-            for i in range(self.n):
-                if self._status[i] != 0 or actions[i] < 0 or actions[i] > 1 << 30:
-                    bd[nbad] = i
-                    nbad += 1
-                    continue
-                r = bg_vg_act(&self.games[i], &self.cfg, self.gen, <int>actions[i], &res)
-                if r == -100:
-                    worst = -2
-                    continue
-                if r != 0:
-                    bd[nbad] = i
-                    nbad += 1
-                    continue
-                r = self._settle(i, res, autoreset)
-                if r < worst:
-                    worst = r
+        bad = np.zeros(self.n, dtype=np.uint8)
+        if self.nthreads == 1:
+            worst = self._chunk(0, actions, bad, autoreset)
+        else:
+            futures = [self.pool.submit(self._chunk, k, actions, bad, autoreset)
+                       for k in range(1, self.nthreads)]
+            worst = self._chunk(0, actions, bad, autoreset)
+            for f in futures:
+                worst = min(worst, f.result())
         self._check(worst)
         self._sync_episodes()
-        return bad[:nbad]
+        return np.flatnonzero(bad).astype(np.int64)
 
     def sample_actions(self):
         """One uniformly random legal id per slot (int64 (n,)), drawn in the core
@@ -471,7 +518,7 @@ cdef class VecEnv:
         if self._status[i] != BG_VG_OPP_TO_MOVE:
             raise ValueError(f"slot {i}: no opponent turn is pending")
         r = bg_vg_opp_done(&self.games[i], &self.cfg, self.gen, a)
-        self._check(self._settle(i, r, autoreset))
+        self._check(self._settle(i, r, autoreset, self.gen))
         self._sync_episodes()
 
     def turn(self, Py_ssize_t i):

@@ -35,6 +35,9 @@ ACTIONS = {"micro": 0, "openspiel": 1, "afterstate": 2}
 class VectorEnv:
     """``n`` games against a built-in ``opponent``, stepped in the core.
 
+    ``threads`` > 1 steps equal shares of the games on that many threads
+    (without the GIL); the games are the same for any number of threads.
+
     ``reset(seed=None) -> (obs, infos)`` and ``step(actions) -> (obs, rewards,
     terminations, truncations, infos)`` with numpy arrays; ``infos`` holds
     ``action_mask`` (bool ``(n, ids)``), ``episode`` (games begun per slot)
@@ -46,7 +49,7 @@ class VectorEnv:
 
     def __init__(self, n: int, opponent: Any = "net", encoding: str = "tesauro",
                  actions: str = "micro", seed: int | None = None,
-                 max_candidates: int = 1024) -> None:
+                 max_candidates: int = 1024, threads: int = 1) -> None:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InvalidSetupError(f"n is the number of games, an integer >= 1, got {n!r}")
         if actions not in ACTIONS:
@@ -56,10 +59,12 @@ class VectorEnv:
             raise InvalidSetupError("VectorEnv plays built-in opponents in the core: 'net', "
                                     "'pubeval', 'random' or an Evaluator")
         enc = encoding_kind(encoding)
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise InvalidSetupError(f"threads is an integer 1..256, got {threads!r}")
         self.num_envs = n
         self.encoding, self.actions = encoding, actions
         self._core = _bgcore.VecEnv(n, ACTIONS[actions], enc, core[0], core[1], None,
-                                    max_candidates)
+                                    max_candidates, threads)
         self._k = encoding_size(encoding)
         self._seed = seed
         self._illegal = np.zeros(0, dtype=np.int64)
