@@ -71,3 +71,39 @@ def test_malformed_commands_answer_errors_and_live_on(session):
     session.p.stdin.write(f"position fibs {OPENING_31}\n")
     assert session.send("go") == ["bestmove 8/5 6/5"]
     assert session.close() == 0
+
+
+def test_a_bot_decides_in_the_engines():
+    from backgammon.engine.external import answer
+    from backgammon.engine.ubgi import UbgiEngine
+
+    class LastPlayAlwaysDouble:
+        def choose_play(self, game):
+            return game.position.legal_plays(game.dice)[-1]
+
+        def cube_action(self, game):
+            return "double" if game.phase is bg.Phase.ROLL else "drop"
+
+    bot = LastPlayAlwaysDouble()
+    want = str(bg.Position.initial().legal_plays((3, 1))[-1])
+    e = UbgiEngine(bot)
+    assert e.handle(f"position fibs {OPENING_31}") == ([], False)
+    assert e.handle("go") == ([f"bestmove {want}"], False)
+    g = bg.Game.from_position(bg.Position.initial(), turn=0)
+    e.handle(f"position gnubgid {g.gnubg_id()}")
+    assert e.handle("go") == (["bestmove double"], False)
+    assert answer(OPENING_31, bot=bot) == want
+
+    class Bad:
+        def choose_play(self, game):
+            return "24/1"
+
+        def cube_action(self, game):
+            return "beaver"
+
+    e = UbgiEngine(Bad())
+    e.handle(f"position fibs {OPENING_31}")
+    assert e.handle("go")[0][0].startswith("error ")
+    e.handle(f"position gnubgid {g.gnubg_id()}")
+    assert e.handle("go")[0][0].startswith("error ")
+    assert e.handle("isready") == (["readyok"], False)

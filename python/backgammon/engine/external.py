@@ -24,13 +24,14 @@ import sys
 from typing import Any
 
 from backgammon.errors import BackgammonError
-from backgammon.game import Game, Phase
+from backgammon.game import Game
 
 _MAX_LINE = 4096
 
 
-def answer(line: str, ply: int = 0) -> str:
-    """The answer to one request line (without its newline)."""
+def answer(line: str, ply: int = 0, bot: Any = None) -> str:
+    """The answer to one request line (without its newline); decisions by
+    ``bot`` (a Bot) when given, else by the nets at ``ply``."""
     line = line.strip()
     if not line:
         return "Error: empty request"
@@ -47,17 +48,8 @@ def answer(line: str, ply: int = 0) -> str:
                     f"{e.lose_gammon:.6f} {e.lose_backgammon:.6f} {e.equity:.6f}")
         if not words[0].startswith("board:") or len(words) != 1:
             return f"Error: expected a FIBS board (board:...) or 'evaluation', got {line[:60]!r}"
-        game = Game.from_fibs_board(words[0])
-        if game.phase is Phase.MOVE:
-            assert game.dice is not None
-            play = game.position.best_play(game.dice, ply=ply)
-            return str(play) if play.moves else "pass"
-        decision = game.cube_decision(ply=ply)
-        if game.phase is Phase.DOUBLED:
-            return "take" if decision.take else "drop"
-        if game.can_double() and decision.action.lower().startswith(("double", "redouble")):
-            return "double"
-        return "roll"
+        from backgammon.engine.ubgi import decide
+        return decide(Game.from_fibs_board(words[0]), ply, bot)
     except BackgammonError as e:
         return f"Error: {' '.join(str(e).split())}"
 
@@ -65,6 +57,7 @@ def answer(line: str, ply: int = 0) -> str:
 class _Handler(socketserver.StreamRequestHandler):
     def handle(self) -> None:
         ply = getattr(self.server, "ply", 0)
+        bot = getattr(self.server, "bot", None)
         while True:
             raw = self.rfile.readline(_MAX_LINE + 1)
             if not raw:
@@ -75,7 +68,7 @@ class _Handler(socketserver.StreamRequestHandler):
                 reply = f"Error: a request has at most {_MAX_LINE} characters"
             else:
                 try:
-                    reply = answer(raw.decode("utf-8"), ply)
+                    reply = answer(raw.decode("utf-8"), ply, bot)
                 except UnicodeDecodeError:
                     reply = "Error: requests are UTF-8 text"
             self.wfile.write((reply + "\n").encode())
@@ -87,11 +80,13 @@ class Server(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
 
 
-def serve(port: int, host: str = "127.0.0.1", ply: int = 0, out: Any = None) -> int:
-    """Serves until interrupted."""
+def serve(port: int, host: str = "127.0.0.1", ply: int = 0, out: Any = None,
+          bot: Any = None) -> int:
+    """Serves until interrupted (decisions by ``bot`` if given, a Bot)."""
     out = out or sys.stdout
     with Server((host, port), _Handler) as server:
         server.ply = ply  # type: ignore[attr-defined]
+        server.bot = bot  # type: ignore[attr-defined]
         h, p = server.server_address[:2]
         out.write(f"listening on {h}:{p}\n")
         out.flush()

@@ -34,11 +34,17 @@ _MAX_LINE = 4096
 
 
 class UbgiEngine:
-    """The protocol's state machine: :meth:`handle` maps a line to answer lines."""
+    """The protocol's state machine: :meth:`handle` maps a line to answer lines.
 
-    def __init__(self) -> None:
+    ``bot``: a :class:`~backgammon.Bot` deciding instead of the nets (its
+    ``cube_action(game)``, when it has one, answers ``"double"``, ``"roll"``,
+    ``"take"`` or ``"drop"``).
+    """
+
+    def __init__(self, bot: Any = None) -> None:
         self.game: Game | None = None
         self.ply = 0
+        self.bot = bot
 
     def handle(self, line: str) -> tuple[list[str], bool]:
         """(answer lines, whether to quit)."""
@@ -99,26 +105,43 @@ class UbgiEngine:
         return []
 
     def _go(self) -> str:
-        game = self.game
-        if game is None:
+        if self.game is None:
             return "error no position: send 'position ...' first"
-        if game.phase is Phase.MOVE:
-            assert game.dice is not None
-            play = game.position.best_play(game.dice, ply=self.ply)
-            return f"bestmove {play}" if play.moves else "bestmove pass"
-        decision = game.cube_decision(ply=self.ply)
-        if game.phase is Phase.DOUBLED:
-            return "bestmove take" if decision.take else "bestmove drop"
-        if game.can_double() and decision.action.lower().startswith(("double", "redouble")):
-            return "bestmove double"
-        return "bestmove roll"
+        return f"bestmove {decide(self.game, self.ply, self.bot)}"
 
 
-def run(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    """Serves the protocol until ``quit`` or the end of input."""
+def decide(game: Game, ply: int = 0, bot: Any = None) -> str:
+    """The answer for ``game``: a play's notation (``pass`` without a move),
+    ``double``/``roll`` before the roll, ``take``/``drop`` when doubled;
+    by ``bot`` when given (a Bot), else by the nets at ``ply``."""
+    if game.phase is Phase.MOVE:
+        assert game.dice is not None
+        if bot is not None:
+            from backgammon.env.bots import choose_with
+            play = choose_with(bot, game.position, game.dice, game.turn)
+        else:
+            play = game.position.best_play(game.dice, ply=ply)
+        return str(play) if play.moves else "pass"
+    allowed = ("take", "drop") if game.phase is Phase.DOUBLED else (
+        ("double", "roll") if game.can_double() else ("roll",))
+    if bot is not None and hasattr(bot, "cube_action"):
+        action = bot.cube_action(game)
+        if action not in allowed:
+            raise BackgammonError(f"the bot's cube action must be one of {allowed}, got {action!r}")
+        return str(action)
+    decision = game.cube_decision(ply=ply)
+    if game.phase is Phase.DOUBLED:
+        return "take" if decision.take else "drop"
+    if "double" in allowed and decision.action.lower().startswith(("double", "redouble")):
+        return "double"
+    return "roll"
+
+
+def run(stdin: IO[str] | None = None, stdout: IO[str] | None = None, bot: Any = None) -> int:
+    """Serves the protocol until ``quit`` or the end of input (decisions by ``bot`` if given)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    engine = UbgiEngine()
+    engine = UbgiEngine(bot)
     while True:
         line = stdin.readline(_MAX_LINE + 2)
         if not line:
