@@ -54,6 +54,9 @@ from backgammon.cube_rollout import rollout_cube
 from backgammon.display import RankedPlays, _install as _install_displays
 
 _install_displays()  # Jupyter displays of Evaluation and DuelResult
+from backgammon import env
+from backgammon.env.encoders import encode
+from backgammon.env.bots import Bot
 
 __version__ = "0.1.0"
 
@@ -67,6 +70,7 @@ __all__ = [
     "Analysis",
     "AmbiguousPlayError",
     "BackgammonError",
+    "Bot",
     "CandidateRow",
     "Chouette",
     "CubeDecision",
@@ -109,6 +113,8 @@ __all__ = [
     "analyse",
     "batch_successors",
     "duel",
+    "encode",
+    "env",
     "evaluate",
     "bearoff",
     "benchmark",

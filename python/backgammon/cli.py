@@ -28,7 +28,7 @@ import json
 import os
 import sys
 import time
-from typing import Sequence
+from typing import Any, Sequence
 
 from backgammon.errors import BackgammonError, InvalidDiceError
 from backgammon.perft import perft
@@ -535,7 +535,30 @@ def _parser() -> argparse.ArgumentParser:
     be.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                     help="native threads of the duel (default: one per CPU)")
     be.set_defaults(run=_cmd_benchmark)
+    _add_engine_commands(sub)
     return parser
+
+
+def _cmd_ubgi(args: argparse.Namespace) -> int:
+    from backgammon.engine.ubgi import run
+    return run()
+
+
+def _cmd_external(args: argparse.Namespace) -> int:
+    from backgammon.engine.external import serve
+    return serve(args.port, args.host, args.ply)
+
+
+def _add_engine_commands(sub: Any) -> None:
+    ub = sub.add_parser("ubgi", help="serve the UBGI text protocol on stdin/stdout "
+                        "(backgammon.engine.ubgi)")
+    ub.set_defaults(run=_cmd_ubgi)
+    ex = sub.add_parser("external", help="serve gnubg's external player protocol on a TCP "
+                        "port (backgammon.engine.external)")
+    ex.add_argument("--port", type=int, required=True, help="TCP port (0: any free port)")
+    ex.add_argument("--host", default="127.0.0.1", help="address to listen on (default loopback)")
+    ex.add_argument("--ply", type=int, default=0, choices=(0, 1, 2), help="search depth")
+    ex.set_defaults(run=_cmd_external)
 
 
 def _stopping_options(parser: argparse.ArgumentParser) -> None:

@@ -97,13 +97,25 @@ class DuelResult:
 
 def duel(a: DuelPolicy, b: DuelPolicy, games: int = 2000, seed: int | None = None,
          workers: int | None = None, *, position: Position | None = None,
-         in_flight: int = 1024) -> DuelResult:
+         in_flight: int = 1024, ply: int | tuple[int, int] = 0) -> DuelResult:
     """Plays ``a`` against ``b`` for ``games`` games (rounded up to whole
     pairs) from ``position`` (the opening by default) and returns the
     :class:`DuelResult`.  Built-in policies and evaluators play in the core
     on ``workers`` threads; the result is the same for any ``workers``.  A
     callable side is called from the calling thread with the candidates of
-    ``in_flight`` games at a time (``workers`` must then be 1 or None)."""
+    ``in_flight`` games at a time (``workers`` must then be 1 or None).
+
+    ``ply`` (one for both sides or ``(ply_a, ply_b)``, 0..2) makes the nets'
+    sides search deeper.  A :class:`~backgammon.Bot` side, a callable taking
+    ``before`` / ``dice`` keywords (``fn(candidates, *, before, dice)``: the
+    position before the move and the roll, per game) and ``ply`` > 0 are
+    played by a Python loop on the same duplicate pairs
+    (``backgammon.env.duel_loop``)."""
+    plies = _plies(ply)
+    from backgammon.env.duel_loop import wants_context
+    if max(plies) > 0 or any(hasattr(p, "choose_play") or (callable(p) and wants_context(p))
+                             for p in (a, b)):
+        return _python_duel(a, b, games, seed, position, plies)
     games = _positive_int(games, "games")
     pairs = (games + 1) // 2
     if seed is None:
@@ -126,6 +138,31 @@ def duel(a: DuelPolicy, b: DuelPolicy, games: int = 2000, seed: int | None = Non
                                      pb[0], pb[1], pb[2], in_flight)
     else:
         stats = _duel_stats(pos._b, seed, pairs, pa[:2], pb[:2], workers or 1)
+    return _result(_name(a), _name(b), seed, stats)
+
+
+def _plies(ply: Any) -> tuple[int, int]:
+    pair = ply if isinstance(ply, tuple) else (ply, ply)
+    if len(pair) != 2 or any(isinstance(p, bool) or p not in (0, 1, 2) for p in pair):
+        raise RolloutError(f"ply is 0, 1 or 2, or a pair of them, got {ply!r}")
+    return int(pair[0]), int(pair[1])
+
+
+def _python_duel(a: Any, b: Any, games: Any, seed: Any, position: Any,
+                 plies: tuple[int, int]) -> DuelResult:
+    from backgammon.env.duel_loop import chooser, duel_stats
+    games = _positive_int(games, "games")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little") >> 1
+    seed = _seed(seed)
+    pos = position if position is not None else Position.initial()
+    if not isinstance(pos, Position):
+        raise TypeError(f"position must be a Position, got {type(pos).__name__}")
+    if pos.outcome() is not None:
+        raise RolloutError(f"the game is already over in {pos!r}")
+    rng = np.random.default_rng([seed, 2 ** 32])   # the random policy's own stream
+    stats = duel_stats(pos, seed, (games + 1) // 2, chooser(a, plies[0], rng),
+                       chooser(b, plies[1], rng))
     return _result(_name(a), _name(b), seed, stats)
 
 

@@ -1855,3 +1855,9 @@ def scheduled_roll(int64_t game, int ply, int rotation, int rot_offset=0):
     o.rot_offset = rot_offset
     bg_roll_sched(NULL, game, ply, &o, &d1, &d2)
     return 6 * (d1 - 1) + d2 - 1
+
+
+# ----------------------------------------------------------------------
+# encoders and environments (encode.h, venv.h)
+
+include "env.pxi"

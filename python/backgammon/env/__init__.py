@@ -1,0 +1,33 @@
+"""Environments and encoders for bots and reinforcement learning.
+
+``encode`` (observation encoders in the core), ``actions`` (micro, OpenSpiel
+and afterstate ids and masks), ``openspiel`` (converters to and from
+pyspiel), and, with the optional ``env`` extra (gymnasium, pettingzoo),
+``BackgammonEnv`` (Gymnasium), ``aec_env`` (PettingZoo AEC) and
+``VectorEnv`` (N games stepped in the core).  See ``docs/env.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backgammon.env import actions, openspiel
+from backgammon.env.bots import Bot
+from backgammon.env.encoders import NET_ENCODING, encode, encoding_size
+
+__all__ = ["NET_ENCODING", "BackgammonEnv", "Bot", "VectorEnv", "actions", "aec_env", "encode",
+           "encoding_size", "openspiel"]
+
+
+def __getattr__(name: str) -> Any:
+    # gymnasium and pettingzoo are imported only when an environment is asked for
+    if name == "BackgammonEnv":
+        from backgammon.env.gym_env import BackgammonEnv
+        return BackgammonEnv
+    if name == "VectorEnv":
+        from backgammon.env.vector import VectorEnv
+        return VectorEnv
+    if name == "aec_env":
+        from backgammon.env.aec import aec_env
+        return aec_env
+    raise AttributeError(f"module 'backgammon.env' has no attribute {name!r}")
