@@ -120,3 +120,23 @@ def test_ply_targets_are_the_nets_deeper_evaluation(tmp_path):
     assert meta["method"] == "1-ply" and meta["games"] is None
     with pytest.raises(TrainingDataError, match="ply 1 or 2"):
         targets.ply_targets(boards, 3)
+
+
+def test_relabel_keeps_the_positions_and_changes_the_targets(tmp_path, capsys):
+    from backgammon.cli import main
+
+    src = tmp_path / "old"
+    targets.make_targets(src, range(2), seed=4, chunk_positions=5, games=36, truncate=2)
+    other = bg.Evaluator.random((8, 4), seed=3)
+    written = targets.relabel_targets(src, tmp_path / "new", ply=1, evaluator=other)
+    assert [p.name for p in written] == ["chunk-000000.npz", "chunk-000001.npz"]
+    old, new = targets.read_targets(src), targets.read_targets(tmp_path / "new")
+    assert (old.boards == new.boards).all()
+    assert np.allclose(new.targets, targets.ply_targets(old.boards, 1, evaluator=other))
+    assert not np.allclose(old.targets, new.targets)
+    assert targets.relabel_targets(src, tmp_path / "new", ply=1, evaluator=other) == []
+    assert main(["targets", "--relabel", str(src), "--out", str(tmp_path / "cli")]) == 2
+    assert "--ply" in capsys.readouterr().err
+    assert main(["targets", "--relabel", str(src), "--out", str(tmp_path / "cli"),
+                 "--ply", "1"]) == 0
+    assert len(targets.read_targets(tmp_path / "cli")) == 10

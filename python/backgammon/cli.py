@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from typing import Any, Sequence
@@ -260,6 +261,13 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     def log(text: str) -> None:
         print(time.strftime("%H:%M:%S"), text, flush=True)
 
+    if args.relabel is not None:
+        if args.ply is None:
+            raise BackgammonError("--relabel needs --ply 1 or 2 (the new targets' depth)")
+        targets.relabel_targets(args.relabel, args.out, ply=args.ply, evaluator=ev, log=log)
+        return 0
+    if args.chunks is None:
+        raise BackgammonError("targets needs --chunks FIRST END (or --relabel DIR)")
     first, end = args.chunks
     targets.make_targets(args.out, range(first, end), seed=args.seed,
                          chunk_positions=args.positions, games=args.games,
@@ -484,9 +492,12 @@ def _parser() -> argparse.ArgumentParser:
                     "writing chunk files OUT/chunk-NNNNNN.npz (docs/nn.md). Chunks already "
                     "there are kept, so the same command resumes an interrupted run.")
     tg.add_argument("--out", metavar="DIR", required=True)
-    tg.add_argument("--seed", type=int, required=True, help="the data set's seed (chunk c uses (seed, c))")
-    tg.add_argument("--chunks", type=int, nargs=2, metavar=("FIRST", "END"), required=True,
+    tg.add_argument("--seed", type=int, default=0, help="the data set's seed (chunk c uses (seed, c))")
+    tg.add_argument("--chunks", type=int, nargs=2, metavar=("FIRST", "END"), default=None,
                     help="make chunks FIRST .. END-1")
+    tg.add_argument("--relabel", metavar="DIR", default=None,
+                    help="instead: the positions of DIR's chunks with new targets at --ply "
+                         "by --nets (the next generation's targets)")
     tg.add_argument("--positions", type=int, default=500, help="positions per chunk (default 500)")
     tg.add_argument("--games", type=int, default=216,
                     help="games per position, a multiple of 36 (default 216)")
