@@ -49,7 +49,7 @@ SIZES = {"contact": 2000, "crashed": 1000, "race": 1000}   # decisions a set
 MARGIN = 0.16             # deep rollouts for plays within this of the cheap best ...
 DEEP_MAX = 6              # ... at most this many, at least two
 DEEP = {                  # rollout_plays settings of the deep candidates, by class
-    "contact": {"games": 216, "truncate": 7, "vr": True},
+    "contact": {"games": 144, "truncate": 5, "vr": True},
     "crashed": {"games": 2592, "truncate": None, "vr": False},
     "race": {"games": 144, "truncate": None, "vr": True},
 }
