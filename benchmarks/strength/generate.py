@@ -204,9 +204,7 @@ def rollout(part: int, parts: int, max_minutes: float | None) -> None:
     ev = nn.Evaluator.default()
     data = np.load(WORK / "selected.npz")
     out = WORK / f"rollout-{part}-of-{parts}.jsonl"
-    done = set()
-    for line in _lines(out):
-        done.add(line["index"])
+    done = {r["index"] for f in WORK.glob("rollout-*.jsonl") for r in _lines(f)}
     start = time.process_time()
     n = 0
     with out.open("a") as f:
