@@ -161,7 +161,7 @@ def reference(ev: nn.Evaluator, board: bytes, dice: tuple[int, int], seed: int, 
     se = np.full(len(results), np.nan)
     deep_eq = np.array([at[results[i].tobytes()].equity.value for i in deep])
     shift = float(np.mean(deep_eq - cheap[deep]))
-    eq += shift
+    eq = np.clip(eq + shift, -3.0, 3.0)  # no value beyond a backgammon
     best = rows[0].play.result._b
     for i in deep:
         r = at[results[i].tobytes()]
@@ -269,7 +269,9 @@ def pack() -> None:
         if not idx:
             continue
         decisions = [(bg.Position._from_bytes(data["boards"][i].tobytes()),
-                      tuple(int(x) for x in data["dice"][i]), refs[i]["equities"]) for i in idx]
+                      tuple(int(x) for x in data["dice"][i]),
+                      np.clip(refs[i]["equities"], -3.0, 3.0))  # a shifted 1-ply value may
+                     for i in idx]                               # pass a backgammon's 3
         stderr = [[np.nan if x is None else x for x in refs[i]["diff_stderr"]] for i in idx]
         meta = {
             "class": c, "generator": "benchmarks/strength/generate.py", "commit": commit,
