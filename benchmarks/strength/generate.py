@@ -9,7 +9,7 @@ Three steps, each resumable, every chunk with its own seed:
 * ``sample``: games of the bundled nets with exploration and of varied play (a
   few plies of pubeval or random moves, then the nets), dice from
   ``numpy.random.default_rng((TAG, chunk, game))``; at most one unforced
-  decision of each class per game (two of contact) is kept, drawn at random.
+  decision of each class per game (two crashed) is kept, drawn at random.
   Writes ``work/sample-CHUNK.npz``.
 * ``rollout``: the reference equities of every decision of a sample chunk
   (``reference()``), appended one decision at a time to
