@@ -1,22 +1,27 @@
 """Generate the strength benchmark's position sets (benchmarks/strength/README.md).
 
-    nice -n 15 python benchmarks/strength/generate.py sample --chunk 0 --games 400
-    nice -n 15 python benchmarks/strength/generate.py rollout --chunk 0 [--max-minutes M]
+    nice -n 15 python benchmarks/strength/generate.py sample --chunk 0 --games 2500   # chunks 0-3
+    python benchmarks/strength/generate.py select --chunks 0 1 2 3 --seed 1
+    nice -n 15 python benchmarks/strength/generate.py rollout --part 0 --parts 2 [--max-minutes M]
+    nice -n 15 python benchmarks/strength/generate.py rollout --part 1 --parts 2 [--max-minutes M]
     python benchmarks/strength/generate.py pack            # -> contact.npz, crashed.npz, race.npz
 
-Three steps, each resumable, every chunk with its own seed:
+Four steps, each resumable, every chunk and decision with its own seed:
 
 * ``sample``: games of the bundled nets with exploration and of varied play (a
   few plies of pubeval or random moves, then the nets), dice from
   ``numpy.random.default_rng((TAG, chunk, game))``; at most one unforced
   decision of each class per game (two crashed) is kept, drawn at random.
   Writes ``work/sample-CHUNK.npz``.
-* ``rollout``: the reference equities of every decision of a sample chunk
-  (``reference()``), appended one decision at a time to
-  ``work/rollout-CHUNK.jsonl``; a rerun skips the decisions already there.
-* ``pack``: the chunks' decisions -> one compact ``.npz`` per class.
+* ``select``: SIZES decisions of each class drawn (seeded) from the chunks:
+  ``work/selected.npz``.
+* ``rollout``: the reference equities of the selected decisions of one part
+  (``reference()``, decision ``i`` with seed ``TAG * 10000 + i``), appended
+  one decision at a time to ``work/rollout-PART-of-PARTS.jsonl``; a rerun
+  skips the decisions already in any log.
+* ``pack``: the rolled-out decisions -> one compact ``.npz`` per class.
 
-``work/`` (ignored by git) holds the chunks; the packed sets are committed.
+``work/`` (ignored by git) holds the chunks and logs; the packed sets are committed.
 """
 
 from __future__ import annotations
