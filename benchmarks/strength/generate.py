@@ -1,22 +1,27 @@
 """Generate the strength benchmark's position sets (benchmarks/strength/README.md).
 
-    nice -n 15 python benchmarks/strength/generate.py sample --chunk 0 --games 400
-    nice -n 15 python benchmarks/strength/generate.py rollout --chunk 0 [--max-minutes M]
+    nice -n 15 python benchmarks/strength/generate.py sample --chunk 0 --games 2500   # chunks 0-3
+    python benchmarks/strength/generate.py select --chunks 0 1 2 3 --seed 1
+    nice -n 15 python benchmarks/strength/generate.py rollout --part 0 --parts 2 [--max-minutes M]
+    nice -n 15 python benchmarks/strength/generate.py rollout --part 1 --parts 2 [--max-minutes M]
     python benchmarks/strength/generate.py pack            # -> contact.npz, crashed.npz, race.npz
 
-Three steps, each resumable, every chunk with its own seed:
+Four steps, each resumable, every chunk and decision with its own seed:
 
 * ``sample``: games of the bundled nets with exploration and of varied play (a
   few plies of pubeval or random moves, then the nets), dice from
   ``numpy.random.default_rng((TAG, chunk, game))``; at most one unforced
-  decision of each class per game (two of contact) is kept, drawn at random.
+  decision of each class per game (two crashed) is kept, drawn at random.
   Writes ``work/sample-CHUNK.npz``.
-* ``rollout``: the reference equities of every decision of a sample chunk
-  (``reference()``), appended one decision at a time to
-  ``work/rollout-CHUNK.jsonl``; a rerun skips the decisions already there.
-* ``pack``: the chunks' decisions -> one compact ``.npz`` per class.
+* ``select``: SIZES decisions of each class drawn (seeded) from the chunks:
+  ``work/selected.npz``.
+* ``rollout``: the reference equities of the selected decisions of one part
+  (``reference()``, decision ``i`` with seed ``TAG * 10000 + i``), appended
+  one decision at a time to ``work/rollout-PART-of-PARTS.jsonl``; a rerun
+  skips the decisions already in any log.
+* ``pack``: the rolled-out decisions -> one compact ``.npz`` per class.
 
-``work/`` (ignored by git) holds the chunks; the packed sets are committed.
+``work/`` (ignored by git) holds the chunks and logs; the packed sets are committed.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ SIZES = {"contact": 2000, "crashed": 1000, "race": 1000}   # decisions a set
 MARGIN = 0.16             # deep rollouts for plays within this of the cheap best ...
 DEEP_MAX = 6              # ... at most this many, at least two
 DEEP = {                  # rollout_plays settings of the deep candidates, by class
-    "contact": {"games": 216, "truncate": 7, "vr": True},
+    "contact": {"games": 144, "truncate": 5, "vr": True},
     "crashed": {"games": 2592, "truncate": None, "vr": False},
     "race": {"games": 144, "truncate": None, "vr": True},
 }
@@ -161,7 +166,7 @@ def reference(ev: nn.Evaluator, board: bytes, dice: tuple[int, int], seed: int, 
     se = np.full(len(results), np.nan)
     deep_eq = np.array([at[results[i].tobytes()].equity.value for i in deep])
     shift = float(np.mean(deep_eq - cheap[deep]))
-    eq += shift
+    eq = np.clip(eq + shift, -3.0, 3.0)  # no value beyond a backgammon
     best = rows[0].play.result._b
     for i in deep:
         r = at[results[i].tobytes()]
@@ -204,9 +209,7 @@ def rollout(part: int, parts: int, max_minutes: float | None) -> None:
     ev = nn.Evaluator.default()
     data = np.load(WORK / "selected.npz")
     out = WORK / f"rollout-{part}-of-{parts}.jsonl"
-    done = set()
-    for line in _lines(out):
-        done.add(line["index"])
+    done = {r["index"] for f in WORK.glob("rollout-*.jsonl") for r in _lines(f)}
     start = time.process_time()
     n = 0
     with out.open("a") as f:
@@ -271,7 +274,9 @@ def pack() -> None:
         if not idx:
             continue
         decisions = [(bg.Position._from_bytes(data["boards"][i].tobytes()),
-                      tuple(int(x) for x in data["dice"][i]), refs[i]["equities"]) for i in idx]
+                      tuple(int(x) for x in data["dice"][i]),
+                      np.clip(refs[i]["equities"], -3.0, 3.0))  # a shifted 1-ply value may
+                     for i in idx]                               # pass a backgammon's 3
         stderr = [[np.nan if x is None else x for x in refs[i]["diff_stderr"]] for i in idx]
         meta = {
             "class": c, "generator": "benchmarks/strength/generate.py", "commit": commit,

@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Mapping, Union
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon import pubeval as _pubeval
+from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
 from backgammon.batch import batch_successors, board_rows
 from backgammon.errors import BackgammonError, InvalidBenchmarkError
 from backgammon.position import Play, Position
