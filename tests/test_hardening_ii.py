@@ -361,3 +361,87 @@ def test_a_short_table_is_not_extended():
     assert small.extension is None
     with pytest.raises(MatchEquityError, match="too short to extend"):
         small.equity(3, 2)
+
+
+# ---------------------------------------------------------------- Ctrl-C in the row loops
+
+
+def _stops_early(make_work, rows: int, most: int) -> None:
+    """Ctrl-C stops the work long before it would end: its latency after the signal
+    is under a third of the whole work's time, measured just before (not a speed
+    assertion: before the row loops polled, the latency was the rest of the work).
+    ``make_work(rows)`` gives the work; rows double (up to ``most``) until it takes
+    a second, so the comparison means something on a fast machine too."""
+    import gc
+    import signal
+    import time
+
+    from test_interrupts import WATCHDOG, WATCHDOG_TRIES, _interrupt_after
+
+    if not hasattr(signal, "pthread_kill"):
+        pytest.skip("needs signal.pthread_kill (POSIX)")
+    while True:
+        work = make_work(rows)
+        start = time.perf_counter()
+        work()
+        whole = time.perf_counter() - start
+        if whole >= 1.0 or rows >= most:
+            break
+        rows *= 2
+    assert whole >= 1.0, f"{rows} rows took only {whole:.2f} s"
+    # the signal half way through: in the row loop, past the checks of the whole array
+    delay = whole / 2
+    gc.collect()
+    timers = [_interrupt_after(delay + k * WATCHDOG) for k in range(WATCHDOG_TRIES)]
+    start = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            work()
+    finally:
+        for timer in timers:
+            timer.cancel()
+            timer.join()
+    latency = time.perf_counter() - start - delay
+    assert latency < max(0.5, whole / 4), (latency, whole, rows)
+
+
+def _start_rows(rows: int) -> np.ndarray:
+    import backgammon as bg
+
+    return np.tile(bg.Position.initial().to_array().astype(np.int8), (rows, 1))
+
+
+def test_pubeval_scores_stop_on_ctrl_c():
+    from backgammon import pubeval
+
+    def make(rows):  # 26 bytes a row: at most 32 Mi rows, 870 MB
+        boards = _start_rows(rows)
+        return lambda: pubeval.scores(boards)
+
+    _stops_early(make, 1 << 22, 1 << 25)
+    assert pubeval.scores(_start_rows(2)).shape == (2,)  # usable afterwards
+
+
+def test_batch_successors_stop_on_ctrl_c():
+    import backgammon as bg
+
+    def make(rows):  # 6-6 from the start, 11 plays of 26 bytes a row: at most 4 Mi rows
+        boards = _start_rows(rows)
+        dice = np.tile(np.array([[6, 6]], np.uint8), (rows, 1))
+        return lambda: bg.batch_successors(boards, dice)
+
+    _stops_early(make, 1 << 18, 1 << 22)
+    results, offsets = bg.batch_successors(_start_rows(2), [(6, 6), (6, 6)])
+    assert offsets.tolist() == [0, 11, 22]
+
+
+def test_pubeval_scores_refuse_an_empty_row_by_index():
+    from backgammon import pubeval
+    from backgammon.errors import InvalidPositionError
+
+    boards = np.zeros((3, 26), np.int8)
+    boards[0, 6] = 5
+    boards[0, 19] = -5
+    boards[2] = boards[0]
+    with pytest.raises(InvalidPositionError, match="row 1: no checkers"):
+        pubeval.scores(boards)
