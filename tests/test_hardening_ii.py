@@ -445,3 +445,34 @@ def test_pubeval_scores_refuse_an_empty_row_by_index():
     boards[2] = boards[0]
     with pytest.raises(InvalidPositionError, match="row 1: no checkers"):
         pubeval.scores(boards)
+
+
+# ---------------------------------------------------------------- SGF money with beavers
+
+
+def test_sgf_money_session_with_beavers_round_trips():
+    import warnings
+
+    from backgammon.formats.sgf import write_sgf
+    from backgammon.game import Game
+    from backgammon.rules import Rules
+
+    rules = Rules(beaver=True)
+    # game 1: Ann 5-3 8/3 6/3, Bob doubles, Ann beavers (cube 4, Ann's), Bob rolls 6-6 ...
+    g1 = Game(rules, rng=3)
+    g1.roll((5, 3)); g1.play("8/3 6/3")
+    g1.double(); g1.beaver()
+    g1.roll((6, 6)); g1.play("24/18(2) 13/7(2)")
+    g1.double(); g1.drop()           # Ann redoubles to 8, Bob passes: Ann wins 4
+    g2 = Game(rules, rng=4)
+    g2.roll((4, 2)); g2.play("8/4 6/4")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is lost any more
+        text = write_sgf([g1, g2])
+    record = read_sgf(text)
+    assert [g.rules for g in record.games] == [rules, rules]
+    assert [g.actions for g in record.games] == [g1.actions, g2.actions]
+    assert record.games[0].result.points == 4 and record.games[0].result.winner == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert write_sgf(record.games) == text   # and writes the same text again

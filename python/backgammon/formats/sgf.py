@@ -287,7 +287,8 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
               strict: bool = False) -> str:
     """gnubg's SGF text of a :class:`Match`, or of money games (match length 0).
 
-    What gnubg's SGF cannot carry (automatic doubles, the beaver rule, a cube
+    The beaver rule of a money session is written ``RU[Beaver]`` (read back here;
+    gnubg skips the word).  What gnubg's SGF cannot carry (automatic doubles, a cube
     limit, rejected resignations, a backgammon worth 2, uncommitted steps) is
     reported with :class:`FormatLossWarning` (:class:`FormatLossError` if ``strict``).
     """
@@ -303,8 +304,6 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         lost.append("a backgammon worth 2")
     if not rules.cube:
         lost.append("games without the cube")
-    if rules.beaver and not length:
-        lost.append("the beaver rule")
     if rules.max_cube != 64:
         lost.append(f"max_cube={rules.max_cube}")
     if rules.opening != "opening_dice":
@@ -334,6 +333,8 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
             ru.append("NoCrawford")
         if not length and rules.jacoby:
             ru.append("Jacoby")
+        if not length and rules.beaver:  # this library's word: read back as the rule
+            ru.append("Beaver")
         root = (f"(;FF[4]GM[6]CA[UTF-8]AP[backgammon:{__version__}]"
                 f"MI[length:{length}][game:{k}][ws:{score[0]}][bs:{score[1]}]"
                 f"PW[{pw}]PB[{pb}]" + (f"RU[{':'.join(ru)}]" if ru else ""))
@@ -394,7 +395,8 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
         if length:
             base = base.replace(jacoby=False, automatic_doubles=0)
         elif "RU" in props:
-            base = base.replace(jacoby="jacoby" in rule_words)
+            base = base.replace(jacoby="jacoby" in rule_words,
+                                beaver=bool(rule_words & {"beaver", "beavers"}) or base.beaver)
     except BackgammonError as e:
         raise _fail(str(e)) from None
     if rule_words & {"nackgammon", "hypergammon"}:
