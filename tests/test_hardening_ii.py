@@ -476,3 +476,56 @@ def test_sgf_money_session_with_beavers_round_trips():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert write_sgf(record.games) == text   # and writes the same text again
+
+
+# ---------------------------------------------------------------- memory bounded by the input
+
+
+def _peak_per_char(read, text: str) -> float:
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        record = read(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(record.games) > 1000
+    return peak / len(text)
+
+
+# Bytes of peak memory per input character, generous: a replayed game holds about
+# 0.5 KB (a Game with its position and a dice source sharing the record's one
+# Random); each used to hold its own random.Random (2.5 KB), so 3 characters of
+# "(;)" cost 1.2 KB each and 4 MB of empty games took 2 GB (issue 17).
+SGF_BYTES_PER_CHAR = 600
+MAT_BYTES_PER_CHAR = 80
+
+
+@pytest.mark.parametrize("tree", ["(;)", "(;GM[6])", "(;GM[6]MI[length:0])"])
+def test_sgf_memory_is_bounded_per_character(tree):
+    assert _peak_per_char(read_sgf, tree * 2000) < SGF_BYTES_PER_CHAR
+
+
+def test_mat_memory_is_bounded_per_character():
+    text = " 0 point match\n\n" + "".join(f" Game {i + 1}\n A : 0   B : 0\n"
+                                           for i in range(2000))
+    assert _peak_per_char(read_mat, text) < MAT_BYTES_PER_CHAR
+
+
+def test_records_bound_the_number_of_games():
+    from backgammon.formats import mat, sgf
+
+    with pytest.raises(InvalidRecordError, match="more than 100,000 game trees"):
+        read_sgf("(;)" * (sgf.MAX_GAMES + 1))
+    text = " 0 point match\n\n" + " Game 1\n A : 0   B : 0\n" * (mat.MAX_GAMES + 1)
+    with pytest.raises(InvalidRecordError, match="at most 100,000"):
+        read_mat(text)
+
+
+def test_a_record_s_money_games_share_one_dice_source():
+    record = read_sgf("(;GM[6])(;GM[6])")
+    a, b = (g._dice.source for g in record.games)
+    assert a is b

@@ -368,7 +368,7 @@ class Game:
         >>> game = Game(Rules(jacoby=True), rng=7)
         >>> game.phase
         <Phase.OPENING: 'opening'>
-        >>> game.turn = 1
+        >>> game.turn = 1  # doctest: +IGNORE_EXCEPTION_DETAIL
         Traceback (most recent call last):
         ...
         AttributeError: property 'turn' of 'Game' object has no setter
