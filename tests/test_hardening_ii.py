@@ -529,3 +529,36 @@ def test_a_record_s_money_games_share_one_dice_source():
     record = read_sgf("(;GM[6])(;GM[6])")
     a, b = (g._dice.source for g in record.games)
     assert a is b
+
+
+# ---------------------------------------------------------------- saved results: integers only
+
+
+def test_saved_analysis_counts_are_integers():
+    import json
+
+    import backgammon as bg
+    from backgammon.match import Match
+
+    m = Match(3, rng=2)
+    m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.double(); m.game.drop()
+    data = json.loads(bg.analyse(m).to_json())
+    assert bg.Analysis.from_json(json.dumps(data)).names == tuple(data["names"])
+    for bad in (["1", 0], [0.5, 0]):
+        data["forced"] = bad
+        with pytest.raises(InvalidRecordError, match="forced"):
+            bg.Analysis.from_json(json.dumps(data))
+
+
+def test_saved_rollout_of_plays_counts_are_integers():
+    import backgammon as bg
+    from backgammon.candidates import PlaysRollout
+    from backgammon.errors import RolloutError
+
+    result = bg.rollout_plays(bg.Position.initial(), (3, 1), top=2, games=36, seed=1,
+                              policy="random", workers=1)
+    data = result.to_dict()
+    assert PlaysRollout.from_dict(data).games == 36
+    for key, bad in (("games", 36.0), ("games", "36"), ("seed", "1"), ("dice", ["3", 1])):
+        with pytest.raises(RolloutError, match=key):
+            PlaysRollout.from_dict({**data, key: bad})
