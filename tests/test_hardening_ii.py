@@ -562,3 +562,12 @@ def test_saved_rollout_of_plays_counts_are_integers():
     for key, bad in (("games", 36.0), ("games", "36"), ("seed", "1"), ("dice", ["3", 1])):
         with pytest.raises(RolloutError, match=key):
             PlaysRollout.from_dict({**data, key: bad})
+
+
+def test_the_table_reaches_the_longest_match():
+    from backgammon.game import MAX_MATCH_LENGTH
+
+    assert met.MAX_AWAY == MAX_MATCH_LENGTH
+    assert 0 < met.equity(MAX_MATCH_LENGTH, MAX_MATCH_LENGTH - 1) < 0.5
+    with pytest.raises(MatchEquityError, match="longest match"):
+        met.equity(MAX_MATCH_LENGTH + 1, 3)
