@@ -419,7 +419,7 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
             blocks[-1][1].append((j + 1, lines[j]))
     if not blocks:
         raise _fail("no games", None)
-    if len(blocks) > MAX_GAMES:  # each replayed game holds ~1 KB: bound them, not only the text
+    if len(blocks) > MAX_GAMES:  # a replayed game holds ~0.5 KB: bound them, not only the text
         raise _fail(f"{len(blocks):,} games (at most {MAX_GAMES:,})", None)
     dice_source = random.Random(0)
     names: tuple[str, str] | None = None
