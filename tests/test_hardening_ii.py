@@ -571,3 +571,17 @@ def test_the_table_reaches_the_longest_match():
     assert 0 < met.equity(MAX_MATCH_LENGTH, MAX_MATCH_LENGTH - 1) < 0.5
     with pytest.raises(MatchEquityError, match="longest match"):
         met.equity(MAX_MATCH_LENGTH + 1, 3)
+
+
+def test_a_game_set_up_takes_numpy_integers_and_refuses_floats():
+    import backgammon as bg
+    from backgammon.game import Game
+
+    game = Game.from_position(bg.Position.initial(), turn=np.int64(1), cube=np.int32(2),
+                              cube_owner=np.int8(0))
+    assert (game.turn, game.cube, game.cube_owner) == (1, 2, 0)
+    assert all(type(v) is int for v in (game.turn, game.cube, game.cube_owner))
+    with pytest.raises(TypeError):
+        Game.from_position(bg.Position.initial(), cube=2.0, cube_owner=0)
+    with pytest.raises(BackgammonError):
+        Game.from_position(bg.Position.initial(), turn=1.0)
