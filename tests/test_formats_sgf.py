@@ -218,12 +218,14 @@ def test_losses_are_reported():
     g = Game(Rules(jacoby=True, beaver=True), rng=3)
     g.roll((5, 3)); g.play("8/3 6/3")
     g.double(); g.beaver()
-    with pytest.warns(FormatLossWarning, match="beaver rule"):
-        text = write_sgf([g])
+    text = write_sgf([g])                   # the beaver rule travels as RU[Jacoby:Beaver]
+    assert "RU[Jacoby:Beaver]" in text
+    back = read_sgf(text).games[0]          # and is read back (issue 17)
+    assert (back.cube, back.cube_owner, back.rules.jacoby, back.rules.beaver) == (4, 0, True, True)
     with pytest.raises(InvalidRecordError, match="beaver"):
-        read_sgf(text)                      # the rule is not in the file...
-    back = read_sgf(text, rules=Rules(beaver=True)).games[0]   # ...but may be given
-    assert (back.cube, back.cube_owner, back.rules.jacoby) == (4, 0, True)
+        read_sgf(text.replace(":Beaver", ""))   # without the word the beaver is refused...
+    back = read_sgf(text.replace(":Beaver", ""), rules=Rules(beaver=True)).games[0]
+    assert back.cube == 4                   # ...unless the rule is given
     m = Match(3, rng=1)
     m.game.roll((3, 1)); m.game.resign("single"); m.game.reject()
     with pytest.raises(FormatLossError, match="rejected resignations"):
@@ -315,8 +317,7 @@ def test_the_specification_s_spellings():
     assert (g.cube, g.cube_owner, g.turn) == (4, 0, 0)
     assert [a.kind for a in g.actions] == ["opening", "play", "double", "beaver", "roll",
                                            "play"]
-    with pytest.warns(FormatLossWarning, match="the beaver rule"):
-        assert ";W[double]\n;B[take]" in write_sgf([g])
+    assert ";W[double]\n;B[take]" in write_sgf([g])
     renumbered = MATCH_TEXT
     for k in (2, 1, 0):
         renumbered = renumbered.replace(f"[game:{k}]", f"[game:{k + 1}]")

@@ -312,6 +312,9 @@ def test_sources_without_state_are_not_saved():
 class Scripted(random.Random):
     """A seeded Random whose first dice are scripted (to make a roll fail mid-way)."""
 
+    def __new__(cls, seed, script):  # Python 3.10's Random.__new__ takes one argument
+        return super().__new__(cls, seed)
+
     def __init__(self, seed, script):
         super().__init__(seed)
         self.script = list(script)

@@ -361,3 +361,227 @@ def test_a_short_table_is_not_extended():
     assert small.extension is None
     with pytest.raises(MatchEquityError, match="too short to extend"):
         small.equity(3, 2)
+
+
+# ---------------------------------------------------------------- Ctrl-C in the row loops
+
+
+def _stops_early(make_work, rows: int, most: int) -> None:
+    """Ctrl-C stops the work long before it would end: its latency after the signal
+    is under a third of the whole work's time, measured just before (not a speed
+    assertion: before the row loops polled, the latency was the rest of the work).
+    ``make_work(rows)`` gives the work; rows double (up to ``most``) until it takes
+    a second, so the comparison means something on a fast machine too."""
+    import gc
+    import signal
+    import time
+
+    from test_interrupts import WATCHDOG, WATCHDOG_TRIES, _interrupt_after
+
+    if not hasattr(signal, "pthread_kill"):
+        pytest.skip("needs signal.pthread_kill (POSIX)")
+    while True:
+        work = make_work(rows)
+        start = time.perf_counter()
+        work()
+        whole = time.perf_counter() - start
+        if whole >= 1.0 or rows >= most:
+            break
+        rows *= 2
+    assert whole >= 1.0, f"{rows} rows took only {whole:.2f} s"
+    # the signal half way through: in the row loop, past the checks of the whole array
+    delay = whole / 2
+    gc.collect()
+    timers = [_interrupt_after(delay + k * WATCHDOG) for k in range(WATCHDOG_TRIES)]
+    start = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            work()
+    finally:
+        for timer in timers:
+            timer.cancel()
+            timer.join()
+    latency = time.perf_counter() - start - delay
+    assert latency < max(0.5, whole / 4), (latency, whole, rows)
+
+
+def _start_rows(rows: int) -> np.ndarray:
+    import backgammon as bg
+
+    return np.tile(bg.Position.initial().to_array().astype(np.int8), (rows, 1))
+
+
+def test_pubeval_scores_stop_on_ctrl_c():
+    from backgammon import pubeval
+
+    def make(rows):  # 26 bytes a row: at most 32 Mi rows, 870 MB
+        boards = _start_rows(rows)
+        return lambda: pubeval.scores(boards)
+
+    _stops_early(make, 1 << 22, 1 << 25)
+    assert pubeval.scores(_start_rows(2)).shape == (2,)  # usable afterwards
+
+
+def test_batch_successors_stop_on_ctrl_c():
+    import backgammon as bg
+
+    def make(rows):  # 6-6 from the start, 11 plays of 26 bytes a row: at most 4 Mi rows
+        boards = _start_rows(rows)
+        dice = np.tile(np.array([[6, 6]], np.uint8), (rows, 1))
+        return lambda: bg.batch_successors(boards, dice)
+
+    _stops_early(make, 1 << 18, 1 << 22)
+    results, offsets = bg.batch_successors(_start_rows(2), [(6, 6), (6, 6)])
+    assert offsets.tolist() == [0, 11, 22]
+
+
+def test_pubeval_scores_refuse_an_empty_row_by_index():
+    from backgammon import pubeval
+    from backgammon.errors import InvalidPositionError
+
+    boards = np.zeros((3, 26), np.int8)
+    boards[0, 6] = 5
+    boards[0, 19] = -5
+    boards[2] = boards[0]
+    with pytest.raises(InvalidPositionError, match="row 1: no checkers"):
+        pubeval.scores(boards)
+
+
+# ---------------------------------------------------------------- SGF money with beavers
+
+
+def test_sgf_money_session_with_beavers_round_trips():
+    import warnings
+
+    from backgammon.formats.sgf import write_sgf
+    from backgammon.game import Game
+    from backgammon.rules import Rules
+
+    rules = Rules(beaver=True)
+    # game 1: Ann 5-3 8/3 6/3, Bob doubles, Ann beavers (cube 4, Ann's), Bob rolls 6-6 ...
+    g1 = Game(rules, rng=3)
+    g1.roll((5, 3)); g1.play("8/3 6/3")
+    g1.double(); g1.beaver()
+    g1.roll((6, 6)); g1.play("24/18(2) 13/7(2)")
+    g1.double(); g1.drop()           # Ann redoubles to 8, Bob passes: Ann wins 4
+    g2 = Game(rules, rng=4)
+    g2.roll((4, 2)); g2.play("8/4 6/4")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is lost any more
+        text = write_sgf([g1, g2])
+    record = read_sgf(text)
+    assert [g.rules for g in record.games] == [rules, rules]
+    assert [g.actions for g in record.games] == [g1.actions, g2.actions]
+    assert record.games[0].result.points == 4 and record.games[0].result.winner == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert write_sgf(record.games) == text   # and writes the same text again
+
+
+# ---------------------------------------------------------------- memory bounded by the input
+
+
+def _peak_per_char(read, text: str) -> float:
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        record = read(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(record.games) > 1000
+    return peak / len(text)
+
+
+# Bytes of peak memory per input character, generous: a replayed game holds about
+# 0.5 KB (a Game with its position and a dice source sharing the record's one
+# Random); each used to hold its own random.Random (2.5 KB), so 3 characters of
+# "(;)" cost 1.2 KB each and 4 MB of empty games took 2 GB (issue 17).
+SGF_BYTES_PER_CHAR = 600
+MAT_BYTES_PER_CHAR = 80
+
+
+@pytest.mark.parametrize("tree", ["(;)", "(;GM[6])", "(;GM[6]MI[length:0])"])
+def test_sgf_memory_is_bounded_per_character(tree):
+    assert _peak_per_char(read_sgf, tree * 2000) < SGF_BYTES_PER_CHAR
+
+
+def test_mat_memory_is_bounded_per_character():
+    text = " 0 point match\n\n" + "".join(f" Game {i + 1}\n A : 0   B : 0\n"
+                                           for i in range(2000))
+    assert _peak_per_char(read_mat, text) < MAT_BYTES_PER_CHAR
+
+
+def test_records_bound_the_number_of_games():
+    from backgammon.formats import mat, sgf
+
+    with pytest.raises(InvalidRecordError, match="more than 100,000 game trees"):
+        read_sgf("(;)" * (sgf.MAX_GAMES + 1))
+    text = " 0 point match\n\n" + " Game 1\n A : 0   B : 0\n" * (mat.MAX_GAMES + 1)
+    with pytest.raises(InvalidRecordError, match="at most 100,000"):
+        read_mat(text)
+
+
+def test_a_record_s_money_games_share_one_dice_source():
+    record = read_sgf("(;GM[6])(;GM[6])")
+    a, b = (g._dice.source for g in record.games)
+    assert a is b
+
+
+# ---------------------------------------------------------------- saved results: integers only
+
+
+def test_saved_analysis_counts_are_integers():
+    import json
+
+    import backgammon as bg
+    from backgammon.match import Match
+
+    m = Match(3, rng=2)
+    m.game.roll((3, 1)); m.game.play("8/5 6/5"); m.game.double(); m.game.drop()
+    data = json.loads(bg.analyse(m).to_json())
+    assert bg.Analysis.from_json(json.dumps(data)).names == tuple(data["names"])
+    for bad in (["1", 0], [0.5, 0]):
+        data["forced"] = bad
+        with pytest.raises(InvalidRecordError, match="forced"):
+            bg.Analysis.from_json(json.dumps(data))
+
+
+def test_saved_rollout_of_plays_counts_are_integers():
+    import backgammon as bg
+    from backgammon.candidates import PlaysRollout
+    from backgammon.errors import RolloutError
+
+    result = bg.rollout_plays(bg.Position.initial(), (3, 1), top=2, games=36, seed=1,
+                              policy="random", workers=1)
+    data = result.to_dict()
+    assert PlaysRollout.from_dict(data).games == 36
+    for key, bad in (("games", 36.0), ("games", "36"), ("seed", "1"), ("dice", ["3", 1])):
+        with pytest.raises(RolloutError, match=key):
+            PlaysRollout.from_dict({**data, key: bad})
+
+
+def test_the_table_reaches_the_longest_match():
+    from backgammon.game import MAX_MATCH_LENGTH
+
+    assert met.MAX_AWAY == MAX_MATCH_LENGTH
+    assert 0 < met.equity(MAX_MATCH_LENGTH, MAX_MATCH_LENGTH - 1) < 0.5
+    with pytest.raises(MatchEquityError, match="longest match"):
+        met.equity(MAX_MATCH_LENGTH + 1, 3)
+
+
+def test_a_game_set_up_takes_numpy_integers_and_refuses_floats():
+    import backgammon as bg
+    from backgammon.game import Game
+
+    game = Game.from_position(bg.Position.initial(), turn=np.int64(1), cube=np.int32(2),
+                              cube_owner=np.int8(0))
+    assert (game.turn, game.cube, game.cube_owner) == (1, 2, 0)
+    assert all(type(v) is int for v in (game.turn, game.cube, game.cube_owner))
+    with pytest.raises(TypeError):
+        Game.from_position(bg.Position.initial(), cube=2.0, cube_owner=0)
+    with pytest.raises(BackgammonError):
+        Game.from_position(bg.Position.initial(), turn=1.0)

@@ -22,7 +22,7 @@ from typing import Any
 
 from backgammon._show import shown
 
-__all__ = ["is_digits", "read_int", "integer"]
+__all__ = ["is_digits", "read_int", "integer", "json_int"]
 
 DIGITS = 6
 """The most digits a count in any record needs (match lengths stop at 32767)."""
@@ -66,3 +66,21 @@ def integer(value: Any) -> int | None:
         return operator.index(value)
     except TypeError:
         return None
+
+
+def json_int(value: Any, what: str) -> int:
+    """An integer field of a saved record (JSON): an integer, never a float or a
+    string that ``int`` would convert (``8.7``, ``"٣"``); else ``TypeError``, which
+    the record's reader reports as its own error.
+
+        >>> json_int(3, "games")
+        3
+        >>> json_int("3", "games")
+        Traceback (most recent call last):
+        ...
+        TypeError: games is an integer, got '3'
+    """
+    number = integer(value)
+    if number is None:
+        raise TypeError(f"{what} is an integer, got {shown(value, 40)}")
+    return number

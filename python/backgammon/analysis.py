@@ -66,6 +66,7 @@ import numpy as np
 
 from backgammon import _bgcore, met
 from backgammon.errors import BackgammonError, InvalidRecordError
+from backgammon._numbers import json_int
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 
@@ -831,7 +832,7 @@ class Analysis:
             rolls = _items(data["rolls"], Roll)
             results = tuple(_result(r) for r in _bounded(data.get("results", [])))
             length, ply, cube = data["match_length"], data["ply"], data["cube"]
-            forced = tuple(int(n) for n in data.get("forced", (0, 0)))
+            forced = tuple(json_int(n, "forced") for n in data.get("forced", (0, 0)))
             if len(forced) != 2:
                 raise ValueError("two forced counts")
             if not (isinstance(length, int) and isinstance(ply, int) and isinstance(cube, bool)):
@@ -885,7 +886,7 @@ def _items(items: Any, cls: type) -> tuple[Any, ...]:
         values = dict(item)
         for k in ("dice",):
             if values.get(k) is not None:
-                values[k] = tuple(int(v) for v in values[k])
+                values[k] = tuple(json_int(v, k) for v in values[k])
         if "options" in values:
             values["options"] = tuple((str(t), float(e)) for t, e in values["options"])
         for k in _FLOATS & set(values):

@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterable, Iterator, overload
 import numpy as np
 
 from backgammon.errors import RolloutError
+from backgammon._numbers import json_int
 from backgammon.position import Play, Position
 from backgammon import _bgcore
 from backgammon.rollout import (_DEFAULT_IN_FLIGHT, _FIELDS, _G, _LB, _LG, _PLIES, _POLICIES,
@@ -230,7 +231,7 @@ class PlaysRollout(Sequence[CandidateRow]):
         try:
             position = Position.from_position_id(data["position_id"])
             d1, d2 = data["dice"]
-            dice = (int(d1), int(d2))
+            dice = (json_int(d1, "dice"), json_int(d2, "dice"))
             rows = []
             for item in data["rows"]:
                 play = Play(position, [tuple(m) for m in item["moves"]], dice)
@@ -242,12 +243,13 @@ class PlaysRollout(Sequence[CandidateRow]):
                     ply_equity=float(item["ply_equity"])))
             stopped = data.get("stopped")
             truncate = data.get("truncate")
-            return cls(position, dice, tuple(rows), int(data["games"]), str(data["policy"]),
-                       int(data["seed"]), int(data["ply"]), float(data["seconds"]),
+            return cls(position, dice, tuple(rows), json_int(data["games"], "games"),
+                       str(data["policy"]), json_int(data["seed"], "seed"),
+                       json_int(data["ply"], "ply"), float(data["seconds"]),
                        None if stopped is None else str(stopped),
                        bool(data.get("variance_reduction", False)),
-                       None if truncate is None else int(truncate),
-                       _cube_kind(data.get("cube")))
+                        None if truncate is None else json_int(truncate, "truncate"),
+                        _cube_kind(data.get("cube")))
         except KeyError as exc:
             raise RolloutError(f"the saved rollout of plays has no {exc.args[0]!r}") from None
         except (TypeError, ValueError) as exc:  # BackgammonError is a ValueError

@@ -406,7 +406,7 @@ class Game:
         >>> game = Game(Rules(jacoby=True), rng=7)
         >>> game.phase
         <Phase.OPENING: 'opening'>
-        >>> game.turn = 1
+        >>> game.turn = 1  # doctest: +IGNORE_EXCEPTION_DETAIL
         Traceback (most recent call last):
         ...
         AttributeError: property 'turn' of 'Game' object has no setter
@@ -599,9 +599,10 @@ class Game:
             raise TypeError(f"position must be a Position, got {shown(position)}")
         if position.outcome() is not None:
             raise IllegalActionError(f"the game in {shown(position)} is already over")
-        if isinstance(turn, bool) or turn not in (0, 1):
+        if _integer(turn) not in (0, 1):  # numpy integers too; 1.0 is no player
             raise IllegalActionError(f"turn is player 0 or 1, got {shown(turn)}")
-        game._check_cube(cube, cube_owner)
+        turn = _integer(turn)
+        cube, cube_owner = game._check_cube(cube, cube_owner)
         game._position = position
         game._turn = turn
         game._cube = cube
@@ -615,10 +616,13 @@ class Game:
                        "dice": game._rolled, "cube": cube, "cube_owner": cube_owner}
         return game
 
-    def _check_cube(self, cube: Any, cube_owner: Any) -> None:
-        """Refuse a cube this game cannot show (a game set up mid-way)."""
-        if isinstance(cube, bool) or isinstance(cube_owner, bool):
+    def _check_cube(self, cube: Any, cube_owner: Any) -> tuple[int, int | None]:
+        """``(cube, cube_owner)`` as ints, or refuse a cube this game cannot show (a game
+        set up mid-way)."""
+        if _integer(cube) is None or (cube_owner is not None and _integer(cube_owner) is None):
             raise TypeError(f"cube and cube_owner are integers, got {shown(cube)}, {shown(cube_owner)}")
+        cube = _integer(cube)
+        cube_owner = None if cube_owner is None else _integer(cube_owner)
         if cube not in (1, 2, 4, 8, 16, 32, 64) or (cube > 1 and not self.rules.cube):
             raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {shown(cube)}")
         if cube > self.rules.max_cube:
@@ -634,6 +638,7 @@ class Game:
             raise IllegalActionError(
                 f"a centred cube on {cube} comes only from automatic doubles, which match "
                 "play forbids (RULES 9.3, 9.4)")
+        return cube, cube_owner
 
     # ------------------------------------------------------------------
     # State

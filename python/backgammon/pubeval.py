@@ -24,7 +24,6 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon.batch import board_rows
-from backgammon.errors import InvalidPositionError
 from backgammon.position import Dice, Play, Position
 
 __all__ = ["WIN_SCORE", "best_play", "is_race", "score", "scores", "weights"]
@@ -69,11 +68,9 @@ def scores(boards: Any, race: bool | None = None) -> np.ndarray:
     dtype, a value outside -15..15, too many checkers or an empty board
     raises :class:`~backgammon.InvalidPositionError` naming the row.
     """
-    arr = board_rows(boards)
-    empty = np.flatnonzero(~arr.any(axis=1))
-    if empty.size:
-        raise InvalidPositionError(f"row {int(empty[0])}: no checkers of either side on the board")
-    return _bgcore.pubeval_scores(arr, _race_flag(race))
+    # the core checks every row (an empty board too) in its scoring pass, which
+    # Ctrl-C stops: no whole-array pass here
+    return _bgcore.pubeval_scores(board_rows(boards), _race_flag(race))
 
 
 def _race_flag(race: Any) -> int:

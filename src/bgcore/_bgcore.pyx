@@ -354,6 +354,8 @@ def batch_successors(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
     odims[0] = m + 1
     offsets = cnp.PyArray_SimpleNew(1, odims, cnp.NPY_INT64)
     off = <int64_t *>cnp.PyArray_DATA(offsets)
+    cdef bg_cancel c
+    _cancel_init(&c, None, _SUCCESSOR_POLL)
     g = bg_gen_new()
     if g == NULL:
         raise MemoryError()
@@ -367,9 +369,14 @@ def batch_successors(const int8_t[:, ::1] boards, const uint8_t[:, ::1] dice):
                 if r < 0:
                     bad = i
                     break
+                if bg_cancelled(&c):  # Ctrl-C: a few ms of rows between polls
+                    r = BG_E_CANCELLED
+                    break
             off[m] = g.out.n
     if r < 0:
         bg_gen_free(g)
+        if r == BG_E_CANCELLED:
+            _raise_cancelled()
         if r == -1:
             raise MemoryError()
         _raise_bad_row(bad, <int>(-r - 100), boards, dice)
@@ -427,27 +434,52 @@ def is_race(bytes board):
     return bool(bg_is_race(_board_ptr(board)))
 
 
+cdef enum:
+    # rows between signal polls (a few ms of work; cancel.h)
+    _PUBEVAL_POLL = 16384   # pubeval rows, ~0.15 us each
+    _SUCCESSOR_POLL = 512   # batch_successors rows, ~1-5 us each
+
+
+cdef inline bint _empty_board(const int8_t *b) noexcept nogil:
+    cdef int k
+    for k in range(BG_NPTS):
+        if b[k] != 0:
+            return False
+    return True
+
+
 def pubeval_scores(const int8_t[:, ::1] boards, int race):
     """pubeval scores of boards for their positive side; race 1/0, or -1 to
-    decide it from each board itself.  Boards are validated."""
-    cdef int64_t m = boards.shape[0], i
-    cdef int code, flag
+    decide it from each board itself.  Boards are validated (an empty one is
+    refused) in the same pass, without the GIL; Ctrl-C stops it."""
+    cdef int64_t m = boards.shape[0], i, bad = -1
+    cdef int code = BG_OK, flag, r = 0
     cdef cnp.npy_intp dims[1]
+    cdef bg_cancel c
     _need_pubeval()
     if boards.shape[1] != BG_NPTS:
         raise InvalidPositionError(f"boards must have shape (m, 26), got {tuple(boards.shape)}")
-    for i in range(m):
-        code = bg_validate(&boards[i, 0])
-        if code != BG_OK:
-            raise InvalidPositionError(
-                f"row {i}: {_VALIDATION_MESSAGES[code]}: {np.asarray(boards[i]).tolist()}")
     dims[0] = m
     out = cnp.PyArray_SimpleNew(1, dims, cnp.NPY_FLOAT64)
     cdef double *o = <double *>cnp.PyArray_DATA(out)
+    _cancel_init(&c, None, _PUBEVAL_POLL)
     with nogil:
         for i in range(m):
+            code = bg_validate(&boards[i, 0])
+            if code != BG_OK or _empty_board(&boards[i, 0]):
+                bad = i
+                break
             flag = race if race >= 0 else bg_is_race(&boards[i, 0])
             o[i] = bg_pubeval_score(&_PE, &boards[i, 0], flag)
+            if bg_cancelled(&c):
+                r = BG_E_CANCELLED
+                break
+    if r == BG_E_CANCELLED:
+        _raise_cancelled()
+    if bad >= 0:
+        why = _VALIDATION_MESSAGES[code] if code != BG_OK else \
+            "no checkers of either side on the board"
+        raise InvalidPositionError(f"row {bad}: {why}: {np.asarray(boards[bad]).tolist()}")
     return out
 
 

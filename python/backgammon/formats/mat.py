@@ -52,6 +52,7 @@ action is replayed through :class:`Game`, so an illegal play is an
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -252,6 +253,8 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
 
 MAX_TEXT = 1 << 26
 """The longest ``.mat`` text read (64 Mi characters; real files are a few hundred KB)."""
+MAX_GAMES = 100_000
+"""The most games a file may hold (a long money session has a few hundred)."""
 _DIGITS = 6     # no count in a .mat file needs more (gnubg: match length < 2^15)
 _MAX_CELL = 200  # a roll and the longest play spelled out fit in far less
 
@@ -423,6 +426,9 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
             blocks[-1][1].append((j + 1, lines[j]))
     if not blocks:
         raise _fail("no games", None)
+    if len(blocks) > MAX_GAMES:  # a replayed game holds ~0.5 KB: bound them, not only the text
+        raise _fail(f"{len(blocks):,} games (at most {MAX_GAMES:,})", None)
+    dice_source = random.Random(0)
     names: tuple[str, str] | None = None
     match: Match | None = None
     games: list[Game] = []
@@ -451,7 +457,7 @@ def read_mat(text: str, *, rules: Rules | None = None) -> MatRecord:
                 raise _fail(f"game {number} starts at {score[0]}-{score[1]}, but the games "
                             f"before give {game.score[0]}-{game.score[1]}", score_no)
         else:
-            game = Game(base, rng=0)
+            game = Game(base, rng=dice_source)  # one dice source for the session's games
         _replay_game(game, number, body[1:], boundary)
         games.append(game)
     assert names is not None

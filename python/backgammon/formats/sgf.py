@@ -41,6 +41,7 @@ illegal one is an :class:`InvalidRecordError` naming the game and node.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -61,6 +62,8 @@ MAX_TEXT = 1 << 26
 """The longest SGF text read (64 Mi characters)."""
 MAX_DEPTH = 64          # nested game trees (gnubg writes 1; variations add a level each)
 MAX_PROPERTIES = 1 << 22  # properties in a file (a long money session has ~10^5)
+MAX_GAMES = 100_000
+"""The most games (game trees) a file may hold (a long money session has a few hundred)."""
 _DIGITS = 6
 
 
@@ -113,6 +116,8 @@ def parse_sgf(text: str) -> list[Tree]:
         if c == "(":
             if len(stack) >= MAX_DEPTH:
                 raise _fail(f"game trees nested deeper than {MAX_DEPTH} (offset {i})")
+            if not stack and len(roots) >= MAX_GAMES:  # a replayed game holds ~0.5 KB
+                raise _fail(f"more than {MAX_GAMES:,} game trees (games) at offset {i}")
             tree = Tree([], [])
             (stack[-1].children if stack else roots).append(tree)
             stack.append(tree)
@@ -287,7 +292,8 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
               strict: bool = False) -> str:
     """gnubg's SGF text of a :class:`Match`, or of money games (match length 0).
 
-    What gnubg's SGF cannot carry (automatic doubles, the beaver rule, a cube
+    The beaver rule of a money session is written ``RU[Beaver]`` (read back here;
+    gnubg skips the word).  What gnubg's SGF cannot carry (automatic doubles, a cube
     limit, rejected resignations, a backgammon worth 2, uncommitted steps) is
     reported with :class:`FormatLossWarning` (:class:`FormatLossError` if ``strict``).
     """
@@ -303,8 +309,6 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         lost.append("a backgammon worth 2")
     if not rules.cube:
         lost.append("games without the cube")
-    if rules.beaver and not length:
-        lost.append("the beaver rule")
     if rules.max_cube != 64:
         lost.append(f"max_cube={rules.max_cube}")
     if rules.opening != "opening_dice":
@@ -334,6 +338,8 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
             ru.append("NoCrawford")
         if not length and rules.jacoby:
             ru.append("Jacoby")
+        if not length and rules.beaver:  # this library's word: read back as the rule
+            ru.append("Beaver")
         root = (f"(;FF[4]GM[6]CA[UTF-8]AP[backgammon:{__version__}]"
                 f"MI[length:{length}][game:{k}][ws:{score[0]}][bs:{score[1]}]"
                 f"PW[{pw}]PB[{pb}]" + (f"RU[{':'.join(ru)}]" if ru else ""))
@@ -396,7 +402,8 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
         if length:
             base = base.replace(jacoby=False, automatic_doubles=0)
         elif "RU" in props:
-            base = base.replace(jacoby="jacoby" in rule_words)
+            base = base.replace(jacoby="jacoby" in rule_words,
+                                beaver=bool(rule_words & {"beaver", "beavers"}) or base.beaver)
     except BackgammonError as e:
         raise _fail(str(e)) from None
     if rule_words & {"nackgammon", "hypergammon"}:
@@ -417,6 +424,7 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
             raise _fail(str(e), "game 1") from None
     games: list[Game] = []
     totals = [0, 0]
+    dice_source = random.Random(0)
     # gnubg numbers games from 0, the GM[6] specification (and so other writers) from 1;
     # a file of one game of a match (Gibbon) carries that game's number
     offset = info.get("game", 0)
@@ -454,7 +462,7 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
                 raise _fail(f"starts at {score[0]}-{score[1]}, but the games before give "
                             f"{totals[0]}-{totals[1]}", where)
             game = None
-        game = _replay(game, nodes, base, where)
+        game = _replay(game, nodes, base, where, dice_source)
         if game.phase is Phase.RESIGNED:  # a resignation the file ends on: accepted
             game.accept()
         result = rp.get("RE")
@@ -466,8 +474,11 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
     return SgfRecord(names, length, games, match)
 
 
-def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str) -> Game:
-    """Play a game's nodes on ``game`` (a match game) or on a new money game."""
+def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str,
+            dice_source: Any = 0) -> Game:
+    """Play a game's nodes on ``game`` (a match game) or on a new money game, whose
+    dice source is ``dice_source`` (one shared by a record's games: a
+    ``random.Random`` each would be 2.5 KB a game)."""
     from backgammon.game import Game
     from backgammon.position import Position
 
@@ -489,11 +500,12 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str) -> G
                 pos = Position.from_array(board)
                 made = Game.from_position(pos if turn == 0 else pos.swapped(), turn=turn,
                                           dice=dice_seen, cube=setup.get("cube", 1),
-                                          cube_owner=setup.get("owner"), rules=rules, rng=0)
+                                          cube_owner=setup.get("owner"), rules=rules,
+                                          rng=dice_source)
             except BackgammonError as e:
                 raise _fail(f"the setup: {e}", where) from None
             return made
-        made = game if game is not None else Game(rules, rng=0)
+        made = game if game is not None else Game(rules, rng=dice_source)
         if dice_seen is not None:
             _roll(made, turn_seen if turn_seen is not None else 0, dice_seen)
         return made
