@@ -5,6 +5,8 @@ files of both versions."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,8 @@ from boards import board
 
 NAMES = ["anchors", "back", "timing", "home", "piploss", "exposed", "shots", "prime", "in_play",
          "buried"]
+
+DATA = Path(__file__).parent / "data"
 
 
 def features(pos: bg.Position) -> tuple[dict[str, float], dict[str, float]]:
@@ -179,12 +183,14 @@ def test_files_of_both_versions(tmp_path, positions):
         assert str(z["version"]) == "2" and str(z["nets"]) == "contact,race,crashed"
         assert str(z["encoding"]) == bg.nn.ENCODINGS[2]
         data = {k: z[k] for k in z.files}
-    # two nets of encoding 1 (the bundled ones) keep the version 1 layout
-    Evaluator.default().save(tmp_path / "v1.npz")
+    # two nets of encoding 1 (the TD nets bundled before generation 2) keep the version 1 layout
+    two = Evaluator.load(DATA / "nets-v1-td.npz")
+    assert two.encoding == 1 and two.nets == ("contact", "race")
+    two.save(tmp_path / "v1.npz")
     with np.load(tmp_path / "v1.npz") as z:
         assert str(z["version"]) == "1" and "nets" not in z.files
     assert np.array_equal(Evaluator.load(tmp_path / "v1.npz").evaluate_batch(positions),
-                          Evaluator.default().evaluate_batch(positions))
+                          two.evaluate_batch(positions))
     bad = {
         "nets": {**data, "nets": np.array("contact,crashed")},
         "missing": {k: v for k, v in data.items() if k != "crashed_b2"},
@@ -275,3 +281,10 @@ def test_filtered_two_ply_ranks_level_by_level(positions):
             if r.ply == 2:
                 assert at1[r.play] >= best1 - nn.FILTERS[1].margin - 1e-6
         assert pos.best_play(d, ply=2, filtered=True) == ranked[0].play
+
+
+def test_the_old_bundled_file_still_evaluates_as_it_did():
+    # tests/data/nets-v1-td.npz is the version 1 file bundled before generation 2
+    # (training/gen0-td.npz); its opening evaluation as the README printed it then
+    e = Evaluator.load(DATA / "nets-v1-td.npz").evaluate(bg.Position.initial())
+    assert (round(e.win, 4), round(e.win_gammon, 4), round(e.equity, 4)) == (0.5237, 0.1299, 0.067)
