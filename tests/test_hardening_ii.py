@@ -371,7 +371,7 @@ def _stops_early(make_work, rows: int, most: int) -> None:
     is under a third of the whole work's time, measured just before (not a speed
     assertion: before the row loops polled, the latency was the rest of the work).
     ``make_work(rows)`` gives the work; rows double (up to ``most``) until it takes
-    a second, so the comparison means something on a fast machine too."""
+    a second (or ``most`` rows), so the comparison means something on a fast machine too."""
     import gc
     import signal
     import time
@@ -388,7 +388,9 @@ def _stops_early(make_work, rows: int, most: int) -> None:
         if whole >= 1.0 or rows >= most:
             break
         rows *= 2
-    assert whole >= 1.0, f"{rows} rows took only {whole:.2f} s"
+    # an idle fast machine may finish the largest work in under a second (pubeval: 32 Mi
+    # rows in 0.7 s): a quarter second still dwarfs a poll's latency (milliseconds)
+    assert whole >= 0.25, f"{rows} rows took only {whole:.2f} s"
     # the signal half way through: in the row loop, past the checks of the whole array
     delay = whole / 2
     gc.collect()
@@ -402,7 +404,7 @@ def _stops_early(make_work, rows: int, most: int) -> None:
             timer.cancel()
             timer.join()
     latency = time.perf_counter() - start - delay
-    assert latency < max(0.5, whole / 4), (latency, whole, rows)
+    assert latency < min(0.5, whole / 4), (latency, whole, rows)  # the old loops: whole / 2
 
 
 def _start_rows(rows: int) -> np.ndarray:
