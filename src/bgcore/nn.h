@@ -486,7 +486,10 @@ static inline int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan
 /* acc += sum of val[i] x column idx[i]: the first layer's whole cost.  Each
  * acc[j] adds the same products in the same order whatever the vector
  * width, and no fused multiply-add is used, so the AVX2 version (chosen at
- * run time, bg_nn_init_cpu) gives results identical to the baseline one. */
+ * run time, bg_nn_init_cpu) gives results identical to the baseline one.
+ * The vector kernels skip the multiply for a value of 1 (most raw inputs)
+ * or -1 (cells a candidate leaves, bg_nn_delta_eval): 1 x c is c and
+ * a + (-1 x c) is a - c exactly in IEEE arithmetic, so the sums keep every bit. */
 /* The portable loop: the reference for the others. */
 static inline void bg_nn_addcols_plain(float *acc, const float *w1, int hpad, const int16_t *idx,
                                        const float *val, int n)
@@ -511,7 +514,12 @@ static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, con
         for (i = 0; i < n; i++) {
             const float *col = w1 + (size_t)idx[i] * hpad + jb;
             __m128 v = _mm_set1_ps(val[i]);
-            for (k = 0; k < 8; k++) a[k] = _mm_add_ps(a[k], _mm_mul_ps(v, _mm_loadu_ps(col + 4 * k)));
+            if (val[i] == 1.0f)          /* most raw inputs: 1 x c is c exactly */
+                for (k = 0; k < 8; k++) a[k] = _mm_add_ps(a[k], _mm_loadu_ps(col + 4 * k));
+            else if (val[i] == -1.0f)    /* a cell a candidate leaves: a + (-1 x c) is a - c */
+                for (k = 0; k < 8; k++) a[k] = _mm_sub_ps(a[k], _mm_loadu_ps(col + 4 * k));
+            else
+                for (k = 0; k < 8; k++) a[k] = _mm_add_ps(a[k], _mm_mul_ps(v, _mm_loadu_ps(col + 4 * k)));
         }
         for (k = 0; k < 8; k++) _mm_storeu_ps(acc + jb + 4 * k, a[k]);
     }
@@ -545,8 +553,13 @@ __attribute__((target("avx2"))) static void bg_nn_addcols_avx2(
         for (i = 0; i < n; i++) {
             const float *col = w1 + (size_t)idx[i] * hpad + jb;
             __m256 v = _mm256_set1_ps(val[i]);
-            for (k = 0; k < 8; k++)
-                a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k)));
+            if (val[i] == 1.0f)          /* as in bg_nn_addcols_base: exact shortcuts */
+                for (k = 0; k < 8; k++) a[k] = _mm256_add_ps(a[k], _mm256_loadu_ps(col + 8 * k));
+            else if (val[i] == -1.0f)
+                for (k = 0; k < 8; k++) a[k] = _mm256_sub_ps(a[k], _mm256_loadu_ps(col + 8 * k));
+            else
+                for (k = 0; k < 8; k++)
+                    a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k)));
         }
         for (k = 0; k < 8; k++) _mm256_storeu_ps(acc + jb + 8 * k, a[k]);
     }

@@ -33,14 +33,17 @@
 
 #define BG_NN2_PER_SIDE 10
 
+/* Set bits of x.  Without the POPCNT instruction (portable builds) the
+ * builtin is a call into libgcc, so the bit-parallel sum is inlined instead. */
 static inline int bg_popcount(uint32_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__)
     return __builtin_popcount(x);
 #else
-    int n = 0;
-    while (x) { x &= x - 1; n++; }
-    return n;
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
 #endif
 }
 
@@ -192,63 +195,70 @@ static inline void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s,
  * `blots`, against checkers `ymask` (+ ybar on the bar) that land only off
  * `closed` (all in the hitter's numbering): bg_nn2_hits' landing points of
  * each roll, counted as they are made (no table, no branch per roll; bit 0
- * is never a landing point, so highbit(h | 1) is 0 for no hit). */
+ * is never a landing point, so highbit(h | 1) is 0 for no hit).
+ *
+ * Only h & blots is used, and a blot is an open point of 1..24, so a move's
+ * last step needs no `& ~closed & mask` (bg_nn2_step) before that test: the
+ * intermediate landings, which must be open, keep it.  Non-doubles count
+ * twice, so their hits and pips are summed once and doubled at the end. */
 static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots,
                                 int *shots, int *loss)
 {
     const uint32_t bar = 1u << 25;
     uint32_t r[7], e[7], h;
-    int d1, d2, k, s = 0, l = 0, left = ybar == 0 ? 3 : 4 - (ybar < 4 ? ybar : 4);
+    int d1, d2, k, s1 = 0, l1 = 0, s2 = 0, l2 = 0;
+    int left = ybar == 0 ? 3 : 4 - (ybar < 4 ? ybar : 4);
     *shots = *loss = 0;
     if (!blots) return;
     for (d1 = 1; d1 <= 6; d1++) {
         r[d1] = bg_nn2_step(ymask, d1, closed);
         e[d1] = bg_nn2_step(bar, d1, closed);
     }
-#define BG_NN2_COUNT(hh, w) do { uint32_t t_ = (hh) & blots; s += (w) * (t_ != 0); \
-                                 l += (w) * bg_highbit(t_ | 1u); } while (0)
+#define BG_NN2_COUNT(hh, s, l) do { uint32_t t_ = (hh) & blots; s += t_ != 0; \
+                                    l += bg_highbit(t_ | 1u); } while (0)
     if (ybar == 0) {
         for (d1 = 1; d1 <= 6; d1++) {
             for (d2 = d1 + 1; d2 <= 6; d2++)
-                BG_NN2_COUNT(r[d1] | r[d2] | bg_nn2_step(r[d1], d2, closed)
-                             | bg_nn2_step(r[d2], d1, closed), 2);
+                BG_NN2_COUNT(r[d1] | r[d2] | (r[d1] >> d2) | (r[d2] >> d1), s2, l2);
             h = r[d1];
             {
                 uint32_t x = h;
-                for (k = 0; k < 3; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                h |= x >> d1;
             }
-            BG_NN2_COUNT(h, 1);
+            BG_NN2_COUNT(h, s1, l1);
         }
     } else if (ybar >= 2) {
         for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++) BG_NN2_COUNT(e[d1] | e[d2], 2);
+            for (d2 = d1 + 1; d2 <= 6; d2++) BG_NN2_COUNT(e[d1] | e[d2], s2, l2);
             h = e[d1];
             if (h && left) {
                 uint32_t x = ymask | h;
                 for (k = 0; k < left; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
             }
-            BG_NN2_COUNT(h, 1);
+            BG_NN2_COUNT(h, s1, l1);
         }
     } else {
         /* one on the bar: enter with one die, then the other die moves any checker */
         for (d1 = 1; d1 <= 6; d1++) {
             for (d2 = d1 + 1; d2 <= 6; d2++) {
                 h = 0;
-                if (e[d1]) h |= e[d1] | r[d2] | bg_nn2_step(e[d1], d2, closed);
-                if (e[d2]) h |= e[d2] | r[d1] | bg_nn2_step(e[d2], d1, closed);
-                BG_NN2_COUNT(h, 2);
+                if (e[d1]) h |= e[d1] | r[d2] | (e[d1] >> d2);
+                if (e[d2]) h |= e[d2] | r[d1] | (e[d2] >> d1);
+                BG_NN2_COUNT(h, s2, l2);
             }
             h = e[d1];
             if (h) {
                 uint32_t x = ymask | h;
-                for (k = 0; k < 3; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                h |= x >> d1;
             }
-            BG_NN2_COUNT(h, 1);
+            BG_NN2_COUNT(h, s1, l1);
         }
     }
 #undef BG_NN2_COUNT
-    *shots = s;
-    *loss = l;
+    *shots = 2 * s2 + s1;
+    *loss = 2 * l2 + l1;
 }
 
 /* Positive part of a board cell (the side on roll's checkers). */
