@@ -487,9 +487,9 @@ static inline int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan
  * acc[j] adds the same products in the same order whatever the vector
  * width, and no fused multiply-add is used, so the AVX2 version (chosen at
  * run time, bg_nn_init_cpu) gives results identical to the baseline one.
- * The vector kernels skip the multiply for a value of 1 (most raw inputs)
- * or -1 (cells a candidate leaves, bg_nn_delta_eval): 1 x c is c and
- * a + (-1 x c) is a - c exactly in IEEE arithmetic, so the sums keep every bit. */
+ * (Skipping the multiply for values of 1, exact in IEEE arithmetic, saves
+ * instructions but costs time here: the branch on each column's value
+ * mispredicts.) */
 /* The portable loop: the reference for the others. */
 static inline void bg_nn_addcols_plain(float *acc, const float *w1, int hpad, const int16_t *idx,
                                        const float *val, int n)
@@ -502,18 +502,9 @@ static inline void bg_nn_addcols_plain(float *acc, const float *w1, int hpad, co
     }
 }
 
-/* GCC's code hoisting would load a column's vectors before the tests of
- * its value (bg_nn_addcols_base, _avx2), running out of registers: the
- * loads stay in each branch, as memory operands. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define BG_NN_NO_HOIST __attribute__((optimize("no-code-hoisting")))
-#else
-#define BG_NN_NO_HOIST
-#endif
-
 #ifdef BG_SSE2
 /* SSE2: 32 sums held in eight registers while every column is added. */
-BG_NN_NO_HOIST static void bg_nn_addcols_base(float *acc, const float *w1, int hpad, const int16_t *idx,
+static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, const int16_t *idx,
                                       const float *val, int n)
 {
     int i, jb = 0, k;
@@ -523,12 +514,7 @@ BG_NN_NO_HOIST static void bg_nn_addcols_base(float *acc, const float *w1, int h
         for (i = 0; i < n; i++) {
             const float *col = w1 + (size_t)idx[i] * hpad + jb;
             __m128 v = _mm_set1_ps(val[i]);
-            if (val[i] == 1.0f)          /* most raw inputs: 1 x c is c exactly */
-                for (k = 0; k < 8; k++) a[k] = _mm_add_ps(a[k], _mm_loadu_ps(col + 4 * k));
-            else if (val[i] == -1.0f)    /* a cell a candidate leaves: a + (-1 x c) is a - c */
-                for (k = 0; k < 8; k++) a[k] = _mm_sub_ps(a[k], _mm_loadu_ps(col + 4 * k));
-            else
-                for (k = 0; k < 8; k++) a[k] = _mm_add_ps(a[k], _mm_mul_ps(v, _mm_loadu_ps(col + 4 * k)));
+            for (k = 0; k < 8; k++) a[k] = _mm_add_ps(a[k], _mm_mul_ps(v, _mm_loadu_ps(col + 4 * k)));
         }
         for (k = 0; k < 8; k++) _mm_storeu_ps(acc + jb + 4 * k, a[k]);
     }
@@ -553,22 +539,15 @@ BG_NN_NO_HOIST static void bg_nn_addcols_base(float *acc, const float *w1, int h
 #define BG_NN_X86_DISPATCH 1
 /* AVX2 (no FMA: a fused multiply-add would round differently). */
 /* One pass of the AVX2 kernel: NV x 8 sums from jb, held in registers
- * while every column is added (cols: the columns' addresses, kind: 1 for
- * a value of 1, 2 for -1, else 0). */
+ * while every column (cols: their addresses) is added. */
 #define BG_NN_AVX2_PASS(NV) do {                                                        \
         __m256 a[NV];                                                                   \
         for (k = 0; k < NV; k++) a[k] = _mm256_loadu_ps(acc + jb + 8 * k);              \
         for (i = 0; i < n; i++) {                                                       \
             const float *col = cols[i] + jb;                                            \
-            if (kind[i] == 1)                                                           \
-                for (k = 0; k < NV; k++) a[k] = _mm256_add_ps(a[k], _mm256_loadu_ps(col + 8 * k)); \
-            else if (kind[i] == 2)                                                      \
-                for (k = 0; k < NV; k++) a[k] = _mm256_sub_ps(a[k], _mm256_loadu_ps(col + 8 * k)); \
-            else {                                                                      \
-                __m256 v = _mm256_set1_ps(val[i]);                                      \
-                for (k = 0; k < NV; k++)                                                \
-                    a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k))); \
-            }                                                                           \
+            __m256 v = _mm256_set1_ps(val[i]);                                          \
+            for (k = 0; k < NV; k++)                                                    \
+                a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k))); \
         }                                                                               \
         for (k = 0; k < NV; k++) _mm256_storeu_ps(acc + jb + 8 * k, a[k]);             \
         jb += 8 * NV;                                                                   \
@@ -581,16 +560,12 @@ typedef char bg_nn_maxcols_check[BG_NN_MAXNZ <= BG_NN_MAXCOLS && BG_NN_NPTS_DELT
  * 96 sums (12 of the 16 registers) where they fit, else 64: 192 hidden
  * units take two passes over the columns, not three; a pass's order of
  * adds is the same whatever its width. */
-__attribute__((target("avx2"))) BG_NN_NO_HOIST static void bg_nn_addcols_avx2(
+__attribute__((target("avx2"))) static void bg_nn_addcols_avx2(
     float *acc, const float *w1, int hpad, const int16_t *idx, const float *val, int n)
 {
     const float *cols[BG_NN_MAXCOLS];
-    uint8_t kind[BG_NN_MAXCOLS];
     int i, jb = 0, k;
-    for (i = 0; i < n; i++) {
-        cols[i] = w1 + (size_t)idx[i] * hpad;
-        kind[i] = val[i] == 1.0f ? 1 : val[i] == -1.0f ? 2 : 0;
-    }
+    for (i = 0; i < n; i++) cols[i] = w1 + (size_t)idx[i] * hpad;
     while (hpad - jb >= 96 && hpad - jb != 128) BG_NN_AVX2_PASS(12);
     while (hpad - jb >= 64) BG_NN_AVX2_PASS(8);
     while (jb < hpad) BG_NN_AVX2_PASS(1);
