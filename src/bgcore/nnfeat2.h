@@ -261,6 +261,67 @@ static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint3
     *loss = 2 * l2 + l1;
 }
 
+/* Shots and pip loss of both sides at once, as two bg_nn2_shots calls
+ * (side 0 is hit by checkers ym0 off closed0, side 1 by ym1 off closed1):
+ * into out[0..3] = shots 0, loss 0, shots 1, loss 1.  With SSE2, when
+ * neither hitter is on the bar and both sides have blots (most contact
+ * positions), the 21 rolls run once for both sides in two 32-bit lanes;
+ * the highest hit blot of a lane is the exponent of its mask converted to
+ * float.  Otherwise the scalar function, side by side. */
+static inline void bg_nn2_shots_both(uint32_t ym0, int ybar0, uint32_t closed0, uint32_t blots0,
+                                     uint32_t ym1, int ybar1, uint32_t closed1, uint32_t blots1,
+                                     int *out)
+{
+#ifdef BG_SSE2
+    if (!ybar0 && !ybar1 && blots0 && blots1) {
+        const __m128i Y = _mm_setr_epi32((int)ym0, (int)ym1, 0, 0);
+        const __m128i O = _mm_setr_epi32((int)(~closed0 & 0x1FFFFFEu), (int)(~closed1 & 0x1FFFFFEu), 0, 0);
+        const __m128i B = _mm_setr_epi32((int)blots0, (int)blots1, 0, 0);
+        const __m128i z = _mm_setzero_si128(), one = _mm_set1_epi32(1);
+        __m128i r[7], sh[7], miss2 = z, miss1 = z, exp2 = z, exp1 = z;
+        int32_t m2[4], m1[4], e2[4], e1[4];
+        int d1, d2;
+        for (d1 = 1; d1 <= 6; d1++) {
+            sh[d1] = _mm_cvtsi32_si128(d1);
+            r[d1] = _mm_and_si128(_mm_srl_epi32(Y, sh[d1]), O);
+        }
+        /* t: the roll's hit blots; misses count -1 each; t & ~(t >> 1) keeps
+           t's top bit and clears the one below it, so converting it (| 1, for
+           exponent 0 when nothing is hit) cannot round up to the next power */
+#define BG_NN2_LANES(hh, miss, ex) do {                                                   \
+            __m128i t_ = _mm_and_si128((hh), B);                                          \
+            __m128i u_ = _mm_or_si128(_mm_andnot_si128(_mm_srli_epi32(t_, 1), t_), one);  \
+            miss = _mm_add_epi32(miss, _mm_cmpeq_epi32(t_, z));                           \
+            ex = _mm_add_epi32(ex, _mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(u_)), 23)); \
+        } while (0)
+        for (d1 = 1; d1 <= 6; d1++) {
+            __m128i x = r[d1], h = x;
+            for (d2 = d1 + 1; d2 <= 6; d2++)
+                BG_NN2_LANES(_mm_or_si128(_mm_or_si128(r[d1], r[d2]),
+                                          _mm_or_si128(_mm_srl_epi32(r[d1], sh[d2]),
+                                                       _mm_srl_epi32(r[d2], sh[d1]))), miss2, exp2);
+            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
+            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
+            h = _mm_or_si128(h, _mm_srl_epi32(x, sh[d1]));
+            BG_NN2_LANES(h, miss1, exp1);
+        }
+#undef BG_NN2_LANES
+        _mm_storeu_si128((__m128i *)m2, miss2);
+        _mm_storeu_si128((__m128i *)m1, miss1);
+        _mm_storeu_si128((__m128i *)e2, exp2);
+        _mm_storeu_si128((__m128i *)e1, exp1);
+        /* 15 non-doubles (weight 2) and 6 doubles; a float exponent is biased by 127 */
+        out[0] = 2 * (15 + m2[0]) + (6 + m1[0]);
+        out[1] = 2 * (e2[0] - 15 * 127) + (e1[0] - 6 * 127);
+        out[2] = 2 * (15 + m2[1]) + (6 + m1[1]);
+        out[3] = 2 * (e2[1] - 15 * 127) + (e1[1] - 6 * 127);
+        return;
+    }
+#endif
+    bg_nn2_shots(ym0, ybar0, closed0, blots0, out, out + 1);
+    bg_nn2_shots(ym1, ybar1, closed1, blots1, out + 2, out + 3);
+}
+
 /* Positive part of a board cell (the side on roll's checkers). */
 #define BG_POS(v) ((int)(v) > 0 ? (int)(v) : 0)
 #define BG_NEG(v) ((int)(v) < 0 ? -(int)(v) : 0)
@@ -269,7 +330,7 @@ static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint3
  * pass over the points): equal to bg_nn2_features_plain (tested). */
 static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
-    int p, shots, loss, rear, from, bar_x = BG_POS(b[BG_BAR]), bar_y = BG_NEG(b[0]);
+    int p, sl[4], rear, from, bar_x = BG_POS(b[BG_BAR]), bar_y = BG_NEG(b[0]);
     int hp_x = 0, hn_x = 0, hp_y = 0, hn_y = 0, back_x = bar_x, back_y = bar_y;
     uint32_t near_y, near_x, ahead;
     float *g = f + BG_NN2_PER_SIDE;
@@ -288,9 +349,11 @@ static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float
     near_y = (s->opp >> 1) | (s->opp >> 2) | (s->opp >> 3) | (s->opp >> 4) | (s->opp >> 5)
              | (s->opp >> 6);
     f[5] = (float)bg_popcount(s->own_blot_t & near_y) * (1.0f / 3.0f);
-    bg_nn2_shots(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t, &shots, &loss);
-    f[4] = (float)loss * (1.0f / (36.0f * 25.0f));
-    f[6] = (float)shots * (1.0f / 36.0f);
+    /* shots and pip loss: X's blots hit by Y, then Y's by X */
+    bg_nn2_shots_both(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t,
+                      s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot, sl);
+    f[4] = (float)sl[1] * (1.0f / (36.0f * 25.0f));
+    f[6] = (float)sl[0] * (1.0f / 36.0f);
     rear = s->opp ? bg_highbit(s->opp) : 0;            /* Y's rearmost, its numbering */
     from = rear ? 26 - rear : 25;                      /* X's points it still has to pass */
     ahead = from <= 24 ? s->own_made & ~((1u << from) - 1u) : 0;
@@ -306,9 +369,8 @@ static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float
     near_x = (s->own >> 1) | (s->own >> 2) | (s->own >> 3) | (s->own >> 4) | (s->own >> 5)
              | (s->own >> 6);
     g[5] = (float)bg_popcount(s->opp_blot & near_x) * (1.0f / 3.0f);
-    bg_nn2_shots(s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot, &shots, &loss);
-    g[4] = (float)loss * (1.0f / (36.0f * 25.0f));
-    g[6] = (float)shots * (1.0f / 36.0f);
+    g[4] = (float)sl[3] * (1.0f / (36.0f * 25.0f));
+    g[6] = (float)sl[2] * (1.0f / 36.0f);
     rear = s->own ? bg_highbit(s->own) : 0;            /* X's rearmost, our numbering */
     ahead = rear ? s->opp_made & ((1u << rear) - 1u) : 0;  /* Y's points below it (ours) */
     g[7] = (float)bg_nn_run(ahead) * (1.0f / 6.0f);
