@@ -425,12 +425,8 @@ static inline int bg_nn_encode_scan_enc(int enc, const int8_t *b, const bg_nn_sc
     if (own_off) { idx[n] = 97; val[n++] = (float)own_off * (1.0f / 15.0f); }
     if (opp_off) { idx[n] = BG_NN_SIDE + 97; val[n++] = (float)opp_off * (1.0f / 15.0f); }
     nf = bg_nn_features_enc(enc, b, s, f);
-    /* the nonzero features, without a branch on each (they mispredict):
-       every slot is written, n moves past it only when it counts */
     for (i = 0; i < nf; i++) {
-        idx[n] = (int16_t)(BG_NN_RAW + i);
-        val[n] = f[i];
-        n += f[i] != 0.0f;
+        if (f[i] != 0.0f) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i]; }
     }
     return n;
 }
@@ -865,11 +861,8 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     if (d_opp) { idx[n] = BG_NN_SIDE + 97; val[n++] = (float)d_opp * (1.0f / 15.0f); }
     nf = bg_nn_features_enc(m->enc, e, es, f);
     bf = s->f[cls];
-    for (i = 0; i < nf; i++) {     /* the changed features, branch-free as in bg_nn_encode_scan_enc */
-        idx[n] = (int16_t)(BG_NN_RAW + i);
-        val[n] = f[i] - bf[i];
-        n += f[i] != bf[i];
-    }
+    for (i = 0; i < nf; i++)
+        if (f[i] != bf[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - bf[i]; }
     bg_nn_addcols(acc, m->w1, hp, idx, val, n);
     bg_nn_head(m, acc, h, out);
 }

@@ -272,7 +272,7 @@ static inline void bg_nn2_shots_both(uint32_t ym0, int ybar0, uint32_t closed0, 
                                      uint32_t ym1, int ybar1, uint32_t closed1, uint32_t blots1,
                                      int *out)
 {
-#if defined(BG_SSE2) && !defined(BG_NN2_SCALAR_SHOTS)
+#ifdef BG_SSE2
     if (!ybar0 && !ybar1 && blots0 && blots1) {
         const __m128i Y = _mm_setr_epi32((int)ym0, (int)ym1, 0, 0);
         const __m128i O = _mm_setr_epi32((int)(~closed0 & 0x1FFFFFEu), (int)(~closed1 & 0x1FFFFFEu), 0, 0);
