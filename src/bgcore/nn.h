@@ -539,12 +539,12 @@ static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, con
 #define BG_NN_X86_DISPATCH 1
 /* AVX2 (no FMA: a fused multiply-add would round differently). */
 /* One pass of the AVX2 kernel: NV x 8 sums from jb, held in registers
- * while every column (cols: their addresses) is added. */
+ * while every column is added. */
 #define BG_NN_AVX2_PASS(NV) do {                                                        \
         __m256 a[NV];                                                                   \
         for (k = 0; k < NV; k++) a[k] = _mm256_loadu_ps(acc + jb + 8 * k);              \
         for (i = 0; i < n; i++) {                                                       \
-            const float *col = cols[i] + jb;                                            \
+            const float *col = w1 + (size_t)idx[i] * hpad + jb;                         \
             __m256 v = _mm256_set1_ps(val[i]);                                          \
             for (k = 0; k < NV; k++)                                                    \
                 a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k))); \
@@ -553,9 +553,6 @@ static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, con
         jb += 8 * NV;                                                                   \
     } while (0)
 
-#define BG_NN_MAXCOLS 256      /* columns one call adds: n <= BG_NN_MAXNZ, BG_NN_NPTS_DELTA */
-typedef char bg_nn_maxcols_check[BG_NN_MAXNZ <= BG_NN_MAXCOLS && BG_NN_NPTS_DELTA <= BG_NN_MAXCOLS ? 1 : -1];
-
 /* AVX2 (no FMA: a fused multiply-add would round differently).  Passes of
  * 96 sums (12 of the 16 registers) where they fit, else 64: 192 hidden
  * units take two passes over the columns, not three; a pass's order of
@@ -563,9 +560,7 @@ typedef char bg_nn_maxcols_check[BG_NN_MAXNZ <= BG_NN_MAXCOLS && BG_NN_NPTS_DELT
 __attribute__((target("avx2"))) static void bg_nn_addcols_avx2(
     float *acc, const float *w1, int hpad, const int16_t *idx, const float *val, int n)
 {
-    const float *cols[BG_NN_MAXCOLS];
     int i, jb = 0, k;
-    for (i = 0; i < n; i++) cols[i] = w1 + (size_t)idx[i] * hpad;
     while (hpad - jb >= 96 && hpad - jb != 128) BG_NN_AVX2_PASS(12);
     while (hpad - jb >= 64) BG_NN_AVX2_PASS(8);
     while (jb < hpad) BG_NN_AVX2_PASS(1);
