@@ -14,6 +14,7 @@ probabilities of every play (the incremental path).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from pathlib import Path
 
@@ -50,6 +51,12 @@ def positions(n: int, seed: int) -> np.ndarray:
     return np.array(out[:n], np.int8)
 
 
+def bundled_sha256() -> str:
+    """The bundled nets' file digest: their recorded outputs hold for that file only."""
+    from backgammon.nn import _DEFAULT_FILE
+    return hashlib.sha256(Path(_DEFAULT_FILE).read_bytes()).hexdigest()
+
+
 def evaluator(spec):
     return bg.Evaluator.default() if spec is None else bg.Evaluator.random(**spec)
 
@@ -60,7 +67,7 @@ def record() -> dict[str, np.ndarray]:
     rows = boards[:200]
     dice = np.array([(rng.randint(1, 6), rng.randint(1, 6)) for _ in rows], np.uint8)
     cands, offsets = _bgcore.batch_successors(rows, dice)
-    data = {"boards": boards, "dice": dice,
+    data = {"boards": boards, "dice": dice, "bundled_sha256": np.array(bundled_sha256()),
             "features": np.array([_bgcore.nn_features(b.tobytes(), 2) for b in boards], np.float32)}
     for name, spec in NETS.items():
         ev = evaluator(spec)
