@@ -537,7 +537,6 @@ static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, con
 #if defined(__GNUC__) && defined(__x86_64__) && defined(BG_SSE2)
 #include <immintrin.h>
 #define BG_NN_X86_DISPATCH 1
-/* AVX2 (no FMA: a fused multiply-add would round differently). */
 /* One pass of the AVX2 kernel: NV x 8 sums from jb, held in registers
  * while every column is added. */
 #define BG_NN_AVX2_PASS(NV) do {                                                        \
