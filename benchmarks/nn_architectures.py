@@ -25,6 +25,7 @@ from compare_peers import cpu_rate, measure_cpu, nn_positions, print_table, to_g
 SHAPES = [("bundled: enc 1, 128/64", None),
           ("enc 1, 128/64/64 (crashed)", dict(hidden=(128, 64, 64), encoding=1)),
           ("enc 2, 128/64/64", dict(hidden=(128, 64, 64), encoding=2)),
+          ("enc 2, 192/64/128", dict(hidden=(192, 64, 128), encoding=2)),
           ("enc 2, 256/64/128", dict(hidden=(256, 64, 128), encoding=2)),
           ("enc 2, 384/64/128", dict(hidden=(384, 64, 128), encoding=2))]
 

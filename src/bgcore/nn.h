@@ -486,7 +486,10 @@ static inline int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan
 /* acc += sum of val[i] x column idx[i]: the first layer's whole cost.  Each
  * acc[j] adds the same products in the same order whatever the vector
  * width, and no fused multiply-add is used, so the AVX2 version (chosen at
- * run time, bg_nn_init_cpu) gives results identical to the baseline one. */
+ * run time, bg_nn_init_cpu) gives results identical to the baseline one.
+ * (Skipping the multiply for values of 1, exact in IEEE arithmetic, saves
+ * instructions but costs time here: the branch on each column's value
+ * mispredicts.) */
 /* The portable loop: the reference for the others. */
 static inline void bg_nn_addcols_plain(float *acc, const float *w1, int hpad, const int16_t *idx,
                                        const float *val, int n)
@@ -534,31 +537,34 @@ static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, con
 #if defined(__GNUC__) && defined(__x86_64__) && defined(BG_SSE2)
 #include <immintrin.h>
 #define BG_NN_X86_DISPATCH 1
-/* AVX2 (no FMA: a fused multiply-add would round differently). */
+/* One pass of the AVX2 kernel: NV x 8 sums from jb, held in registers
+ * while every column is added. */
+#define BG_NN_AVX2_PASS(NV) do {                                                        \
+        __m256 a[NV];                                                                   \
+        for (k = 0; k < NV; k++) a[k] = _mm256_loadu_ps(acc + jb + 8 * k);              \
+        for (i = 0; i < n; i++) {                                                       \
+            const float *col = w1 + (size_t)idx[i] * hpad + jb;                         \
+            __m256 v = _mm256_set1_ps(val[i]);                                          \
+            for (k = 0; k < NV; k++)                                                    \
+                a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k))); \
+        }                                                                               \
+        for (k = 0; k < NV; k++) _mm256_storeu_ps(acc + jb + 8 * k, a[k]);             \
+        jb += 8 * NV;                                                                   \
+    } while (0)
+
+/* AVX2 (no FMA: a fused multiply-add would round differently).  Passes of
+ * 96 sums (12 of the 16 registers) where they fit, else 64: 192 hidden
+ * units take two passes over the columns, not three; a pass's order of
+ * adds is the same whatever its width. */
 __attribute__((target("avx2"))) static void bg_nn_addcols_avx2(
     float *acc, const float *w1, int hpad, const int16_t *idx, const float *val, int n)
 {
     int i, jb = 0, k;
-    for (; jb + 64 <= hpad; jb += 64) {
-        __m256 a[8];
-        for (k = 0; k < 8; k++) a[k] = _mm256_loadu_ps(acc + jb + 8 * k);
-        for (i = 0; i < n; i++) {
-            const float *col = w1 + (size_t)idx[i] * hpad + jb;
-            __m256 v = _mm256_set1_ps(val[i]);
-            for (k = 0; k < 8; k++)
-                a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k)));
-        }
-        for (k = 0; k < 8; k++) _mm256_storeu_ps(acc + jb + 8 * k, a[k]);
-    }
-    for (; jb < hpad; jb += 8) {
-        __m256 a0 = _mm256_loadu_ps(acc + jb);
-        for (i = 0; i < n; i++) {
-            __m256 v = _mm256_set1_ps(val[i]);
-            a0 = _mm256_add_ps(a0, _mm256_mul_ps(v, _mm256_loadu_ps(w1 + (size_t)idx[i] * hpad + jb)));
-        }
-        _mm256_storeu_ps(acc + jb, a0);
-    }
+    while (hpad - jb >= 96 && hpad - jb != 128) BG_NN_AVX2_PASS(12);
+    while (hpad - jb >= 64) BG_NN_AVX2_PASS(8);
+    while (jb < hpad) BG_NN_AVX2_PASS(1);
 }
+#undef BG_NN_AVX2_PASS
 static int bg_nn_avx2 = 0;
 #endif
 

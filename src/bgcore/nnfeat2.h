@@ -33,14 +33,17 @@
 
 #define BG_NN2_PER_SIDE 10
 
+/* Set bits of x.  Without the POPCNT instruction (portable builds) the
+ * builtin is a call into libgcc, so the bit-parallel sum is inlined instead. */
 static inline int bg_popcount(uint32_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__)
     return __builtin_popcount(x);
 #else
-    int n = 0;
-    while (x) { x &= x - 1; n++; }
-    return n;
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
 #endif
 }
 
@@ -192,63 +195,131 @@ static inline void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s,
  * `blots`, against checkers `ymask` (+ ybar on the bar) that land only off
  * `closed` (all in the hitter's numbering): bg_nn2_hits' landing points of
  * each roll, counted as they are made (no table, no branch per roll; bit 0
- * is never a landing point, so highbit(h | 1) is 0 for no hit). */
+ * is never a landing point, so highbit(h | 1) is 0 for no hit).
+ *
+ * Only h & blots is used, and a blot is an open point of 1..24, so a move's
+ * last step needs no `& ~closed & mask` (bg_nn2_step) before that test: the
+ * intermediate landings, which must be open, keep it.  Non-doubles count
+ * twice, so their hits and pips are summed once and doubled at the end. */
 static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots,
                                 int *shots, int *loss)
 {
     const uint32_t bar = 1u << 25;
     uint32_t r[7], e[7], h;
-    int d1, d2, k, s = 0, l = 0, left = ybar == 0 ? 3 : 4 - (ybar < 4 ? ybar : 4);
+    int d1, d2, k, s1 = 0, l1 = 0, s2 = 0, l2 = 0;
+    int left = ybar == 0 ? 3 : 4 - (ybar < 4 ? ybar : 4);
     *shots = *loss = 0;
     if (!blots) return;
     for (d1 = 1; d1 <= 6; d1++) {
         r[d1] = bg_nn2_step(ymask, d1, closed);
         e[d1] = bg_nn2_step(bar, d1, closed);
     }
-#define BG_NN2_COUNT(hh, w) do { uint32_t t_ = (hh) & blots; s += (w) * (t_ != 0); \
-                                 l += (w) * bg_highbit(t_ | 1u); } while (0)
+#define BG_NN2_COUNT(hh, s, l) do { uint32_t t_ = (hh) & blots; s += t_ != 0; \
+                                    l += bg_highbit(t_ | 1u); } while (0)
     if (ybar == 0) {
         for (d1 = 1; d1 <= 6; d1++) {
             for (d2 = d1 + 1; d2 <= 6; d2++)
-                BG_NN2_COUNT(r[d1] | r[d2] | bg_nn2_step(r[d1], d2, closed)
-                             | bg_nn2_step(r[d2], d1, closed), 2);
+                BG_NN2_COUNT(r[d1] | r[d2] | (r[d1] >> d2) | (r[d2] >> d1), s2, l2);
             h = r[d1];
             {
                 uint32_t x = h;
-                for (k = 0; k < 3; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                h |= x >> d1;
             }
-            BG_NN2_COUNT(h, 1);
+            BG_NN2_COUNT(h, s1, l1);
         }
     } else if (ybar >= 2) {
         for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++) BG_NN2_COUNT(e[d1] | e[d2], 2);
+            for (d2 = d1 + 1; d2 <= 6; d2++) BG_NN2_COUNT(e[d1] | e[d2], s2, l2);
             h = e[d1];
             if (h && left) {
                 uint32_t x = ymask | h;
                 for (k = 0; k < left; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
             }
-            BG_NN2_COUNT(h, 1);
+            BG_NN2_COUNT(h, s1, l1);
         }
     } else {
         /* one on the bar: enter with one die, then the other die moves any checker */
         for (d1 = 1; d1 <= 6; d1++) {
             for (d2 = d1 + 1; d2 <= 6; d2++) {
                 h = 0;
-                if (e[d1]) h |= e[d1] | r[d2] | bg_nn2_step(e[d1], d2, closed);
-                if (e[d2]) h |= e[d2] | r[d1] | bg_nn2_step(e[d2], d1, closed);
-                BG_NN2_COUNT(h, 2);
+                if (e[d1]) h |= e[d1] | r[d2] | (e[d1] >> d2);
+                if (e[d2]) h |= e[d2] | r[d1] | (e[d2] >> d1);
+                BG_NN2_COUNT(h, s2, l2);
             }
             h = e[d1];
             if (h) {
                 uint32_t x = ymask | h;
-                for (k = 0; k < 3; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+                h |= x >> d1;
             }
-            BG_NN2_COUNT(h, 1);
+            BG_NN2_COUNT(h, s1, l1);
         }
     }
 #undef BG_NN2_COUNT
-    *shots = s;
-    *loss = l;
+    *shots = 2 * s2 + s1;
+    *loss = 2 * l2 + l1;
+}
+
+/* Shots and pip loss of both sides at once, as two bg_nn2_shots calls
+ * (side 0 is hit by checkers ym0 off closed0, side 1 by ym1 off closed1):
+ * into out[0..3] = shots 0, loss 0, shots 1, loss 1.  With SSE2, when
+ * neither hitter is on the bar and both sides have blots (most contact
+ * positions), the 21 rolls run once for both sides in two 32-bit lanes;
+ * the highest hit blot of a lane is the exponent of its mask converted to
+ * float.  Otherwise the scalar function, side by side. */
+static inline void bg_nn2_shots_both(uint32_t ym0, int ybar0, uint32_t closed0, uint32_t blots0,
+                                     uint32_t ym1, int ybar1, uint32_t closed1, uint32_t blots1,
+                                     int *out)
+{
+#ifdef BG_SSE2
+    if (!ybar0 && !ybar1 && blots0 && blots1) {
+        const __m128i Y = _mm_setr_epi32((int)ym0, (int)ym1, 0, 0);
+        const __m128i O = _mm_setr_epi32((int)(~closed0 & 0x1FFFFFEu), (int)(~closed1 & 0x1FFFFFEu), 0, 0);
+        const __m128i B = _mm_setr_epi32((int)blots0, (int)blots1, 0, 0);
+        const __m128i z = _mm_setzero_si128(), one = _mm_set1_epi32(1);
+        __m128i r[7], sh[7], miss2 = z, miss1 = z, exp2 = z, exp1 = z;
+        int32_t m2[4], m1[4], e2[4], e1[4];
+        int d1, d2;
+        for (d1 = 1; d1 <= 6; d1++) {
+            sh[d1] = _mm_cvtsi32_si128(d1);
+            r[d1] = _mm_and_si128(_mm_srl_epi32(Y, sh[d1]), O);
+        }
+        /* t: the roll's hit blots; misses count -1 each; t & ~(t >> 1) keeps
+           t's top bit and clears the one below it, so converting it (| 1, for
+           exponent 0 when nothing is hit) cannot round up to the next power */
+#define BG_NN2_LANES(hh, miss, ex) do {                                                   \
+            __m128i t_ = _mm_and_si128((hh), B);                                          \
+            __m128i u_ = _mm_or_si128(_mm_andnot_si128(_mm_srli_epi32(t_, 1), t_), one);  \
+            miss = _mm_add_epi32(miss, _mm_cmpeq_epi32(t_, z));                           \
+            ex = _mm_add_epi32(ex, _mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(u_)), 23)); \
+        } while (0)
+        for (d1 = 1; d1 <= 6; d1++) {
+            __m128i x = r[d1], h = x;
+            for (d2 = d1 + 1; d2 <= 6; d2++)
+                BG_NN2_LANES(_mm_or_si128(_mm_or_si128(r[d1], r[d2]),
+                                          _mm_or_si128(_mm_srl_epi32(r[d1], sh[d2]),
+                                                       _mm_srl_epi32(r[d2], sh[d1]))), miss2, exp2);
+            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
+            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
+            h = _mm_or_si128(h, _mm_srl_epi32(x, sh[d1]));
+            BG_NN2_LANES(h, miss1, exp1);
+        }
+#undef BG_NN2_LANES
+        _mm_storeu_si128((__m128i *)m2, miss2);
+        _mm_storeu_si128((__m128i *)m1, miss1);
+        _mm_storeu_si128((__m128i *)e2, exp2);
+        _mm_storeu_si128((__m128i *)e1, exp1);
+        /* 15 non-doubles (weight 2) and 6 doubles; a float exponent is biased by 127 */
+        out[0] = 2 * (15 + m2[0]) + (6 + m1[0]);
+        out[1] = 2 * (e2[0] - 15 * 127) + (e1[0] - 6 * 127);
+        out[2] = 2 * (15 + m2[1]) + (6 + m1[1]);
+        out[3] = 2 * (e2[1] - 15 * 127) + (e1[1] - 6 * 127);
+        return;
+    }
+#endif
+    bg_nn2_shots(ym0, ybar0, closed0, blots0, out, out + 1);
+    bg_nn2_shots(ym1, ybar1, closed1, blots1, out + 2, out + 3);
 }
 
 /* Positive part of a board cell (the side on roll's checkers). */
@@ -259,7 +330,7 @@ static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint3
  * pass over the points): equal to bg_nn2_features_plain (tested). */
 static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
-    int p, shots, loss, rear, from, bar_x = BG_POS(b[BG_BAR]), bar_y = BG_NEG(b[0]);
+    int p, sl[4], rear, from, bar_x = BG_POS(b[BG_BAR]), bar_y = BG_NEG(b[0]);
     int hp_x = 0, hn_x = 0, hp_y = 0, hn_y = 0, back_x = bar_x, back_y = bar_y;
     uint32_t near_y, near_x, ahead;
     float *g = f + BG_NN2_PER_SIDE;
@@ -278,9 +349,11 @@ static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float
     near_y = (s->opp >> 1) | (s->opp >> 2) | (s->opp >> 3) | (s->opp >> 4) | (s->opp >> 5)
              | (s->opp >> 6);
     f[5] = (float)bg_popcount(s->own_blot_t & near_y) * (1.0f / 3.0f);
-    bg_nn2_shots(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t, &shots, &loss);
-    f[4] = (float)loss * (1.0f / (36.0f * 25.0f));
-    f[6] = (float)shots * (1.0f / 36.0f);
+    /* shots and pip loss: X's blots hit by Y, then Y's by X */
+    bg_nn2_shots_both(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t,
+                      s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot, sl);
+    f[4] = (float)sl[1] * (1.0f / (36.0f * 25.0f));
+    f[6] = (float)sl[0] * (1.0f / 36.0f);
     rear = s->opp ? bg_highbit(s->opp) : 0;            /* Y's rearmost, its numbering */
     from = rear ? 26 - rear : 25;                      /* X's points it still has to pass */
     ahead = from <= 24 ? s->own_made & ~((1u << from) - 1u) : 0;
@@ -296,9 +369,8 @@ static inline void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float
     near_x = (s->own >> 1) | (s->own >> 2) | (s->own >> 3) | (s->own >> 4) | (s->own >> 5)
              | (s->own >> 6);
     g[5] = (float)bg_popcount(s->opp_blot & near_x) * (1.0f / 3.0f);
-    bg_nn2_shots(s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot, &shots, &loss);
-    g[4] = (float)loss * (1.0f / (36.0f * 25.0f));
-    g[6] = (float)shots * (1.0f / 36.0f);
+    g[4] = (float)sl[3] * (1.0f / (36.0f * 25.0f));
+    g[6] = (float)sl[2] * (1.0f / 36.0f);
     rear = s->own ? bg_highbit(s->own) : 0;            /* X's rearmost, our numbering */
     ahead = rear ? s->opp_made & ((1u << rear) - 1u) : 0;  /* Y's points below it (ours) */
     g[7] = (float)bg_nn_run(ahead) * (1.0f / 6.0f);
