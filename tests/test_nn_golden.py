@@ -32,11 +32,10 @@ def test_the_positions_are_the_recorded_ones():
     same_bits(golden.positions(400, seed=15), REF["boards"])
 
 
-def test_the_bundled_nets_are_the_recorded_ones():
-    # new bundled nets have new outputs: rerun tests/data/make_nn_golden.py
-    # (before any speed work on the core, so that it records the old code's values)
+def test_the_encoding_1_nets_are_the_recorded_ones():
+    # the TD nets (tests/data/nets-v1-td.npz) whose outputs were recorded
     assert golden.bundled_sha256() == str(REF["bundled_sha256"]), \
-        "the bundled nets changed since tests/data/nn_golden.npz was recorded"
+        "tests/data/nets-v1-td.npz changed since tests/data/nn_golden.npz was recorded"
 
 
 def test_features_of_encoding_2():

@@ -3,7 +3,7 @@ that speed work on the evaluator can be checked to change no bit of them
 (tests/test_nn_golden.py).
 
 Positions: 400 distinct ones from random games (seeded), plus 200 (position,
-roll) decisions among them.  Nets: the bundled ones (encoding 1, 128/64),
+roll) decisions among them.  Nets: the TD nets bundled until generation 2 (encoding 1, 128/64; nets-v1-td.npz),
 and seeded random nets of encoding 1 with a crashed net and of encoding 2
 (Evaluator.random is deterministic for a seed).  Recorded: evaluate_batch's
 probabilities, the 28 features of encoding 2, and choose_groups' picks and
@@ -51,14 +51,17 @@ def positions(n: int, seed: int) -> np.ndarray:
     return np.array(out[:n], np.int8)
 
 
+TD_NETS = Path(__file__).parent / "nets-v1-td.npz"  # the bundled nets until generation 2
+
+
 def bundled_sha256() -> str:
-    """The bundled nets' file digest: their recorded outputs hold for that file only."""
-    from backgammon.nn import _DEFAULT_FILE
-    return hashlib.sha256(Path(_DEFAULT_FILE).read_bytes()).hexdigest()
+    """The digest of the encoding-1 nets file recorded (the TD nets bundled until
+    generation 2, tests/data/nets-v1-td.npz): its outputs hold for that file only."""
+    return hashlib.sha256(TD_NETS.read_bytes()).hexdigest()
 
 
 def evaluator(spec):
-    return bg.Evaluator.default() if spec is None else bg.Evaluator.random(**spec)
+    return bg.Evaluator.load(TD_NETS) if spec is None else bg.Evaluator.random(**spec)
 
 
 def record() -> dict[str, np.ndarray]:
