@@ -257,12 +257,18 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
                 sums[job[0]] = run(job)
         else:
             from backgammon.rollout import _collect
-            with ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
-                                    thread_name_prefix="backgammon-fit") as pool:
+            pool = ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
+                                      thread_name_prefix="backgammon-fit")
+            try:
                 futures = [pool.submit(run, job) for job in jobs]
                 results = list(_collect(futures, cancel))
                 for job, r in zip(jobs, results):
                     sums[job[0]] = r
+            except BaseException:
+                cancel.set()  # also when the interrupt came before _collect: the nets stop
+                raise
+            finally:
+                _join(pool)   # before their progress is read, even through a second Ctrl-C
     finally:
         for c, _, progress in jobs:   # where each net stopped, for the checkpoint
             st.steps[c] = int(progress[0])
@@ -278,6 +284,17 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
             count += ran
     out["all"] = total / count if count else None
     return out
+
+
+def _join(pool: ThreadPoolExecutor) -> None:
+    """Waits for the training threads: a checkpoint read while one still runs would
+    record where it was, not where it stops."""
+    while True:
+        try:
+            pool.shutdown(wait=True)
+            return
+        except KeyboardInterrupt:  # a repeated Ctrl-C: the threads are stopping already
+            continue
 
 
 def _lr_at(s: FitSettings, step: int, total: int) -> float:
