@@ -66,6 +66,9 @@ class _Live:
     obj: Match | Game
     seq: int
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # set when a failed action left the game changed in memory: whoever still holds
+    # this object (waiting on its lock) must fetch a fresh one, not replay onto it
+    stale: bool = False
 
     @property
     def game(self) -> Game:
@@ -181,16 +184,20 @@ class GameService:
                     self._cache.popitem(last=False)
             self._cache.move_to_end(game_id)
         with live.lock:
-            if live.seq > seq:  # never: the journal only grows; rebuild to be safe
-                self._evict(game_id)
-                return self._live(game_id)
-            if live.seq < seq:
+            fresh = not live.stale
+            if fresh and live.seq > seq:  # a read older than the cache: rebuild to be safe
+                self._evict(game_id, live)
+                fresh = False
+            if fresh and live.seq < seq:
                 _replay(live, self.store.entries(game_id, live.seq))
-        return live, tokens
+        return (live, tokens) if fresh else self._live(game_id)
 
-    def _evict(self, game_id: str) -> None:
+    def _evict(self, game_id: str, live: _Live | None = None) -> None:
+        if live is not None:
+            live.stale = True
         with self._cache_lock:
-            self._cache.pop(game_id, None)
+            if live is None or self._cache.get(game_id) is live:
+                self._cache.pop(game_id, None)
 
     # ------------------------------------------------------------ reading
 
@@ -256,6 +263,8 @@ class GameService:
             raise Forbidden("this action needs the token of a seat of this game "
                             "(Authorization: Bearer TOKEN)")
         with live.lock:
+            if live.stale:  # another request's failure changed it: fetch it afresh
+                return self.act(game_id, token, request, key)
             seq = request.get("seq")
             if seq != live.seq:
                 if (key is not None and isinstance(seq, int) and 0 <= seq < live.seq
@@ -272,15 +281,15 @@ class GameService:
                 self._bot(live, entries)
                 new = self.store.append(game_id, start, entries, key)
             except Conflict as exc:
-                self._evict(game_id)
+                self._evict(game_id, live)
                 raise SeqMismatch(f"another request changed the game first (it has {exc.seq} "
                                   "actions now): GET it and retry", exc.seq) from None
             except BackgammonError:
                 if entries:  # an action of the bot failed after the player's: start clean
-                    self._evict(game_id)
+                    self._evict(game_id, live)
                 raise
             except BaseException:
-                self._evict(game_id)
+                self._evict(game_id, live)
                 raise
             live.seq = new
             return self._state(game_id, live)
