@@ -47,6 +47,7 @@ from backgammon import _bgcore
 from backgammon._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
+from backgammon.rollout import _estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
            "make_targets", "ply_targets",
@@ -270,14 +271,10 @@ def _one_target(board: bytes, seed: int, games: int, truncate: int, nets: Any,
     means = np.empty(6)
     for q in range(6):                      # the five chances, then the equity
         means[q] = (rows[:, 2 + 2 * q] * _SHIFT / n).mean()
-    s, sq = rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2
-    if n.min() >= 2:                        # stratified over the first roll
-        var = (sq - s * s / n) / (n - 1)
-        se = float(np.sqrt(max((var / n).sum(), 0.0)) / len(n))
-    else:                                   # one game a stratum: the plain error
-        total, s1, q1 = n.sum(), s.sum(), sq.sum()
-        se = float(np.sqrt(max((q1 - s1 * s1 / total) / (total - 1), 0.0) / total))
-    return means[:5].astype(np.float32), se
+    # the equity's error as rollouts report it: stratified over the first roll when
+    # every stratum has two games, else plain
+    equity = _estimate(n, rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2, n.min() >= 2)
+    return means[:5].astype(np.float32), equity.stderr
 
 
 def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int | None = 12,
