@@ -12,7 +12,8 @@ import pytest
 
 import backgammon as bg
 from backgammon.cli import main
-from backgammon.rollout import _SV, run_chunk
+from backgammon._rollout_engine import SV as _SV
+from backgammon.rollout import run_chunk
 from boards import board
 
 XGID_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"  # the opening position, 5-2

@@ -40,13 +40,13 @@ from backgammon.errors import RolloutError
 from backgammon._numbers import json_int
 from backgammon.position import Play, Position
 from backgammon import _bgcore
-from backgammon.rollout import (_DEFAULT_IN_FLIGHT, _FIELDS, _G, _LB, _LG, _PLIES, _POLICIES,
-                                _STRATA, _SV, _SV2, _W, _WB, _WG, Estimate, Policy,
-                                _as_position, _cube_setup, _estimate, _never_moves,
-                                _past_budget, _PolicyRunner, _positive_int, _Progress,
-                                _rotation_offset, _rounds, _run_chunks, _seed, _stopping,
-                                _strata_for_estimates, _truncation, read_estimate,
-                                run_chunk_ex)
+from backgammon._rollout_engine import (DEFAULT_IN_FLIGHT, FIELDS, PLIES, POLICIES, SV, SV2,
+                                        STRATA, G, LB, LG, W, WB, WG, Estimate, Policy,
+                                        PolicyRunner, Progress, checked_seed,
+                                        checked_truncation, estimate, estimation_strata,
+                                        never_moves, past_budget, positive_int, read_estimate,
+                                        rotation_offset, rounds, start_options, stopping_rules)
+from backgammon.rollout import as_position
 
 __all__ = ["CandidateRow", "PlaysRollout", "rollout_plays"]
 
@@ -263,12 +263,12 @@ def _cube_kind(value: Any) -> str | None:
 
 
 def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] | None = None,
-                  top: int = 5, games: int = _STRATA, *, ply: int = 0, policy: Policy = "net",
+                  top: int = 5, games: int = STRATA, *, ply: int = 0, policy: Policy = "net",
                   seed: int | None = None, workers: int | None = None,
                   executor: Executor | None = None,
                   progress: bool | Callable[[int, int], Any] = False,
                   stop_error: float | None = None, max_seconds: float | None = None,
-                  in_flight: int = _DEFAULT_IN_FLIGHT, variance_reduction: bool = False,
+                  in_flight: int = DEFAULT_IN_FLIGHT, variance_reduction: bool = False,
                   truncate: int | None = None,
                   include: Iterable[Play | str] | None = None) -> PlaysRollout:
     """Rolls out the candidate plays of ``dice`` in ``position`` and ranks them.
@@ -315,7 +315,7 @@ def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] |
         dice = game.dice if dice is None else dice
         pos = game.position
     else:
-        pos = _as_position(position)
+        pos = as_position(position)
         if dice is None:
             raise RolloutError("rollout_plays needs the dice (or a Game that rolled them)")
     if pos.outcome() is not None:
@@ -327,7 +327,7 @@ def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] |
     screen = rank_plays(pos, dice, ply, policy if isinstance(policy, Evaluator) else None)
     ply_equity = {r.play: r.equity for r in screen}
     if plays is None:
-        top = _positive_int(top, "top")
+        top = positive_int(top, "top")
         candidates = [r.play for r in screen[:top]]
     else:
         candidates = _given_plays(pos, dice, plays)
@@ -336,37 +336,37 @@ def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] |
     if len(candidates) > _MAX_CANDIDATES:
         raise RolloutError(f"at most {_MAX_CANDIDATES} plays are rolled out at once, "
                            f"got {len(candidates)}")
-    games = _positive_int(games, "games")
-    seed = _seed(int.from_bytes(os.urandom(8), "little") >> 1 if seed is None else seed)
-    runner = _PolicyRunner(policy, workers, executor, in_flight)
-    stop_error, max_seconds = _stopping(stop_error, max_seconds)
-    truncate = _truncation(truncate)
+    games = positive_int(games, "games")
+    seed = checked_seed(int.from_bytes(os.urandom(8), "little") >> 1 if seed is None else seed)
+    runner = PolicyRunner(policy, workers, executor, in_flight)
+    stop_error, max_seconds = stopping_rules(stop_error, max_seconds)
+    truncate = checked_truncation(truncate)
     if not isinstance(variance_reduction, bool):
         raise TypeError(f"variance_reduction is True or False, got {variance_reduction!r}")
     opts: dict[str, Any] | None = None
     cube_kind: str | None = None
     exact_value: Callable[[int], float] | None = None
     if game is not None and game.rules.cube:
-        if runner.code != _POLICIES["net"]:
+        if runner.code != POLICIES["net"]:
             raise RolloutError(f"a cubeful rollout of a game needs the net policy ('net' or "
                                f"an Evaluator), got {policy!r}")
         going_on = next((p for p in legal if p.result.outcome() is None), None)
         if going_on is not None:  # any play: the cube state the opponent then rolls in
             after = game.copy()
             after.play(going_on.moves)
-            opts = _cube_setup(after, True)
+            opts = start_options(after, True)
             del opts["position"]
         cube_kind = "match" if game.match_length else "money"
         exact_value = _exact_cubeful(game)
     if (variance_reduction or truncate is not None or cube_kind) and opts is None:
-        if runner.code != _POLICIES["net"]:
+        if runner.code != POLICIES["net"]:
             raise RolloutError("variance_reduction and truncate need the net policy ('net' or "
                                f"an Evaluator), got {policy!r}")
         # cubeless money games, the first two rolls stratified as in the plain path
-        opts = _cube_setup(pos, False)
+        opts = start_options(pos, False)
         del opts["position"]
     if opts is not None:
-        opts.update(vr=variance_reduction, rotation=2, rot_offset=_rotation_offset(seed),
+        opts.update(vr=variance_reduction, rotation=2, rot_offset=rotation_offset(seed),
                     truncate=-1 if truncate is None else truncate)
     starts: list[bytes | None] = []
     exact: list[int] = []
@@ -377,7 +377,7 @@ def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] |
             exact.append(done_now.points)
             continue
         start = play.result.swapped()
-        stuck = _never_moves(start)
+        stuck = never_moves(start)
         if stuck:
             raise RolloutError(f"the game can never end after {play}: {stuck}")
         starts.append(start._b)
@@ -386,26 +386,26 @@ def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] |
     k = len(candidates)
     rolled = [i for i in range(k) if starts[i] is not None]
     if opts is None:
-        tables = np.zeros((k, _STRATA, len(_FIELDS)), dtype=np.int64)  # mover's side
-        cross = np.zeros((k, k, _STRATA), dtype=np.int64)  # sum over games of v_a * v_b
+        tables = np.zeros((k, STRATA, len(FIELDS)), dtype=np.int64)  # mover's side
+        cross = np.zeros((k, k, STRATA), dtype=np.int64)  # sum over games of v_a * v_b
     else:
-        tables = np.zeros((k, _STRATA, 1 + 2 * _XQ))
-        cross = np.zeros((k, k, _STRATA))
+        tables = np.zeros((k, STRATA, 1 + 2 * _XQ))
+        cross = np.zeros((k, k, STRATA))
     staged = stop_error is not None or max_seconds is not None
     # memory: a round holds one table per candidate and block of 1,296 games
     # (the core's rollout tables are wider: fewer of them)
     per_round = (_ROUND_TABLES if opts is None
-                 else _ROUND_TABLES * len(_FIELDS) // _bgcore.ROLLOUT_FIELDS)
-    most = _STRATA * max(1, per_round // k)
-    rounds: Iterable[tuple[int, int]] = _rounds(games) if staged else (
+                 else _ROUND_TABLES * len(FIELDS) // _bgcore.ROLLOUT_FIELDS)
+    most = STRATA * max(1, per_round // k)
+    schedule: Iterable[tuple[int, int]] = rounds(games) if staged else (
         (f, min(most, games - f)) for f in range(0, games, most))  # lazily: any games
-    parallel = 16 if executor is not None else workers or 1
-    bar = _Progress(progress, games * max(len(rolled), 1))
+    parallel = runner.parallel
+    bar = Progress(progress, games * max(len(rolled), 1))
     begin = time.perf_counter()
     done, stopped, rows = 0, None, None
     try:
-        for first, count in rounds:
-            if max_seconds is not None and done and _past_budget(begin, done, count,
+        for first, count in schedule:
+            if max_seconds is not None and done and past_budget(begin, done, count,
                                                                  max_seconds):
                 stopped = f"time budget of {max_seconds:g} s reached after {done:,} games"
                 break
@@ -475,15 +475,15 @@ def _blocks(first: int, count: int) -> list[tuple[int, int]]:
     each piece every stratum has at most one game."""
     out, k, end = [], first, first + count
     while k < end:
-        stop = min((k // _STRATA + 1) * _STRATA, end)
+        stop = min((k // STRATA + 1) * STRATA, end)
         out.append((k, stop - k))
         k = stop
     return out
 
 
-def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
+def _play_round(runner: PolicyRunner, seed: int, starts: list[bytes | None],
                 exact: list[int], blocks: list[tuple[int, int]], parallel: int,
-                tables: np.ndarray, cross: np.ndarray, bar: _Progress,
+                tables: np.ndarray, cross: np.ndarray, bar: Progress,
                 opts: dict[str, Any] | None = None, cube_kind: str | None = None,
                 exact_value: Callable[[int], float] | None = None) -> None:
     """Plays the blocks of a round for every candidate and adds them to the
@@ -492,8 +492,8 @@ def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
     of ``_bgcore.rollout_games``) the games run through the core's rollout
     with luck adjustment or truncation, and the tables are its values."""
     rolled = [i for i, s in enumerate(starts) if s is not None]
-    width = len(_FIELDS) if opts is None else _bgcore.ROLLOUT_FIELDS
-    per_block = np.zeros((len(blocks), len(starts), _STRATA, width), dtype=np.int64)
+    width = len(FIELDS) if opts is None else _bgcore.ROLLOUT_FIELDS
+    per_block = np.zeros((len(blocks), len(starts), STRATA, width), dtype=np.int64)
     if rolled:
         # enough chunks for the threads, never one across a block's end
         units = len(blocks) * len(rolled)
@@ -508,8 +508,7 @@ def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
         if opts is None:
             parts = runner.parts(jobs, True)
         else:
-            parts = _run_chunks(((*job, runner.net, opts) for job in jobs), runner.workers,
-                                runner.executor, run_chunk_ex)
+            parts = runner.parts_ex(jobs, opts)
         try:
             for part, (b, i), job in zip(parts, where, jobs):
                 per_block[b, i] += part
@@ -527,13 +526,13 @@ def _play_round(runner: _PolicyRunner, seed: int, starts: list[bytes | None],
         n = _block_counts(b_first, b_count)
         for i, points in enumerate(exact):
             if starts[i] is None:  # the play bears off the last checker: won in every game
-                table[i, :, _G] = table[i, :, _W] = n
-                table[i, :, _WG] = n * (points >= 2)
-                table[i, :, _WB] = n * (points == 3)
-                table[i, :, _SV] = n * points
-                table[i, :, _SV2] = n * points * points
+                table[i, :, G] = table[i, :, W] = n
+                table[i, :, WG] = n * (points >= 2)
+                table[i, :, WB] = n * (points == 3)
+                table[i, :, SV] = n * points
+                table[i, :, SV2] = n * points * points
         tables += table
-        v = table[:, :, _SV]  # one game or none per stratum: that game's points
+        v = table[:, :, SV]  # one game or none per stratum: that game's points
         cross += v[:, None, :] * v[None, :, :]
 
 
@@ -548,7 +547,7 @@ def _add_values(raw: np.ndarray, starts: list[bytes | None], exact: list[int], v
     then each is scored by the evaluator at the start: every game has the
     mean value."""
     k = len(starts)
-    sums = np.zeros((k, _STRATA, _XQ))
+    sums = np.zeros((k, STRATA, _XQ))
     first = 2 + 2 * (_bgcore.ROLLOUT_QUANTITIES // 2 if vr else 0)  # the luck-adjusted half
     opp = raw[..., first:first + 2 * _XQ:2] * 2.0 ** -_bgcore.ROLLOUT_SHIFT  # exact
     rolled = [i for i in range(k) if starts[i] is not None]
@@ -579,13 +578,13 @@ def _mover_side(stats: np.ndarray) -> np.ndarray:
     """Statistics of rollouts with the opponent on roll, from the mover's side:
     the opponent's wins are the mover's losses, and the points change sign."""
     out = np.empty_like(stats)
-    out[..., _G] = stats[..., _G]
-    out[..., _W] = stats[..., _G] - stats[..., _W]
-    out[..., _WG], out[..., _WB] = stats[..., _LG], stats[..., _LB]
-    out[..., _LG], out[..., _LB] = stats[..., _WG], stats[..., _WB]
-    out[..., _SV] = -stats[..., _SV]
-    out[..., _SV2] = stats[..., _SV2]
-    out[..., _PLIES] = stats[..., _PLIES]
+    out[..., G] = stats[..., G]
+    out[..., W] = stats[..., G] - stats[..., W]
+    out[..., WG], out[..., WB] = stats[..., LG], stats[..., LB]
+    out[..., LG], out[..., LB] = stats[..., WG], stats[..., WB]
+    out[..., SV] = -stats[..., SV]
+    out[..., SV2] = stats[..., SV2]
+    out[..., PLIES] = stats[..., PLIES]
     return out
 
 
@@ -593,7 +592,7 @@ def _block_counts(first: int, count: int) -> np.ndarray:
     """Games per stratum among games ``first .. first + count - 1`` (stratified:
     game k's first roll is k mod 36, the reply (k // 36) mod 36)."""
     k = np.arange(first, first + count, dtype=np.int64)
-    return np.bincount(36 * (k % 36) + (k // 36) % 36, minlength=_STRATA)
+    return np.bincount(36 * (k % 36) + (k // 36) % 36, minlength=STRATA)
 
 
 def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
@@ -613,11 +612,11 @@ def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
 
 
 def _estimates(table: np.ndarray) -> dict[str, Estimate]:
-    strata, stratified = _strata_for_estimates(table, True)
-    n = strata[:, _G]
-    out = {name: _estimate(n, strata[:, col], strata[:, col], stratified, probability=True)
-           for name, col in zip(_PROBABILITIES, (_W, _WG, _WB, _LG, _LB))}
-    out["equity"] = _estimate(n, strata[:, _SV], strata[:, _SV2], stratified)
+    strata, stratified = estimation_strata(table, True)
+    n = strata[:, G]
+    out = {name: estimate(n, strata[:, col], strata[:, col], stratified, probability=True)
+           for name, col in zip(_PROBABILITIES, (W, WG, WB, LG, LB))}
+    out["equity"] = estimate(n, strata[:, SV], strata[:, SV2], stratified)
     return out
 
 
@@ -627,17 +626,17 @@ def _difference(tables: np.ndarray, cross: np.ndarray, i: int, best: int) -> Est
     weights as the equities."""
     a, b = tables[i], tables[best]
     diff = np.zeros_like(a)
-    diff[:, _G] = a[:, _G]
-    diff[:, _SV] = a[:, _SV] - b[:, _SV]
-    diff[:, _SV2] = a[:, _SV2] + b[:, _SV2] - 2 * cross[i, best]
-    strata, stratified = _strata_for_estimates(diff, True)
-    return _estimate(strata[:, _G], strata[:, _SV], strata[:, _SV2], stratified)
+    diff[:, G] = a[:, G]
+    diff[:, SV] = a[:, SV] - b[:, SV]
+    diff[:, SV2] = a[:, SV2] + b[:, SV2] - 2 * cross[i, best]
+    strata, stratified = estimation_strata(diff, True)
+    return estimate(strata[:, G], strata[:, SV], strata[:, SV2], stratified)
 
 
 def _value_estimates(table: np.ndarray) -> dict[str, Estimate]:
-    strata, stratified = _strata_for_estimates(table, True)
+    strata, stratified = estimation_strata(table, True)
     n = strata[:, 0]
-    return {name: _estimate(n, strata[:, 1 + 2 * q], strata[:, 2 + 2 * q], stratified,
+    return {name: estimate(n, strata[:, 1 + 2 * q], strata[:, 2 + 2 * q], stratified,
                             probability=q < len(_PROBABILITIES))
             for q, name in enumerate((*_PROBABILITIES, "equity"))}
 
@@ -645,9 +644,9 @@ def _value_estimates(table: np.ndarray) -> dict[str, Estimate]:
 def _value_difference(tables: np.ndarray, cross: np.ndarray, i: int, best: int) -> Estimate:
     """:func:`_difference` from the float tables of :func:`_add_values`."""
     a, b = tables[i], tables[best]
-    diff = np.zeros((_STRATA, 3))
+    diff = np.zeros((STRATA, 3))
     diff[:, 0] = a[:, 0]
     diff[:, 1] = a[:, _XEQ] - b[:, _XEQ]
     diff[:, 2] = a[:, _XEQ + 1] + b[:, _XEQ + 1] - 2 * cross[i, best]
-    strata, stratified = _strata_for_estimates(diff, True)
-    return _estimate(strata[:, 0], strata[:, 1], strata[:, 2], stratified)
+    strata, stratified = estimation_strata(diff, True)
+    return estimate(strata[:, 0], strata[:, 1], strata[:, 2], stratified)

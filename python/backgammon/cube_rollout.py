@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon._rollout_engine import STRATA, checked_seed, positive_int
 from backgammon.cube import CubeDecision, _game_score
 from backgammon.errors import BackgammonError, IllegalActionError, RolloutError
 from backgammon.game import Game, Phase
@@ -40,7 +41,7 @@ from backgammon._show import shown
 
 __all__ = ["rollout_cube"]
 
-_BLOCK = 1296          # games: one per stratum of the first two rolls
+_BLOCK = STRATA        # games: one per stratum of the first two rolls
 _CUBEFUL = 6           # the cubeful quantity of the core's extended rollout (playout.h)
 _PROBABILITIES = range(5)
 
@@ -56,7 +57,7 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
     Position ID, GNUbgID or XGID) takes them as arguments, as
     :func:`~backgammon.cube_decision` does (``score`` is ``(away,
     opponent_away)``, ``None`` for money).  ``games`` per branch is rounded up
-    to whole blocks of 1,296; ``seed`` fixes the games; ``policy`` is
+    to whole blocks of 1,296; ``seed`` (0 to 2**64 - 1) fixes the games; ``policy`` is
     ``"net"`` or an :class:`~backgammon.Evaluator`; ``workers`` native threads.
 
     The result's equities are in :class:`~backgammon.CubeDecision`'s units
@@ -72,11 +73,10 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
             f"no cube decision here: the player on roll may not double (cube {game.cube}"
             + ("" if game.cube_owner is None else f", owned by player {game.cube_owner}")
             + (", the Crawford game" if game.crawford else "") + ")")
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise RolloutError(f"games must be a positive integer, got {shown(games)}")
-    blocks = math.ceil(int(games) / _BLOCK)
+    blocks = math.ceil(positive_int(games, "games") / _BLOCK)
     if seed is None:
         seed = int.from_bytes(np.random.default_rng().bytes(8), "little") >> 1
+    seed = checked_seed(seed)
     taken = game.copy()
     taken.double()
     taken.take()
@@ -87,7 +87,7 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
     from backgammon.rollout import rollout
 
     for b in range(blocks):
-        block_seed = (int(seed) + b * 0x9E3779B97F4A7C15) % 2**63
+        block_seed = (seed + b * 0x9E3779B97F4A7C15) % 2**63
         r_nd = rollout(game, _BLOCK, seed=block_seed, policy=policy, workers=workers,
                        cube=True, no_double=True)
         r_dt = rollout(taken, _BLOCK, seed=block_seed, policy=policy, workers=workers,

@@ -25,7 +25,7 @@ from backgammon import _bgcore
 from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
 from backgammon.errors import RolloutError
 from backgammon.position import Position
-from backgammon.rollout import Estimate, _Z95, _collect, _positive_int, _seed
+from backgammon._rollout_engine import Z95, Estimate, checked_seed, collect, positive_int
 
 __all__ = ["DuelResult", "duel"]
 
@@ -116,19 +116,19 @@ def duel(a: DuelPolicy, b: DuelPolicy, games: int = 2000, seed: int | None = Non
     if max(plies) > 0 or any(hasattr(p, "choose_play") or (callable(p) and wants_context(p))
                              for p in (a, b)):
         return _python_duel(a, b, games, seed, position, plies)
-    games = _positive_int(games, "games")
+    games = positive_int(games, "games")
     pairs = (games + 1) // 2
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     if workers is not None:
-        workers = _positive_int(workers, "workers")
+        workers = positive_int(workers, "workers")
     pos = position if position is not None else Position.initial()
     if not isinstance(pos, Position):
         raise TypeError(f"position must be a Position, got {type(pos).__name__}")
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
-    in_flight = _positive_int(in_flight, "in_flight")
+    in_flight = positive_int(in_flight, "in_flight")
     pa, pb = _player(a), _player(b)
     if pa[0] == -1 or pb[0] == -1:
         if (workers or 1) > 1:
@@ -151,10 +151,10 @@ def _plies(ply: Any) -> tuple[int, int]:
 def _python_duel(a: Any, b: Any, games: Any, seed: Any, position: Any,
                  plies: tuple[int, int]) -> DuelResult:
     from backgammon.env.duel_loop import chooser, duel_stats
-    games = _positive_int(games, "games")
+    games = positive_int(games, "games")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     pos = position if position is not None else Position.initial()
     if not isinstance(pos, Position):
         raise TypeError(f"position must be a Position, got {type(pos).__name__}")
@@ -169,7 +169,7 @@ def _python_duel(a: Any, b: Any, games: Any, seed: Any, position: Any,
 def _player(policy: Any) -> tuple[int, Any, Any]:
     """(core policy code or -1 for a callable, nets, checked callable)."""
     from backgammon.nn import Evaluator
-    from backgammon.rollout import _checked_evaluator
+    from backgammon._rollout_engine import checked_evaluator
 
     if isinstance(policy, Evaluator):
         return 2, policy._nets, None
@@ -180,7 +180,7 @@ def _player(policy: Any) -> tuple[int, Any, Any]:
         code = _CODES[policy]
         return code, Evaluator.default()._nets if code == 2 else None, None
     if callable(policy):
-        return -1, None, _checked_evaluator(policy)
+        return -1, None, checked_evaluator(policy)
     raise RolloutError(f"unknown policy {policy!r}: use 'net', 'pubeval', 'random', "
                        "an Evaluator or a callable")
 
@@ -196,7 +196,7 @@ def _duel_stats(board: bytes, seed: int, pairs: int, pa: tuple[int, Any], pb: tu
     if workers == 1:
         return _bgcore.duel(board, seed, 0, pairs, pa[0], pa[1], pb[0], pb[1])
     # equal chunks, one per thread; a shared token stops them all on an
-    # error or Ctrl-C (the main thread waits in _collect, which wakes often)
+    # error or Ctrl-C (the main thread waits in collect, which wakes often)
     chunks = [(pairs * i // workers, pairs * (i + 1) // workers - pairs * i // workers)
               for i in range(workers)]
     cancel = _bgcore.Cancel()
@@ -204,7 +204,7 @@ def _duel_stats(board: bytes, seed: int, pairs: int, pa: tuple[int, Any], pb: tu
         futures = [pool.submit(_bgcore.duel, board, seed, f, n, pa[0], pa[1], pb[0], pb[1], cancel)
                    for f, n in chunks if n]
         total = np.zeros(11, np.int64)
-        for part in _collect(futures, cancel):
+        for part in collect(futures, cancel):
             total += part
         return total
 
@@ -219,7 +219,7 @@ def _result(a: str, b: str, seed: int, st: np.ndarray) -> DuelResult:
     else:
         se = 0.0
     return DuelResult(a=a, b=b, games=games, seed=seed,
-                      ppg=Estimate(mean, se, mean - _Z95 * se, mean + _Z95 * se),
+                      ppg=Estimate(mean, se, mean - Z95 * se, mean + Z95 * se),
                       wins=(int(st[_AW]), int(st[_BW])), gammons=(int(st[_AG]), int(st[_BG])),
                       backgammons=(int(st[_AB]), int(st[_BB])),
                       mean_plies=float(st[_PLIES]) / games)

@@ -13,60 +13,36 @@ same result whether they run in one thread, many threads, or a cluster.
 
 from __future__ import annotations
 
-import collections
-import math
 import os
-import sys
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import Executor
 from dataclasses import MISSING, dataclass, field, fields, replace
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Union
+from typing import Any, Callable
 
 import numpy as np
 
 from backgammon import _bgcore
 from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
-from backgammon._show import shown
+from backgammon._rollout_engine import (FIELDS, PLIES, POLICIES, SV, SV2, STRATA, G, LB, LG,
+                                        W, WB, WG, PolicyRunner, Progress, checked_seed,
+                                        checked_truncation, chunks, estimate,
+                                        estimation_strata, never_moves, past_budget,
+                                        positive_int, rotation_offset, rounds, start_options,
+                                        stopping_rules)
+from backgammon._rollout_engine import DEFAULT_IN_FLIGHT, Estimate, Policy
+# kept importable from here, where users and pickled chunks have found them
+from backgammon._rollout_engine import read_estimate as read_estimate
+from backgammon._rollout_engine import run_chunk as run_chunk  # noqa: F401
+from backgammon._rollout_engine import run_chunk_ex as run_chunk_ex  # noqa: F401
 from backgammon.errors import RolloutError
-from backgammon.position import ALL_ROLLS, Position
+from backgammon.position import Position
 
 __all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "read_position", "Policy"]
 
-Policy = Union[str, Any, Callable[[np.ndarray], Any]]
-"""``"net"`` (the bundled :class:`~backgammon.Evaluator`), ``"random"``,
-``"pubeval"``, an :class:`~backgammon.Evaluator`, or a batch evaluator: a callable taking an
-``int8`` array ``(m, 26)`` of candidate positions (each seen by the player who
-just moved, not swapped) and returning ``m`` scores; the highest is played."""
-
-_POLICIES = {"random": 0, "pubeval": 1, "net": 2}
-_STRATA = 1296  # 36 first rolls x 36 replies
-_FIELDS = ("games", "win", "win_gammon", "win_backgammon", "lose_gammon",
-           "lose_backgammon", "sum_v", "sum_v2", "plies")
-_G, _W, _WG, _WB, _LG, _LB, _SV, _SV2, _PLIES = range(9)
-_Z95 = 1.959963984540054
-_DEFAULT_IN_FLIGHT = 1024
-_MAX_IN_FLIGHT = 1 << 20  # games in lockstep: their candidates must fit in memory
-_MAX_WORKERS = 1024
 # Below this ratio of standard errors the summary says stratifying gained
 # nothing: from one position a gain of a few percent is within what the
 # error estimates themselves vary from seed to seed.
 _MEASURABLE_GAIN = 1.05
-
-
-class Estimate(NamedTuple):
-    """A rolled-out quantity: its value, standard error and 95% interval."""
-
-    value: float
-    stderr: float
-    low: float
-    high: float
-
-    def __float__(self) -> float:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
 
 
 @dataclass(frozen=True)
@@ -243,7 +219,7 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
             policy: Policy = "net", seed: int | None = None,
             workers: int | None = None, executor: Executor | None = None,
             stratify: bool = True, progress: bool | Callable[[int, int], Any] = False,
-            chunk_games: int | None = None, in_flight: int = _DEFAULT_IN_FLIGHT,
+            chunk_games: int | None = None, in_flight: int = DEFAULT_IN_FLIGHT,
             cube: bool = False, variance_reduction: bool = False,
             truncate: int | None = None, rotation: int | None = None,
             stop_error: float | None = None, max_seconds: float | None = None,
@@ -297,7 +273,7 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
         >>> -1.5 < r.cubeful.value < 1.5
         True
     """
-    setup = _cube_setup(position, cube)
+    setup = _start(position, cube)
     pos = setup.pop("position")
     if not isinstance(no_double, bool):
         raise TypeError(f"no_double is True or False, got {no_double!r}")
@@ -306,13 +282,13 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     setup["no_double"] = no_double
     if pos.outcome() is not None:
         raise RolloutError(f"the game is already over in {pos!r}")
-    games = _positive_int(games, "games")
+    games = positive_int(games, "games")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    seed = _seed(seed)
-    play = _PolicyRunner(policy, workers, executor, in_flight)
+    seed = checked_seed(seed)
+    play = PolicyRunner(policy, workers, executor, in_flight)
     if chunk_games is not None:
-        chunk_games = _positive_int(chunk_games, "chunk_games")
+        chunk_games = positive_int(chunk_games, "chunk_games")
     if rotation is None:
         rotation = 2 if stratify else 0
     elif isinstance(rotation, bool) or not isinstance(rotation, (int, np.integer)) \
@@ -321,19 +297,19 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     elif not stratify and rotation:
         raise RolloutError("stratify=False schedules no rolls: leave rotation out or give 0")
     rotation = int(rotation)
-    truncate = _truncation(truncate)
+    truncate = checked_truncation(truncate)
     if not isinstance(variance_reduction, bool):
         raise TypeError(f"variance_reduction is True or False, got {variance_reduction!r}")
     extended = bool(cube or variance_reduction or truncate is not None or rotation in (1, 3))
-    if extended and play.code != _POLICIES["net"]:
+    if extended and play.code != POLICIES["net"]:
         raise RolloutError("cube, variance_reduction, truncate and rotation 1 or 3 need the "
                            f"net policy ('net' or an Evaluator), got {policy!r}")
-    stop_error, max_seconds = _stopping(stop_error, max_seconds)
-    stuck = _never_moves(pos)
+    stop_error, max_seconds = stopping_rules(stop_error, max_seconds)
+    stuck = never_moves(pos)
     if stuck:
         raise RolloutError(f"the game can never end: {stuck} in {pos!r}")
     staged = stop_error is not None or max_seconds is not None
-    rounds = _rounds(games) if staged else [(0, games)]
+    schedule = rounds(games) if staged else [(0, games)]
 
     def finish(done: int, seconds: float) -> RolloutResult:
         if not extended:
@@ -342,31 +318,27 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
                           cube=bool(cube), match=setup["score"] is not None,
                           vr=variance_reduction, truncate=truncate)
 
-    bar = _Progress(progress, games)
+    bar = Progress(progress, games)
     start = time.perf_counter()
-    stats = np.zeros((_STRATA, len(_FIELDS)), dtype=np.int64)
+    stats = np.zeros((STRATA, len(FIELDS)), dtype=np.int64)
     done, stopped = 0, None
     try:
         if extended:
             opts = dict(setup, vr=variance_reduction, rotation=rotation,
                         truncate=-1 if truncate is None else truncate,
-                        rot_offset=_rotation_offset(seed))
-            stats = np.zeros((_STRATA, _bgcore.ROLLOUT_FIELDS), dtype=np.int64)
-        for first, count in rounds:
-            if max_seconds is not None and done and _past_budget(start, done, count, max_seconds):
+                        rot_offset=rotation_offset(seed))
+            stats = np.zeros((STRATA, _bgcore.ROLLOUT_FIELDS), dtype=np.int64)
+        for first, count in schedule:
+            if max_seconds is not None and done and past_budget(start, done, count, max_seconds):
                 stopped = f"time budget of {max_seconds:g} s reached after {done:,} games"
                 break
-            chunks = _chunks(count, play.workers, play.executor, chunk_games)  # lazily
-            if extended:
-                parts = _run_chunks(((pos._b, seed, first + f, c, play.net, opts)
-                                     for f, c in chunks), play.workers, play.executor,
-                                    run_chunk_ex)
-            else:
-                parts = play.parts(((pos._b, seed, first + f, c) for f, c in chunks), stratify)
+            pieces = chunks(count, play.workers, play.executor, chunk_games)  # lazily
+            jobs = ((pos._b, seed, first + f, c) for f, c in pieces)
+            parts = play.parts_ex(jobs, opts) if extended else play.parts(jobs, stratify)
             try:
                 for part in parts:
                     stats += part
-                    c = int(part[:, _G].sum())  # every game of a chunk is counted (column 0)
+                    c = int(part[:, G].sum())  # every game of a chunk is counted (column 0)
                     done += c
                     note = _equity_note(stats, stratify) if bar.shows_notes and not extended \
                         else None
@@ -386,286 +358,28 @@ def rollout(position: Any, games: int = 36 * 36 * 10, *,
     return replace(result, stopped=stopped) if stopped else result
 
 
-class _PolicyRunner:
-    """A checked policy with where to run it: plays chunks of games and yields
-    their statistics in order."""
-
-    def __init__(self, policy: Policy, workers: int | None, executor: Executor | None,
-                 in_flight: int) -> None:
-        from backgammon.nn import Evaluator
-
-        net = policy if isinstance(policy, Evaluator) else None
-        callable_policy = callable(policy) and net is None
-        if net is None and not callable_policy and (not isinstance(policy, str)
-                                                    or policy not in _POLICIES):
-            raise RolloutError(f"unknown policy {shown(policy)}: use 'net', 'random', "
-                               "'pubeval', an Evaluator or a callable")
-        if workers is not None:
-            workers = _positive_int(workers, "workers", _MAX_WORKERS)
-        if executor is not None and workers is not None:
-            raise RolloutError("give workers or executor, not both")
-        if executor is not None and not hasattr(executor, "submit"):
-            raise RolloutError(f"executor must be a concurrent.futures.Executor, "
-                               f"got {shown(executor)}")
-        if callable_policy and (executor is not None or (workers or 1) > 1):
-            raise RolloutError("a callable policy runs in the calling thread, batching all "
-                               "games in flight: workers and executor apply to built-in "
-                               "policies")
-        self.in_flight = _positive_int(in_flight, "in_flight", _MAX_IN_FLIGHT)
-        self.workers, self.executor = workers, executor
-        self.evaluate = _checked_evaluator(policy) if callable_policy else None
-        if callable_policy:
-            self.name = getattr(policy, "__name__", type(policy).__name__)
-            self.code, self.net = -1, None
-        else:
-            self.name = "net" if net is not None else str(policy)
-            self.code = _POLICIES[self.name]
-            self.net = net if net is not None or self.code != 2 else Evaluator.default()
-
-    def parts(self, jobs: Iterable[tuple[bytes, int, int, int]],
-              stratify: bool) -> Iterator[np.ndarray]:
-        """The ``(1296, 9)`` statistics of each job ``(board, seed, first, count)``,
-        in order (jobs are read lazily); close the iterator to stop the rest."""
-        if self.evaluate is not None:
-            return (_bgcore.playout_batched(b, seed, first, count, stratify, self.evaluate,
-                                            self.in_flight) for b, seed, first, count in jobs)
-        args = ((b, seed, first, count, self.code, stratify, self.net)
-                for b, seed, first, count in jobs)
-        return _run_chunks(args, self.workers, self.executor)
-
-
-def _stopping(stop_error: Any, max_seconds: Any) -> tuple[float | None, float | None]:
-    out = []
-    for value, name in ((stop_error, "stop_error"), (max_seconds, "max_seconds")):
-        if value is not None:
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer,
-                                                                 np.floating)):
-                raise RolloutError(f"{name} must be a positive number, got {value!r}")
-            if not (math.isfinite(value) and value > 0):
-                raise RolloutError(f"{name} must be a positive number, got {value!r}")
-            value = float(value)
-        out.append(value)
-    return out[0], out[1]
-
-
-def _rounds(games: int) -> list[tuple[int, int]]:
-    """The fixed schedule of rounds ``(first, count)`` of a rollout with
-    stopping rules: rounds end every 1,296 games up to 10,368, then about an
-    eighth more each time, at multiples of 1,296 (so every stratum has the same count), and
-    at ``games``.  It depends on nothing but ``games``, so a seed gives one
-    result whatever the threads."""
-    out, done = [], 0
-    while done < games:
-        step = _STRATA * max(1, done // (_STRATA * 8))
-        count = min(step, games - done)
-        out.append((done, count))
-        done += count
-    return out
-
-
-def _past_budget(start: float, done: int, count: int, budget: float) -> bool:
-    """Whether a round of ``count`` more games would end past the budget, at
-    the speed so far."""
-    spent = time.perf_counter() - start
-    return spent + spent / done * count > budget
-
-
 def _equity_note(stats: np.ndarray, stratify: bool) -> str:
-    strata, stratified = _strata_for_estimates(stats, stratify)
-    n = strata[:, _G]
+    strata, stratified = estimation_strata(stats, stratify)
+    n = strata[:, G]
     if n.sum() < 2:
         return ""
-    eq = _estimate(n, strata[:, _SV], strata[:, _SV2], stratified)
+    eq = estimate(n, strata[:, SV], strata[:, SV2], stratified)
     return f"equity {eq.value:+.4f} \u00b1 {eq.stderr:.4f}"
 
 
-def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
-              stratify: bool, net: Any = None, cancel: Any = None) -> np.ndarray:
-    """One seeded chunk of a rollout with a built-in policy: the ``(1296, 9)``
-    statistics of games ``first .. first + count - 1``; ``net`` is the
-    :class:`~backgammon.Evaluator` of the net policy (code 2).  Top-level so
-    that process and cluster executors can pickle it.  ``cancel`` (a private
-    token) stops it early from another thread; Ctrl-C stops it in the main
-    thread."""
-    from backgammon import pubeval  # noqa: F401  (a fresh worker process needs the weights)
+def _start(position: Any, cube: Any) -> dict[str, Any]:
+    """:func:`start_options` of a Game or of any spelling of a position (the
+    ``cube`` flag checked before the spelling is read)."""
+    from backgammon.game import Game
 
-    return _bgcore.playout(board, seed, first, count, policy, stratify, cancel,
-                           net._nets if net is not None else None)
+    if isinstance(cube, bool) and not isinstance(position, Game):
+        position = as_position(position)
+    return start_options(position, cube)
 
 
-def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
-                 opts: dict[str, Any], cancel: Any = None) -> np.ndarray:
-    """One seeded chunk of a rollout with the cube, luck adjustment,
-    truncation or rotation (``opts``: the keywords of
-    ``_bgcore.rollout_games``): its ``(1296, ROLLOUT_FIELDS)`` fixed-point
-    sums.  Top-level so that process and cluster executors can pickle it."""
-    opts = dict(opts)
-    table = opts.pop("met", None)
-    if table is not None:
-        opts["table"] = _bgcore.cube_table(table)
-    return _bgcore.rollout_games(board, seed, first, count, net._nets, cancel=cancel, **opts)
-
-
-def _run_chunks(args: Iterator[tuple], workers: int | None, executor: Executor | None,
-                fn: Callable[..., np.ndarray] = run_chunk) -> Iterator[np.ndarray]:
-    if executor is not None:
-        # a token pickled to another process is a fresh one: remote chunks
-        # already running finish there; in-process executors stop at once
-        return _submit_and_collect(executor, args, _bgcore.Cancel(), _EXECUTOR_WINDOW, fn)
-    if (workers or 1) == 1:
-        return (fn(*a) for a in args)
-    return _threaded(args, workers or 1, fn)
-
-
-def _threaded(args: Iterator[tuple], workers: int,
-              fn: Callable[..., np.ndarray] = run_chunk) -> Iterator[np.ndarray]:
-    # leaving the block joins the threads: none outlives the rollout
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
-        yield from _submit_and_collect(pool, args, _bgcore.Cancel(), 2 * workers, fn)
-
-
-_WAIT = 0.1  # seconds: a wait for a chunk wakes this often (Ctrl-C on every platform)
-_EXECUTOR_WINDOW = 256  # chunks submitted ahead to an executor (a cluster's workers)
-
-
-def _submit_and_collect(executor: Executor, args: Iterator[tuple], cancel: Any,
-                        window: int, fn: Callable[..., np.ndarray] = run_chunk
-                        ) -> Iterator[np.ndarray]:
-    """The chunks' results in order, at most ``window`` submitted ahead (any
-    number of chunks in bounded memory).  On an error, an interrupt or an
-    early close, the chunks not started are cancelled and the running ones
-    told to stop, so nothing keeps running behind the caller's back."""
-    pending: collections.deque = collections.deque()
-    try:
-        for a in args:
-            pending.append(executor.submit(fn, *a, cancel))
-            if len(pending) >= window:
-                yield _result_of(pending.popleft())
-        while pending:
-            yield _result_of(pending.popleft())
-    except BaseException:
-        cancel.set()
-        for f in pending:
-            f.cancel()
-        raise
-
-
-def _collect(futures: list, cancel: Any) -> Iterator[Any]:
-    """The results of submitted futures in order, for loops of other modules
-    (duels, training): on an error, an interrupt or an early close the
-    futures not started are cancelled and ``cancel`` (a Cancel token the
-    running ones watch) is set."""
-    try:
-        for f in futures:
-            yield _result_of(f)
-    except BaseException:
-        cancel.set()
-        for f in futures:
-            f.cancel()
-        raise
-
-
-def _result_of(future: Any) -> Any:
-    while True:  # a timed wait: Ctrl-C gets through on every platform
-        try:
-            return future.result(timeout=_WAIT)
-        except FutureTimeout:
-            continue
-
-
-def _checked_evaluator(policy: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray], np.ndarray]:
-    def evaluate(candidates: np.ndarray) -> np.ndarray:
-        raw = policy(candidates)
-        try:
-            scores = np.asarray(raw, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise RolloutError(f"the policy must return numbers, got {type(raw).__name__}: "
-                               f"{exc}") from None
-        m = len(candidates)
-        if scores.shape not in ((m,), (m, 1)):
-            raise RolloutError(f"the policy must return {m} scores for {m} candidates, "
-                               f"got shape {scores.shape}")
-        scores = np.ascontiguousarray(scores.reshape(m))
-        if not np.isfinite(scores).all():
-            bad = int(np.flatnonzero(~np.isfinite(scores))[0])
-            raise RolloutError(f"the policy returned {scores[bad]} for candidate {bad}: "
-                               f"{candidates[bad].tolist()}")
-        return scores
-    return evaluate
-
-
-_MAX_CHUNK = 1296 * 64  # games: progress updates at least this often
-_MIN_CHUNK = 1296       # games: a chunk costs ~0.1 ms of overhead
-
-
-def _chunks(games: int, workers: int | None, executor: Executor | None,
-            chunk_games: int | None) -> Iterator[tuple[int, int]]:
-    """``(first, count)`` of each chunk, lazily (a huge rollout lists nothing
-    up front).  By default a multiple of the workers of chunks of equal size
-    (within one game), so that every thread gets the same work.  The split
-    never changes the result."""
-    if chunk_games is not None:
-        for first in range(0, games, chunk_games):
-            yield first, min(chunk_games, games - first)
-        return
-    parallel = 16 if executor is not None else workers or 1
-    per_worker = 4  # a few each: a thread slowed by the machine is evened out
-    n = parallel * per_worker
-    n = max(min(n, games // _MIN_CHUNK), math.ceil(games / _MAX_CHUNK), 1)
-    n = math.ceil(n / parallel) * parallel if n >= parallel else n
-    n = min(n, games)
-    size, extra = divmod(games, n)
-    first = 0
-    for i in range(n):
-        count = size + (i < extra)
-        yield first, count
-        first += count
-
-
-_MAX_GAMES = 2**53  # far past any rollout, and game numbers stay exact everywhere
-
-
-def _positive_int(value: Any, name: str, limit: int = _MAX_GAMES) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise RolloutError(f"{name} must be a positive integer, got {shown(value)}")
-    if not 1 <= value <= limit:
-        raise RolloutError(f"{name} must be an integer from 1 to {limit:,}, got {shown(value)}")
-    return int(value)
-
-
-def _never_moves(pos: Position) -> str | None:
-    """Why no game from ``pos`` can end, or None: when neither side can move
-    with any of the 21 rolls nothing ever changes (both on the bar against a
-    closed board, RULES 5.1 and 4.4).  No move leads into such a position
-    (the mover would have to stay on the bar against a board that let it
-    enter), so the start is the one place to look; the core's ply cap stays
-    as a guard."""
-    for side in (pos, pos.swapped()):
-        board = side._b
-        for roll in ALL_ROLLS:
-            results = _bgcore.successors(board, roll)
-            if len(results) > 1 or results[0].tobytes() != board:
-                return None
-    return "neither side can move with any roll (both on the bar against a closed board)"
-
-
-def _truncation(truncate: Any) -> int | None:
-    """``truncate`` checked: None or a number of plies >= 0."""
-    if truncate is not None:
-        if isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) \
-                or not 0 <= truncate <= _MAX_GAMES:
-            raise RolloutError(f"truncate is a number of plies >= 0, got {truncate!r}")
-        truncate = int(truncate)
-    return truncate
-
-
-def _seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise RolloutError(f"seed must be an integer from 0 to 2**64 - 1, got {shown(seed)}")
-    return int(seed)
-
-
-def _as_position(position: Any) -> Position:
+def as_position(position: Any) -> Position:
+    """A :class:`Position`, any spelling :func:`read_position` reads (its
+    position), or a board array (:meth:`Position.from_array`) as a Position."""
     if isinstance(position, Position):
         return position
     if isinstance(position, str):
@@ -715,7 +429,7 @@ def _from_dict(cls: type, data: Any) -> Any:
         key = keys.get(f.name, f.name)
         if key not in data:
             if f.name == "strata":
-                kwargs["strata"] = np.zeros((0, len(_FIELDS)), dtype=np.int64)
+                kwargs["strata"] = np.zeros((0, len(FIELDS)), dtype=np.int64)
                 continue
             if f.default is not MISSING:
                 continue
@@ -726,10 +440,10 @@ def _from_dict(cls: type, data: Any) -> Any:
                 value = Position.from_position_id(value)
             elif f.name == "strata":
                 value = np.array(value, dtype=np.int64)
-                if value.shape not in ((_STRATA, len(_FIELDS)),
-                                       (_STRATA, _bgcore.ROLLOUT_FIELDS)):
-                    raise ValueError(f"shape {value.shape}, not ({_STRATA}, {len(_FIELDS)}) "
-                                     f"or ({_STRATA}, {_bgcore.ROLLOUT_FIELDS})")
+                if value.shape not in ((STRATA, len(FIELDS)),
+                                       (STRATA, _bgcore.ROLLOUT_FIELDS)):
+                    raise ValueError(f"shape {value.shape}, not ({STRATA}, {len(FIELDS)}) "
+                                     f"or ({STRATA}, {_bgcore.ROLLOUT_FIELDS})")
             elif isinstance(value, dict) and "value" in value:
                 value = read_estimate(value)
         except (TypeError, ValueError, OverflowError) as exc:
@@ -738,103 +452,23 @@ def _from_dict(cls: type, data: Any) -> Any:
     return cls(**kwargs)
 
 
-def read_estimate(data: dict[str, Any]) -> Estimate:
-    """An :class:`Estimate` from ``{"value", "stderr", "ci95": [low, high]}``."""
-    low, high = data["ci95"]
-    return Estimate(float(data["value"]), float(data["stderr"]), float(low), float(high))
-
-
-def _estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool,
-              probability: bool = False) -> Estimate:
-    """Stratified (equal weights over the rows of n: strata of equal
-    probability, two games each at least) or plain mean and error;
-    ``probability``: the 95% interval kept inside [0, 1]."""
-    if stratified:
-        mean_h = s / n
-        var_h = (q - s * s / n) / (n - 1)
-        value = float(mean_h.mean())
-        se = float(math.sqrt(max(float((var_h / n).sum()) / len(n) ** 2, 0.0)))
-    else:
-        total, sum_s, sum_q = int(n.sum()), float(s.sum()), float(q.sum())
-        value = sum_s / total
-        var = (sum_q - sum_s * sum_s / total) / (total - 1) if total > 1 else 0.0
-        se = math.sqrt(max(var, 0.0) / total)
-    if probability:
-        return Estimate(value, se, max(0.0, value - _Z95 * se), min(1.0, value + _Z95 * se))
-    return Estimate(value, se, value - _Z95 * se, value + _Z95 * se)
-
-
-def _strata_for_estimates(stats: np.ndarray, stratify: bool) -> tuple[np.ndarray, bool]:
-    """The finest strata with two games each: the 1,296 pairs of first two
-    rolls, else the 36 first rolls, else none (plain estimates)."""
-    pairs = stats.astype(np.float64)
-    if not stratify:
-        return pairs, False
-    if (pairs[:, _G] >= 2).all():
-        return pairs, True
-    first = pairs.reshape(36, 36, -1).sum(axis=1)
-    if (first[:, _G] >= 2).all():
-        return first, True
-    return pairs, False
-
-
 def _result(pos: Position, games: int, policy: str, seed: int, stratify: bool,
             stats: np.ndarray, seconds: float) -> RolloutResult:
-    strata, stratified = _strata_for_estimates(stats, stratify)
-    n = strata[:, _G]
+    strata, stratified = estimation_strata(stats, stratify)
+    n = strata[:, G]
     est = {}
-    for name, col in (("win", _W), ("win_gammon", _WG), ("win_backgammon", _WB),
-                      ("lose_gammon", _LG), ("lose_backgammon", _LB)):
+    for name, col in (("win", W), ("win_gammon", WG), ("win_backgammon", WB),
+                      ("lose_gammon", LG), ("lose_backgammon", LB)):
         s = strata[:, col]
-        est[name] = _estimate(n, s, s, stratified, probability=True)
-    sv, sv2 = strata[:, _SV], strata[:, _SV2]
-    est["equity"] = _estimate(n, sv, sv2, stratified)
-    plain = _estimate(n, sv, sv2, False)
+        est[name] = estimate(n, s, s, stratified, probability=True)
+    sv, sv2 = strata[:, SV], strata[:, SV2]
+    est["equity"] = estimate(n, sv, sv2, stratified)
+    plain = estimate(n, sv, sv2, False)
     return RolloutResult(
         position=pos, games=games, policy=policy, seed=seed, stratified=stratified,
         unstratified_stderr=plain.stderr, seconds=seconds,
-        mean_plies=float(stats[:, _PLIES].sum()) / games, strata=stats,
+        mean_plies=float(stats[:, PLIES].sum()) / games, strata=stats,
         rotation=2 if stratify else 0, **est)
-
-
-def _cube_setup(position: Any, cube: Any) -> dict[str, Any]:
-    """The start of a rollout: the position and, for the core, the cube, its
-    owner, the rules and the score (from a Game; money defaults else)."""
-    from backgammon.game import Game, Phase
-    from backgammon.rules import Rules
-
-    if not isinstance(cube, bool):
-        raise TypeError(f"cube is True or False, got {cube!r}")
-    rules, value, owner, score, post = Rules(), 1, "centred", None, False
-    if isinstance(position, Game):
-        game = position
-        if game.phase is not Phase.ROLL:
-            raise RolloutError(f"a rollout starts from a game waiting for a roll; this one is "
-                               f"in phase {game.phase.value!r}")
-        pos, rules, value = game.position, game.rules, game.cube
-        owner = ("centred" if game.cube_owner is None
-                 else "own" if game.cube_owner == game.turn else "opponent")
-        if game.match_length:
-            me, them = game.score[game.turn], game.score[1 - game.turn]
-            score = (game.match_length - me, game.match_length - them)
-            post = 1 in score and not game.crawford
-    else:
-        pos = _as_position(position)
-    met = None
-    if score is not None:
-        from backgammon import met as _met
-        met = _met.default_table()  # extended past its 25 points to any match (met.py)
-    return dict(position=pos, cube=cube, cube_value=value, owner=owner,
-                max_cube=rules.max_cube, cube_disabled=not rules.cube,
-                jacoby=rules.jacoby and score is None, beaver=rules.beaver and score is None,
-                backgammon_value=rules.backgammon_value, score=score, post_crawford=post,
-                met=met)
-
-
-def _rotation_offset(seed: int) -> int:
-    """The third roll's offset (0..35) of a rotated rollout, from its seed."""
-    x = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64
-    return ((x ^ (x >> 29)) * 0xBF58476D1CE4E5B9 % 2**64 >> 32) % 36
 
 
 # The quantities of bg_rollout_range, in order (playout.h)
@@ -855,7 +489,7 @@ def _result_ex(pos: Position, games: int, policy: str, seed: int, rotation: int,
     scale, scale2 = 2.0 ** -_bgcore.ROLLOUT_SHIFT, 2.0 ** -_bgcore.ROLLOUT_SHIFT2
 
     def est(q: int, strat: bool = stratified) -> Estimate:
-        return _estimate(n, rows[:, 2 + 2 * q] * scale, rows[:, 3 + 2 * q] * scale2, strat,
+        return estimate(n, rows[:, 2 + 2 * q] * scale, rows[:, 3 + 2 * q] * scale2, strat,
                          probability=q % (nq // 2) < 5)  # the five chances (or their VR ones)
 
     off = nq // 2 if vr else 0
@@ -870,52 +504,3 @@ def _result_ex(pos: Position, games: int, policy: str, seed: int, rotation: int,
         variance_reduction=vr, plain_equity=est(5) if vr else None,
         plain_cubeful=est(6) if vr and cube else None, truncate=truncate,
         rotation=rotation, **values)
-
-
-class _Progress:
-    """A progress bar on stderr: tqdm when installed, else a plain one."""
-
-    def __init__(self, progress: bool | Callable[[int, int], Any], total: int) -> None:
-        self.callback = progress if callable(progress) else None
-        self.total = total
-        self.done = 0
-        self.bar = None
-        self.plain = False
-        self.start = time.perf_counter()
-        if progress is True:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                self.plain = True
-            else:
-                self.bar = tqdm(total=total, unit="game", unit_scale=True,
-                                desc="rollout", file=sys.stderr, dynamic_ncols=True)
-
-    @property
-    def shows_notes(self) -> bool:
-        """Whether a note (the current estimate) would be shown."""
-        return self.bar is not None or self.plain
-
-    def update(self, count: int, note: str | None = None) -> None:
-        self.done += count
-        if self.callback is not None:
-            self.callback(self.done, self.total)
-        if self.bar is not None:
-            if note:
-                self.bar.set_postfix_str(note, refresh=False)
-            self.bar.update(count)
-        elif self.plain:
-            width = 30
-            filled = int(width * self.done / self.total)
-            rate = self.done / max(time.perf_counter() - self.start, 1e-9)
-            sys.stderr.write(f"\rrollout [{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.done:,}/{self.total:,} games, {rate:,.0f} games/s"
-                             f"{', ' + note if note else ''}  ")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-        elif self.plain:
-            sys.stderr.write("\n")
-            sys.stderr.flush()

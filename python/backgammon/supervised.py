@@ -256,16 +256,16 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
             for job in jobs:
                 sums[job[0]] = run(job)
         else:
-            from backgammon.rollout import _collect
+            from backgammon._rollout_engine import collect
             pool = ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
                                       thread_name_prefix="backgammon-fit")
             try:
                 futures = [pool.submit(run, job) for job in jobs]
-                results = list(_collect(futures, cancel))
+                results = list(collect(futures, cancel))
                 for job, r in zip(jobs, results):
                     sums[job[0]] = r
             except BaseException:
-                cancel.set()  # also when the interrupt came before _collect: the nets stop
+                cancel.set()  # also when the interrupt came before collect: the nets stop
                 raise
             finally:
                 _join(pool)   # before their progress is read, even through a second Ctrl-C

@@ -47,7 +47,7 @@ from backgammon import _bgcore
 from backgammon._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
-from backgammon.rollout import _estimate
+from backgammon._rollout_engine import estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
            "make_targets", "ply_targets",
@@ -273,7 +273,7 @@ def _one_target(board: bytes, seed: int, games: int, truncate: int, nets: Any,
         means[q] = (rows[:, 2 + 2 * q] * _SHIFT / n).mean()
     # the equity's error as rollouts report it: stratified over the first roll when
     # every stratum has two games, else plain
-    equity = _estimate(n, rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2, n.min() >= 2)
+    equity = estimate(n, rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2, n.min() >= 2)
     return means[:5].astype(np.float32), equity.stderr
 
 

@@ -36,7 +36,7 @@ from backgammon.duel import _duel_stats, _result as _duel_result
 from backgammon.errors import BackgammonError, TrainingDataError
 from backgammon.nn import Evaluator
 from backgammon.position import Position
-from backgammon.rollout import _collect
+from backgammon._rollout_engine import collect
 
 __all__ = ["TrainSettings", "train"]
 
@@ -174,7 +174,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
                     jobs.append(pool.submit(_td_job, base, net.encoding, board, settings.seed,
                                             first, n, rate, cancel))
                 total = None
-                for w in _collect(jobs, cancel):  # Ctrl-C or an error stops every thread
+                for w in collect(jobs, cancel):  # Ctrl-C or an error stops every thread
                     total = _add(total, w)        # in job order: a fixed sum
                 net = _mean(total, len(jobs), net.meta, net.encoding)
                 done += count
