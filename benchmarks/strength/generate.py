@@ -134,7 +134,7 @@ def sample(chunk: int, games: int) -> Path:
 def cheap_equities(ev: nn.Evaluator, results: np.ndarray) -> np.ndarray:
     """The mover's 1-ply equity of each result (exact: every reply roll, the
     reply chosen at 0-ply)."""
-    opp = nn._eval_ply(ev, nn._swapped_rows(results), 1).astype(np.float64)
+    opp = nn.eval_ply(ev, nn._swapped_rows(results), 1).astype(np.float64)
     return -(2 * opp[:, 0] - 1 + opp[:, 1] - opp[:, 3] + opp[:, 2] - opp[:, 4])
 
 

@@ -51,7 +51,7 @@ from backgammon import cubeful, met, targets
 from backgammon.analysis import Analysis, analyse
 from backgammon import benchmark
 from backgammon.cube_rollout import rollout_cube
-from backgammon.display import RankedPlays, _install as _install_displays
+from backgammon.display import RankedPlays, install_displays as _install_displays
 
 _install_displays()  # Jupyter displays of Evaluation and DuelResult
 from backgammon import env

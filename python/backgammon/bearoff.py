@@ -27,7 +27,7 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon.errors import GameOverError, InvalidPositionError
-from backgammon.position import Position, _board_bytes
+from backgammon.position import Position, board_bytes
 from backgammon._show import shown
 
 __all__ = [
@@ -98,7 +98,7 @@ def expected_turns(home: Iterable[int], first: bool = False) -> float:
 
 
 def _bearoff_board(position: Any) -> bytes:
-    board = _board_bytes(position)
+    board = board_bytes(position)
     if not _bgcore.bearoff_applies(board):
         values = list(np.frombuffer(board, dtype=np.int8).tolist())
         if _bgcore.sides(board):
@@ -117,7 +117,7 @@ def applies(position: Position | Iterable[int]) -> bool:
         >>> applies(Position.initial())
         False
     """
-    return _bgcore.bearoff_applies(_board_bytes(position))
+    return _bgcore.bearoff_applies(board_bytes(position))
 
 
 def probabilities(position: Position | Iterable[int]) -> np.ndarray:

@@ -362,9 +362,9 @@ def picks(choose: Chooser, pset: PositionSet, ply: int = 0) -> np.ndarray:
     The nets at ply 0 choose every decision in one core call
     (``choose_groups``: incremental first layer, no Python per decision);
     pubeval scores all plays in two calls."""
-    from backgammon.nn import Evaluator, _ply, rank_plays
+    from backgammon.nn import Evaluator, checked_ply, rank_plays
 
-    ply = _ply(ply)
+    ply = checked_ply(ply)
     if isinstance(choose, str):
         if choose == "net":
             choose = Evaluator.default()

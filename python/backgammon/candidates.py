@@ -441,8 +441,8 @@ def _exact_cubeful(game: Any) -> Callable[[int], float]:
         return lambda points: float(points)  # per unit of the stake
     from backgammon import met
 
-    from backgammon.cube import _game_score
-    (away, opp), post = _game_score(game)
+    from backgammon.cube import game_score
+    (away, opp), post = game_score(game)
     return lambda points: (1.0 if away <= points * game.cube else
                            met.equity(away - points * game.cube, opp, post_crawford=post))
 

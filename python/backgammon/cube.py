@@ -346,7 +346,7 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
         cube = game.cube
         owner = ("centred" if game.cube_owner is None
                  else "own" if game.cube_owner == game.turn else "opponent")
-        score, post_crawford = _game_score(game)
+        score, post_crawford = game_score(game)
     elif isinstance(game_or_position, Position):
         position = game_or_position
         if position.outcome() is not None:
@@ -360,7 +360,7 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
                                      post_crawford=post_crawford, rules=rules, x=x)
 
 
-def _game_score(game: Game) -> tuple[tuple[int, int] | None, bool]:
+def game_score(game: Game) -> tuple[tuple[int, int] | None, bool]:
     """``(away, opponent_away)`` of the player on roll and the post-Crawford flag."""
     if not game.match_length:
         return None, False

@@ -33,7 +33,7 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon._rollout_engine import STRATA, checked_seed, positive_int
-from backgammon.cube import CubeDecision, _game_score
+from backgammon.cube import CubeDecision, game_score
 from backgammon.errors import BackgammonError, IllegalActionError, RolloutError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
@@ -96,7 +96,7 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
         # money: per unit of the taken cube (twice the stake) -> per unit of the stake
         dt[b] = _per_game(r_dt) * (1.0 if match else 2.0)
         chances += np.array(r_nd.probabilities) / blocks
-    score_away, post = _game_score(game)
+    score_away, post = game_score(game)
     dp = 1.0
     if score_away is not None:
         away, opp = score_away

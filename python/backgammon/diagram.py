@@ -42,7 +42,8 @@ ORIENTATIONS = ("right", "left")
 _ROWS = 5  # checkers shown on a point; the fifth row shows the count past five
 
 
-def _check_orientation(orientation: object) -> str:
+def check_orientation(orientation: object) -> str:
+    """``orientation`` checked: one of :data:`ORIENTATIONS` (shared with svg.py)."""
     if orientation not in ORIENTATIONS:
         from backgammon.errors import BackgammonError
         raise BackgammonError(
@@ -51,7 +52,7 @@ def _check_orientation(orientation: object) -> str:
     return orientation  # type: ignore[return-value]
 
 
-def _as_position(position: object) -> Position:
+def as_position(position: object) -> Position:
     """``position`` itself, or the position of a 26-integer array (checked)."""
     from backgammon.position import Position
     return position if isinstance(position, Position) else Position.from_array(position)  # type: ignore[arg-type]
@@ -92,8 +93,8 @@ def board_text(position: Position | Sequence[int], *, orientation: str = "right"
         >>> text.splitlines()[1][:44]
         ' +24-23-22-21-20-19------18-17-16-15-14-13-+'
     """
-    orientation = _check_orientation(orientation)
-    position = _as_position(position)
+    orientation = check_orientation(orientation)
+    position = as_position(position)
     a = position.tolist()
     top_left, top_right, bottom_left, bottom_right = _layout(orientation)
     own_pips, opp_pips = position.pip_counts()

@@ -174,7 +174,7 @@ class RankedPlays(list["RankedPlay"]):
                      ["#", "play", "equity", "win", "gammon", "lose", "gammon"], self._rows())
 
 
-def _install() -> None:
+def install_displays() -> None:
     """Give the result types of modules edited elsewhere (nn, duel) their displays."""
     from backgammon.duel import DuelResult
     from backgammon.nn import Evaluation

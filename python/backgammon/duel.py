@@ -137,8 +137,8 @@ def duel(a: DuelPolicy, b: DuelPolicy, games: int = 2000, seed: int | None = Non
         stats = _bgcore.duel_batched(pos._b, seed, 0, pairs, pa[0], pa[1], pa[2],
                                      pb[0], pb[1], pb[2], in_flight)
     else:
-        stats = _duel_stats(pos._b, seed, pairs, pa[:2], pb[:2], workers or 1)
-    return _result(_name(a), _name(b), seed, stats)
+        stats = core_duel_stats(pos._b, seed, pairs, pa[:2], pb[:2], workers or 1)
+    return duel_result(_name(a), _name(b), seed, stats)
 
 
 def _plies(ply: Any) -> tuple[int, int]:
@@ -163,7 +163,7 @@ def _python_duel(a: Any, b: Any, games: Any, seed: Any, position: Any,
     rng = np.random.default_rng([seed, 2 ** 32])   # the random policy's own stream
     stats = duel_stats(pos, seed, (games + 1) // 2, chooser(a, plies[0], rng),
                        chooser(b, plies[1], rng))
-    return _result(_name(a), _name(b), seed, stats)
+    return duel_result(_name(a), _name(b), seed, stats)
 
 
 def _player(policy: Any) -> tuple[int, Any, Any]:
@@ -191,8 +191,10 @@ def _name(policy: Any) -> str:
     return getattr(policy, "__name__", type(policy).__name__)
 
 
-def _duel_stats(board: bytes, seed: int, pairs: int, pa: tuple[int, Any], pb: tuple[int, Any],
-                workers: int) -> np.ndarray:
+def core_duel_stats(board: bytes, seed: int, pairs: int, pa: tuple[int, Any],
+                    pb: tuple[int, Any], workers: int) -> np.ndarray:
+    """The core's statistics of ``pairs`` duplicate pairs on ``workers`` threads
+    (also train.py's duels against pubeval)."""
     if workers == 1:
         return _bgcore.duel(board, seed, 0, pairs, pa[0], pa[1], pb[0], pb[1])
     # equal chunks, one per thread; a shared token stops them all on an
@@ -209,7 +211,8 @@ def _duel_stats(board: bytes, seed: int, pairs: int, pa: tuple[int, Any], pb: tu
         return total
 
 
-def _result(a: str, b: str, seed: int, st: np.ndarray) -> DuelResult:
+def duel_result(a: str, b: str, seed: int, st: np.ndarray) -> DuelResult:
+    """The :class:`DuelResult` of the core's duel statistics ``st``."""
     pairs, games = int(st[_PAIRS]), int(st[_GAMES])
     mean = float(st[_SUM]) / games
     # per-pair totals t: ppg = mean(t) / 2, var(ppg) = var(t) / (4 pairs)

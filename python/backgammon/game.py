@@ -366,10 +366,10 @@ def _steps(play: Any) -> tuple[Step, ...]:
 def _notation_steps(text: str) -> tuple[Step, ...]:
     """The steps that notation text writes, as written (``"24/14"`` is one step 24 to
     14): for a play recorded unchecked (RULES 12.4), which no legal play matches."""
-    from backgammon.notation import _parse_segments
+    from backgammon.notation import parse_segments
 
     steps: list[Step] = []
-    for segment in _parse_segments(text):
+    for segment in parse_segments(text):
         chain = list(zip(segment.points, segment.points[1:]))
         steps.extend(chain * segment.repeat)
     if len(steps) > MAX_STEPS:

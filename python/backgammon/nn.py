@@ -431,9 +431,9 @@ def evaluate(position: Position | str | Iterable[int], ply: int = 0,
         True
     """
     ev = evaluator if evaluator is not None else Evaluator.default()
-    ply = _ply(ply)
+    ply = checked_ply(ply)
     pos = _as_position(position)
-    return Evaluation._from_row(_eval_ply(ev, _rows(pos), ply, filtered)[0])
+    return Evaluation._from_row(eval_ply(ev, _rows(pos), ply, filtered)[0])
 
 
 def rank_plays(position: Position, dice: Any, ply: int = 0,
@@ -452,7 +452,7 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     within 0.16 at ply 0.  Much faster at ply 2, nearly the same choices
     (benchmarks/README.md)."""
     ev = evaluator if evaluator is not None else Evaluator.default()
-    ply = _ply(ply)
+    ply = checked_ply(ply)
     pos = _as_position(position)
     plays = pos.legal_plays(dice)
     results = plays._results
@@ -461,7 +461,7 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     ranked = [(int(i), probs[i], 0) for i in order]
     if ply > 0 and not filtered:
         top = order[:_PRUNE]
-        again = _eval_ply(ev, _swapped_rows(results[top]), ply)
+        again = eval_ply(ev, _swapped_rows(results[top]), ply)
         ranked = _sorted_at(top, again, ply) + ranked[len(top):]
     elif ply > 0:
         for level in range(1, ply + 1):
@@ -471,7 +471,7 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
             best = float(_mover_equity(np.asarray(below[0][1], np.float32).reshape(1, 5))[0])
             eqs = _mover_equity(np.array([r[1] for r in below], np.float32))
             top = [r[0] for r, e in zip(below[:f.keep], eqs[:f.keep]) if e >= best - f.margin]
-            again = _eval_ply(ev, _swapped_rows(results[top]), level, filtered=True)
+            again = eval_ply(ev, _swapped_rows(results[top]), level, filtered=True)
             done = {i for i in top}
             deeper = [r for r in ranked if r[2] >= level]
             ranked = deeper + _sorted_at(top, again, level) + [
@@ -515,7 +515,8 @@ _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.uint8)
 _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 36.0
 
 
-def _ply(ply: Any) -> int:
+def checked_ply(ply: Any) -> int:
+    """``ply`` checked: 0, 1 or 2 (shared with benchmark.py)."""
     if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or not 0 <= ply <= 2:
         raise BackgammonError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
@@ -547,7 +548,7 @@ def _swapped_rows(results: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(-results[:, ::-1])
 
 
-def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False) -> np.ndarray:
+def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False) -> np.ndarray:
     """(m, 5) float32 evaluations at ``ply`` of boards (player on roll).  At
     ply 2 each roll's reply is chosen at ply 1 among the 8 best at ply 0
     (``filtered``: and within FILTERS[0].margin of the best)."""
@@ -580,7 +581,7 @@ def _eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = Fals
             keep &= eq[order] >= best[gid[order]] - np.float32(FILTERS[0].margin)
         rows = order[keep]                     # grouped, best first within each group
         owner = gid[rows]
-        deeper = _eval_ply(ev, _swapped_rows(results[rows]), ply - 1)
+        deeper = eval_ply(ev, _swapped_rows(results[rows]), ply - 1)
         deq = _mover_equity(deeper)
         # per group the first (best at ply 0) of the highest deeper equity
         pick = np.lexsort((np.arange(len(rows)), -deq, owner))

@@ -144,7 +144,7 @@ def _point_value(token: str) -> int:
     return int(token)
 
 
-def _parse_segments(text: str) -> list[_Segment]:
+def parse_segments(text: str) -> list[_Segment]:
     """The chains of ``text``, or :class:`InvalidPlayError` when it is not notation."""
     if not isinstance(text, str):
         raise InvalidPlayError(f"a play in notation is a str, got {type(text).__name__}")
@@ -366,7 +366,7 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
         >>> str(parse_play(pos, "8/5 6/5", (3, 1))), str(parse_play(pos, "24/16", (5, 3)))
         ('8/5 6/5', '24/16')
     """
-    segments = _parse_segments(text)
+    segments = parse_segments(text)
     plays = position.legal_plays(dice)
     said = repr(text.strip()) if segments else "no move"
     d1, d2 = plays.dice

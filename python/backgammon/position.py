@@ -83,7 +83,7 @@ class Position:
 
     def __init__(self, array: Iterable[int] | None = None) -> None:
         board = _INITIAL if array is None else array
-        object.__setattr__(self, "_b", _board_bytes(board))
+        object.__setattr__(self, "_b", board_bytes(board))
 
     @classmethod
     def _from_bytes(cls, board: bytes) -> Position:
@@ -429,7 +429,7 @@ def _outcome(winner: int, loser_off: int, stuck: bool) -> Outcome:
     return Outcome(winner, "gammon", 2)              # RULES 7.3
 
 
-def _board_bytes(array: Any) -> bytes:
+def board_bytes(array: Any) -> bytes:
     """Validated 26-byte board from any 26-integer sequence."""
     if isinstance(array, Position):
         return array._b

@@ -94,10 +94,10 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     ``max_minutes`` stops at the end of the first epoch past that wall time."""
     optimizer = _choice(optimizer)
     settings = FitSettings(
-        seed=_seed(seed), hidden=_hidden(hidden), encoding=_encoding(encoding), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
+        seed=training_seed(seed), hidden=_hidden(hidden), encoding=_encoding(encoding), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
         batch=_count(batch, "batch", _MAX_BATCH), optimizer=optimizer,
-        lr=_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
-        lr_final=_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",
+        lr=learning_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
+        lr_final=learning_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",
                        zero=True),
         validation=_fraction(validation))
     nthreads = _threads(threads, len(settings.hidden))
@@ -107,7 +107,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     data = targets if isinstance(targets, TargetSet) else read_targets(targets)
     if not len(data):
         raise TrainingDataError("the targets hold no positions")
-    init = _start(start)
+    init = start_nets(start)
     if init is not None:
         settings = FitSettings(**{**asdict(settings), "hidden": init.hidden,
                                   "encoding": init.encoding})
@@ -390,7 +390,8 @@ def train_state(net: Evaluator, where: str) -> dict[str, Any]:
 # ----------------------------------------------------------------------
 # Arguments, refused up front with their names
 
-def _seed(seed: Any) -> int:
+def training_seed(seed: Any) -> int:
+    """``seed`` checked: 0 to 2**63 - 1 (also for train.py's self-play)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
         raise BackgammonError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
     return int(seed)
@@ -402,7 +403,8 @@ def _count(n: Any, name: str, top: int) -> int:
     return int(n)
 
 
-def _rate(x: Any, name: str, zero: bool = False) -> float:
+def learning_rate(x: Any, name: str, zero: bool = False) -> float:
+    """The learning rate ``x`` (argument ``name``) checked: in (0, 10], or [0, 10] with ``zero``."""
     try:
         v = float(x)
     except (TypeError, ValueError):
@@ -461,7 +463,8 @@ def _threads(threads: Any, nets: int) -> int:
     return int(min(threads, nets, cpus))
 
 
-def _start(start: Any) -> Evaluator | None:
+def start_nets(start: Any) -> Evaluator | None:
+    """The nets a run starts from: None, an Evaluator, or one loaded from a nets file."""
     if start is None or isinstance(start, Evaluator):
         return start
     if isinstance(start, (str, os.PathLike)):

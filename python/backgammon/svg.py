@@ -54,7 +54,7 @@ import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from backgammon import _bgcore
-from backgammon.diagram import _as_position, _check_orientation
+from backgammon.diagram import as_position, check_orientation
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.notation import play_chains
 
@@ -499,8 +499,8 @@ def board(position: Position | Sequence[int], *, orientation: str = "right", dic
         >>> after.svg.count("<polygon") > 24
         True
     """
-    orientation = _check_orientation(orientation)
-    position = _as_position(position)
+    orientation = check_orientation(orientation)
+    position = as_position(position)
     width = _check_size(size)
     roll = None if dice is None else _bgcore.parse_dice(dice)
     cube_state = _check_cube(cube)

@@ -317,7 +317,7 @@ def ply_targets(boards: Any, ply: int, *, evaluator: Any = None) -> np.ndarray:
     21 rolls of the position after each roll's best play): targets from a
     deeper search of the current nets, ``(n, 5)`` float32, about 1 ms a board
     at ply 1."""
-    from backgammon.nn import Evaluator, _eval_ply
+    from backgammon.nn import Evaluator, eval_ply
 
     if ply not in (1, 2):
         raise TrainingDataError(f"ply targets are made at ply 1 or 2, got {ply!r}")
@@ -325,7 +325,7 @@ def ply_targets(boards: Any, ply: int, *, evaluator: Any = None) -> np.ndarray:
     rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
     if not len(rows):
         return np.zeros((0, 5), np.float32)
-    return np.ascontiguousarray(_eval_ply(ev, rows, ply), dtype=np.float32)
+    return np.ascontiguousarray(eval_ply(ev, rows, ply), dtype=np.float32)
 
 
 def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: int,

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.duel import _duel_stats, _result as _duel_result
+from backgammon.duel import core_duel_stats, duel_result
 from backgammon.errors import BackgammonError, TrainingDataError
 from backgammon.nn import Evaluator
 from backgammon.position import Position
@@ -99,11 +99,11 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
                    log=log)
     if games is None:
         raise BackgammonError("train needs games (self-play) or targets (supervised)")
-    from backgammon.supervised import _rate, _seed, _start
-    seed = _seed(seed)
-    lr = _rate(0.1 if lr is None else lr, "lr")
-    lr_final = _rate(0.01 if lr_final is None else lr_final, "lr_final", zero=True)
-    start = _start(start)
+    from backgammon.supervised import learning_rate, start_nets, training_seed
+    seed = training_seed(seed)
+    lr = learning_rate(0.1 if lr is None else lr, "lr")
+    lr_final = learning_rate(0.01 if lr_final is None else lr_final, "lr_final", zero=True)
+    start = start_nets(start)
     if threads is None:
         threads = min(2, os.cpu_count() or 1)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
@@ -233,8 +233,8 @@ def _mean(total: dict[str, np.ndarray] | None, count: int, meta: dict[str, str],
 
 
 def _strength(net: Evaluator, board: bytes, pairs: int, threads: int):
-    stats = _duel_stats(board, _EVAL_SEED, pairs, (2, net._nets), (1, None), threads)
-    return _duel_result("net", "pubeval", _EVAL_SEED, stats)
+    stats = core_duel_stats(board, _EVAL_SEED, pairs, (2, net._nets), (1, None), threads)
+    return duel_result("net", "pubeval", _EVAL_SEED, stats)
 
 
 def _save(net: Evaluator, path: Path, settings: TrainSettings, games: int, seconds: float,

@@ -123,7 +123,7 @@ def _cells(game: Game, lost: list[str]) -> list[tuple[Any, str]]:
     return walk(game, lost, lambda event: _cell(event, lost), ".mat readers")
 
 
-def _resigned_kind_hidden(game: Game) -> bool:
+def resigned_kind_hidden(game: Game) -> bool:
     """Whether reading "Wins N points" back would give another kind than was resigned."""
     from backgammon.game import RESIGN_KINDS
 
@@ -224,7 +224,7 @@ def write_mat(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         lost.append("games with other rules than the first")
     if not isinstance(source, Match) and any(g.match_length for g in games):
         lost.append("a game of a match in a money session")
-    if any(_resigned_kind_hidden(g) for g in games):
+    if any(resigned_kind_hidden(g) for g in games):
         lost.append("the kind resigned where another kind scores the same (only the points "
                     "are written)")
     header = [f'; [Player 1 "{names[0]}"]', f'; [Player 2 "{names[1]}"]',

@@ -298,7 +298,7 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
     reported with :class:`FormatLossWarning` (:class:`FormatLossError` if ``strict``).
     """
     from backgammon import __version__
-    from backgammon.formats.mat import _resigned_kind_hidden
+    from backgammon.formats.mat import resigned_kind_hidden
     from backgammon.match import Match
 
     lost: list[str] = []
@@ -319,7 +319,7 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         lost.append("a game of a match in a money session")
     if isinstance(source, Match) and any(g.start is not None for g in games):
         lost.append("match games set up from a position")
-    if any(_resigned_kind_hidden(g) for g in games):
+    if any(resigned_kind_hidden(g) for g in games):
         lost.append("the kind resigned where another kind scores the same (only the points "
                     "are written)")
     pw, pb = (_escape(" ".join(str(x).split())) for x in names[:2])
