@@ -125,15 +125,9 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
 def _cmd_cube(args: argparse.Namespace) -> int:
     from backgammon.cube import cube_decision
     from backgammon.cube_rollout import rollout_cube
-    from backgammon.game import Game
+    from backgammon.rollout import read_game_or_position
 
-    text = args.position.strip()
-    if text.upper().startswith("XGID") or text.count(":") >= 8:
-        where: Game | Position = Game.from_xgid(text)
-    elif ":" in text or text.startswith("GNUbgID"):
-        where = Game.from_gnubg_id(text)
-    else:
-        where = Position.from_position_id(text)
+    where = read_game_or_position(args.position)  # an ID with a cube and score: its game
     if args.rollout:
         decision = rollout_cube(where, games=args.rollout, seed=args.seed,
                                 workers=args.workers)

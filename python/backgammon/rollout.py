@@ -17,7 +17,7 @@ import os
 import time
 from concurrent.futures import Executor
 from dataclasses import MISSING, dataclass, field, fields, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from backgammon._rollout_engine import run_chunk as run_chunk  # noqa: F401
 from backgammon._rollout_engine import run_chunk_ex as run_chunk_ex  # noqa: F401
 from backgammon.errors import RolloutError
 from backgammon.position import Position
+
+if TYPE_CHECKING:
+    from backgammon.game import Game
 
 __all__ = ["Estimate", "RolloutError", "RolloutResult", "rollout", "read_position", "Policy"]
 
@@ -400,6 +403,23 @@ def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
         >>> read_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")[1]
         (5, 2)
     """
+    where = read_game_or_position(text)
+    if isinstance(where, Position):
+        return where, None
+    return where.position, where.dice
+
+
+def read_game_or_position(text: str) -> Game | Position:
+    """What a spelling records: a GNUbgID or an XGID as its
+    :class:`~backgammon.Game` (position, dice, cube, owner, score, Crawford
+    game), a gnubg Position ID as its :class:`Position` (how ``backgammon cube``
+    reads its argument).
+
+        >>> read_game_or_position("XGID=-b----E-C---eE---c-e----B-:1:1:1:52:0:0:0:0:10").cube
+        2
+        >>> read_game_or_position("4HPwATDgc/ABMA") == Position.initial()
+        True
+    """
     from backgammon.errors import InvalidPositionError
     from backgammon.game import Game
 
@@ -410,12 +430,10 @@ def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
         raise InvalidPositionError(f"not a Position ID, GNUbgID or XGID: {text[:40]!r}... "
                                    f"({len(text):,} characters)")
     if body.upper().startswith("XGID") or body.count(":") >= 8:
-        game = Game.from_xgid(body)
-    elif ":" in body or body.startswith("GNUbgID"):
-        game = Game.from_gnubg_id(body)
-    else:
-        return Position.from_position_id(body), None
-    return game.position, game.dice
+        return Game.from_xgid(body)
+    if ":" in body or body.startswith("GNUbgID"):
+        return Game.from_gnubg_id(body)
+    return Position.from_position_id(body)
 
 
 def _from_dict(cls: type, data: Any) -> Any:
