@@ -118,8 +118,9 @@ def estimate(n: np.ndarray, s: np.ndarray, q: np.ndarray, stratified: bool,
     ``probability``: the 95% interval kept inside [0, 1].
 
         >>> import numpy as np
-        >>> estimate(np.array([2.0, 2.0]), np.array([1.0, 2.0]), np.array([1.0, 2.0]), True)
-        Estimate(value=0.75, stderr=0.25, low=0.26000900386498654, high=1.2399909961350135)
+        >>> games = np.array([2.0, 2.0])  # two strata of two games: 0 and 1 points, 1 and 1
+        >>> estimate(games, np.array([1.0, 2.0]), np.array([1.0, 2.0]), True)[:2]
+        (0.75, 0.25)
     """
     if stratified:
         mean_h = s / n

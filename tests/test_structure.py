@@ -1,0 +1,206 @@
+"""The package's modules use each other only through public names.
+
+The rule, checked on the source of every module of the installed package with
+``ast``:
+
+- A module may import from another module of the package (``from backgammon.x
+  import y``, ``from .x import y``, or ``m.y`` on a module ``m`` bound by an
+  import) only names without a leading underscore.  A helper that another module
+  needs is public *within the package*: it loses its underscore, and ``__all__``
+  still decides what users are offered (``from backgammon.cube import game_score``
+  is fine; ``from backgammon.cube import _game_score`` is not).
+- Internal modules, whose own name starts with an underscore, are meant to be
+  imported: their names without an underscore are their interface.  They are
+  listed in :data:`INTERNAL_MODULES`, so that a new one is added on purpose:
+  ``_bgcore`` (the compiled core), ``_rollout_engine`` (chunks, threads, strata,
+  estimates, progress and stopping rules shared by the equity, candidate and cube
+  rollouts), ``_dicts``, ``_npz``, ``_numbers``, ``_show`` and ``formats._walk``
+  (the record writers' walk over a game's actions).  An internal module
+  with ``__all__`` offers exactly those names: importing another of its names is
+  an error too.
+- Dunder names (``__version__``) are public; a module's own private names, and
+  attributes of objects (``position._b``), are not imports and not checked here.
+
+When this test fails, make the imported helper public in its module (drop the
+underscore, give it a docstring) rather than extending an allow-list.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib
+import inspect
+import pickle
+from pathlib import Path
+
+import pytest
+
+import backgammon
+
+PACKAGE = Path(backgammon.__file__).parent
+INTERNAL_MODULES = {f"backgammon.{name}" for name in (
+    "_bgcore", "_rollout_engine", "_dicts", "_npz", "_numbers", "_show", "formats._walk")}
+
+
+def _modules() -> dict[str, Path]:
+    """Every Python module of the package: dotted name -> source file."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _is_module(dotted: str) -> bool:
+    return dotted in MODULES or dotted == "backgammon._bgcore"
+
+
+def _resolve(node: ast.ImportFrom, module: str, is_package: bool) -> str | None:
+    """The absolute module an ``ImportFrom`` reads from, or None when outside."""
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[:len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    return target if target == "backgammon" or target.startswith("backgammon.") else None
+
+
+def _offered(target: str) -> set[str] | None:
+    """The ``__all__`` of an internal module, or None when it has none (or is public)."""
+    if target not in INTERNAL_MODULES:
+        return None
+    names = getattr(importlib.import_module(target), "__all__", None)
+    return set(names) if names is not None else None
+
+
+def violations(module: str, source: str, where: str, is_package: bool = False) -> list[str]:
+    """The imports of ``module`` (its ``source``, named ``where`` in messages;
+    ``is_package``: an ``__init__.py``) that break the rule."""
+    tree = ast.parse(source, where)
+    found: list[str] = []
+    aliases: dict[str, str] = {}  # a name bound to a package module -> that module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("backgammon.") and _is_module(a.name):
+                    if _is_private(a.name.rsplit(".", 1)[-1]) and \
+                            a.name not in INTERNAL_MODULES:
+                        found.append(f"{where}:{node.lineno}: import {a.name}")
+                    if a.asname:
+                        aliases[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom):
+            target = _resolve(node, module, is_package)
+            if target is None or target == module:
+                continue
+            offered = _offered(target)
+            for a in node.names:
+                if a.name == "*":
+                    continue
+                sub = f"{target}.{a.name}"
+                if _is_module(sub):  # a module imported by name
+                    aliases[a.asname or a.name] = sub
+                    if _is_private(a.name) and sub not in INTERNAL_MODULES:
+                        found.append(f"{where}:{node.lineno}: from {target} import {a.name}")
+                elif _is_private(a.name):
+                    found.append(f"{where}:{node.lineno}: from {target} import {a.name}")
+                elif offered is not None and a.name not in offered:
+                    found.append(f"{where}:{node.lineno}: from {target} import {a.name} "
+                                 f"(not in its __all__)")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in aliases and aliases[node.value.id] != module \
+                and _is_private(node.attr):
+            found.append(f"{where}:{node.lineno}: {node.value.id}.{node.attr} "
+                         f"({aliases[node.value.id]})")
+    return found
+
+
+def test_the_package_has_modules_to_check():
+    assert {"backgammon.rollout", "backgammon.candidates", "backgammon._rollout_engine",
+            "backgammon.cli", "backgammon.formats.sgf"} <= set(MODULES)
+
+
+def test_no_module_imports_another_modules_private_names():
+    found = [v for module, path in MODULES.items()
+             for v in violations(module, path.read_text(encoding="utf-8"),
+                                 str(path.relative_to(PACKAGE.parent)),
+                                 path.name == "__init__.py")]
+    assert found == [], ("private names imported from other modules (make them public "
+                         "in their module, see this test's docstring):\n" + "\n".join(found))
+
+
+def test_the_internal_modules_are_those_listed():
+    on_disk = {name for name in MODULES if _is_private(name.split(".")[-1])}
+    on_disk |= {"backgammon._bgcore"}  # compiled: no .py source
+    assert on_disk == INTERNAL_MODULES
+    importlib.import_module("backgammon._bgcore")
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("from backgammon.cube import _game_score\n", ["from backgammon.cube import _game_score"]),
+    ("from backgammon.cube import game_score\n", []),
+    ("from .cube import _game_score\n", ["from backgammon.cube import _game_score"]),
+    ("from backgammon import rollout as r\nr._helper()\n", ["r._helper (backgammon.rollout)"]),
+    ("import backgammon.nn as nn\nnn._eval()\n", ["nn._eval (backgammon.nn)"]),
+    ("from backgammon import _bgcore\n_bgcore.playout\n", []),
+    ("from backgammon._rollout_engine import estimate, STRATA\n", []),
+    ("from backgammon._rollout_engine import _threaded\n",
+     ["from backgammon._rollout_engine import _threaded"]),
+    ("from backgammon._rollout_engine import Executor\n",
+     ["from backgammon._rollout_engine import Executor (not in its __all__)"]),
+    ("from backgammon import __version__\n", []),
+    ("from backgammon.formats.mat import _hidden\n",
+     ["from backgammon.formats.mat import _hidden"]),
+])
+def test_the_check_sees_each_kind_of_private_import(source, expected):
+    found = violations("backgammon.probe", source, "probe.py")
+    assert [f.split(": ", 1)[1] for f in found] == expected
+
+
+# The engine's interface: small, documented, and the equity and candidate
+# rollouts use nothing else of it.
+
+def test_the_engine_interface_is_documented():
+    engine = importlib.import_module("backgammon._rollout_engine")
+    for name in engine.__all__:
+        obj = getattr(engine, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert (obj.__doc__ or "").strip(), f"_rollout_engine.{name} has no docstring"
+            if inspect.isfunction(obj):
+                assert "return" in obj.__annotations__, f"_rollout_engine.{name}: no type hints"
+    result = doctest.testmod(engine)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_public_rollout_names_stay_where_users_find_them():
+    rollout = importlib.import_module("backgammon.rollout")
+    engine = importlib.import_module("backgammon._rollout_engine")
+    for name in ("Estimate", "Policy", "read_estimate", "run_chunk", "run_chunk_ex"):
+        assert getattr(rollout, name) is getattr(engine, name)
+    for name in ("Estimate", "RolloutError", "RolloutResult", "rollout", "read_position",
+                 "Policy"):
+        assert name in rollout.__all__
+    assert backgammon.Estimate is rollout.Estimate
+    assert backgammon.Estimate.__module__ == "backgammon.rollout"
+    e = backgammon.Estimate(0.5, 0.1, 0.3, 0.7)
+    assert pickle.loads(pickle.dumps(e)) == e
+    assert pickle.loads(pickle.dumps(rollout.run_chunk)) is engine.run_chunk
+
+
+def test_the_cli_only_calls_the_library():
+    """cli.py parses arguments, calls the library and prints: it reaches no engine."""
+    tree = ast.parse(MODULES["backgammon.cli"].read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module}
+    assert "backgammon._rollout_engine" not in imported
