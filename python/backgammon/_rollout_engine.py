@@ -172,12 +172,12 @@ def checked_seed(seed: Any) -> int:
 
 def checked_truncation(truncate: Any) -> int | None:
     """``truncate`` checked: None or a number of plies >= 0."""
-    if truncate is not None:
-        if isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) \
-                or not 0 <= truncate <= MAX_GAMES:
-            raise RolloutError(f"truncate is a number of plies >= 0, got {truncate!r}")
-        truncate = int(truncate)
-    return truncate
+    if truncate is None:
+        return None
+    if isinstance(truncate, bool) or not isinstance(truncate, (int, np.integer)) \
+            or not 0 <= truncate <= MAX_GAMES:
+        raise RolloutError(f"truncate is a number of plies >= 0, got {truncate!r}")
+    return int(truncate)
 
 
 def stopping_rules(stop_error: Any, max_seconds: Any) -> tuple[float | None, float | None]:
@@ -288,7 +288,8 @@ class PolicyRunner:
                                "policies")
         self.in_flight = positive_int(in_flight, "in_flight", _MAX_IN_FLIGHT)
         self.workers, self.executor = workers, executor
-        self.evaluate = checked_evaluator(policy) if callable_policy else None
+        self.evaluate = checked_evaluator(policy) if callable_policy and callable(policy) \
+            else None
         self.name: str
         self.code: int
         if callable_policy:
@@ -403,7 +404,7 @@ def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
     return _bgcore.rollout_games(board, seed, first, count, net._nets, cancel=cancel, **opts)
 
 
-def run_chunks(args: Iterator[tuple], workers: int | None, executor: Executor | None,
+def run_chunks(args: Iterator[tuple[Any, ...]], workers: int | None, executor: Executor | None,
                fn: Callable[..., np.ndarray] | None = None) -> Iterator[np.ndarray]:
     """``fn(*a, cancel)`` (default :func:`run_chunk`) of each ``a`` of ``args``,
     in order: in this thread, on ``workers`` threads or on ``executor``.  On
@@ -420,7 +421,7 @@ def run_chunks(args: Iterator[tuple], workers: int | None, executor: Executor | 
     return _threaded(args, workers or 1, fn)
 
 
-def _threaded(args: Iterator[tuple], workers: int,
+def _threaded(args: Iterator[tuple[Any, ...]], workers: int,
               fn: Callable[..., np.ndarray]) -> Iterator[np.ndarray]:
     # leaving the block joins the threads: none outlives the rollout
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
@@ -431,13 +432,13 @@ _WAIT = 0.1  # seconds: a wait for a chunk wakes this often (Ctrl-C on every pla
 _EXECUTOR_WINDOW = 256  # chunks submitted ahead to an executor (a cluster's workers)
 
 
-def _submit_and_collect(executor: Executor, args: Iterator[tuple], cancel: Any,
+def _submit_and_collect(executor: Executor, args: Iterator[tuple[Any, ...]], cancel: Any,
                         window: int, fn: Callable[..., np.ndarray]) -> Iterator[np.ndarray]:
     """The chunks' results in order, at most ``window`` submitted ahead (any
     number of chunks in bounded memory).  On an error, an interrupt or an
     early close, the chunks not started are cancelled and the running ones
     told to stop, so nothing keeps running behind the caller's back."""
-    pending: collections.deque = collections.deque()
+    pending: collections.deque[Any] = collections.deque()
     try:
         for a in args:
             pending.append(executor.submit(fn, *a, cancel))
@@ -452,7 +453,7 @@ def _submit_and_collect(executor: Executor, args: Iterator[tuple], cancel: Any,
         raise
 
 
-def collect(futures: list, cancel: Any) -> Iterator[Any]:
+def collect(futures: list[Any], cancel: Any) -> Iterator[Any]:
     """The results of submitted futures in order, for loops of other modules
     (duels, training): on an error, an interrupt or an early close the
     futures not started are cancelled and ``cancel`` (a Cancel token the
