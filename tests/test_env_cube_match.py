@@ -163,8 +163,20 @@ def _random_episode(env, seed, rng):
             return rewards, infos, term
 
 
-@pytest.mark.parametrize("opponent", ["random", "pubeval", "net"])
+class _Last:
+    """A Bot without cube_action: the pip-count cube policy answers for it."""
+
+    def choose_play(self, game):
+        assert game.cube >= 1 and game.rules.cube   # it sees the real game
+        return game.position.legal_plays(game.dice)[-1]
+
+
+@pytest.mark.parametrize("opponent", ["random", "pubeval", "net", "callable", "bot"])
 def test_money_games_pay_points_times_cube(opponent):
+    if opponent == "callable":
+        opponent = lambda boards: -boards[:, 1:25].clip(min=0).sum(axis=1)  # noqa: E731
+    elif opponent == "bot":
+        opponent = _Last()
     env = BackgammonEnv(opponent=opponent, encoding="pgx", cube=True)
     rng = np.random.default_rng(2)
     for seed in range(6):
