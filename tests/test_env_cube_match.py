@@ -274,3 +274,24 @@ def test_vector_env_checks_the_options_as_the_single_env(bad):
     with pytest.raises(bg.InvalidSetupError, match="cube is|match_length is"):
         VectorEnv(2, opponent="random", **bad)
     VectorEnv(2, opponent="random", cube=False, match_length=None)  # the defaults, accepted
+
+
+def test_afterstate_candidates_are_the_legal_plays():
+    env = BackgammonEnv(opponent="random", encoding="tesauro", actions="afterstate", cube=True,
+                        match_length=3, max_candidates=600)
+    obs, info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    checked = 0
+    for _ in range(60):
+        if info["phase"] == "move":
+            plays = info["position"].legal_plays(info["dice"])
+            assert np.flatnonzero(info["action_mask"]).tolist() == list(range(len(plays)))
+            want = bg.encode([p.result for p in plays], "tesauro")
+            assert (obs["candidates"][:len(plays)] == want).all()
+            assert not obs["candidates"][len(plays):].any()
+            assert (obs["observation"][:198] == bg.encode([info["position"]], "tesauro")[0]).all()
+            checked += 1
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term:
+            obs, info = env.reset()
+    assert checked > 20
