@@ -115,6 +115,7 @@ class CubeMatchDriver:
             getattr(game, kind)()
             return self._advance()
         assert self._turn is not None
+        assert game.dice is not None
         if self.actions == "afterstate":
             game.play(game.position.legal_plays(game.dice)[a])
             return self._advance()
@@ -127,6 +128,7 @@ class CubeMatchDriver:
 
     def _play_made(self) -> Play:
         game = self.game
+        assert self._turn is not None and game.dice is not None
         after = Position.from_array(np.frombuffer(self._turn.board, dtype=np.int8))
         return next(p for p in game.position.legal_plays(game.dice) if p.result == after)
 
@@ -224,6 +226,7 @@ class CubeMatchDriver:
             assert self._turn is not None
             if self.actions == "afterstate":
                 game = self.game
+                assert game.dice is not None
                 m[:len(game.position.legal_plays(game.dice))] = True
             else:
                 m[:self.nplay] = (self._turn.micro_mask() if self.actions == "micro"
@@ -259,6 +262,7 @@ class CubeMatchDriver:
         if self.actions == "afterstate":
             cands = np.zeros((self._max_candidates, self._k), dtype=np.float32)
             if self._turn is not None:
+                assert game.dice is not None
                 boards = game.position.successors(game.dice)
                 cands[:len(boards)] = _bgcore.encode(
                     boards, self._enc, np.zeros((len(boards), 2), dtype=np.uint8),
