@@ -85,9 +85,8 @@ class CubeMatchDriver:
 
     # -- episodes ------------------------------------------------------------
 
-    def reset(self, seed: int) -> float:
-        """Begins an episode (a game, or a match) with the dice of ``seed``;
-        returns the reward already due (0 unless the opponent won outright)."""
+    def reset(self, seed: int) -> None:
+        """Begins an episode (a game, or a match) with the dice of ``seed``."""
         dice_seed, opp_seed = np.random.SeedSequence(seed).spawn(2)
         self._play = self._chooser(self._opponent, 0, np.random.default_rng(opp_seed))
         rules = Rules(cube=self.cube)
@@ -100,7 +99,10 @@ class CubeMatchDriver:
             self._game = Game(rules, rng=rng)
         self._decisions = 0
         self.done, self.terminated, self.truncated = False, False, False
-        return self._advance()
+        # no reward can be due yet: the agent's first turn of a game, at most one opponent
+        # turn from the opening position, always has a legal step (so a decision)
+        due = self._advance()
+        assert due == 0.0 and not self.done
 
     @property
     def game(self) -> Game:
