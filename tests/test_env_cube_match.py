@@ -171,9 +171,11 @@ class _Last:
         return game.position.legal_plays(game.dice)[-1]
 
 
-@pytest.mark.parametrize("opponent", ["random", "pubeval", "net", "callable", "bot"])
+@pytest.mark.parametrize("opponent", ["random", "pubeval", "net", "evaluator", "callable", "bot"])
 def test_money_games_pay_points_times_cube(opponent):
-    if opponent == "callable":
+    if opponent == "evaluator":
+        opponent = bg.Evaluator.default()
+    elif opponent == "callable":
         opponent = lambda boards: -boards[:, 1:25].clip(min=0).sum(axis=1)  # noqa: E731
     elif opponent == "bot":
         opponent = _Last()
