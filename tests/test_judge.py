@@ -169,3 +169,26 @@ def test_replaying_at_one_ply_equals_the_analysis():
         [(d.action, d.best) for d in analysis.decisions]
     assert [d.loss for d in j.decisions] == pytest.approx([d.loss for d in analysis.decisions],
                                                           abs=1e-12)
+
+
+def test_standard_errors_and_paired_comparison():
+    games = _recorded_games()
+    pub = judge("pubeval", games, ply=0)
+    rnd = judge("random", games, ply=0)
+    losses = np.array([d.loss for d in pub.decisions])
+    n = len(losses)
+    # the textbook formulas, written out: sample standard deviation / sqrt(n)
+    mean = losses.sum() / n
+    sd = np.sqrt(((losses - mean) ** 2).sum() / (n - 1))
+    assert pub.stderr() == pytest.approx(1000 * sd / np.sqrt(n))
+    diff, se, m = rnd.versus(pub)
+    paired = np.array([a.loss - b.loss for a, b in zip(rnd.decisions, pub.decisions)])
+    assert m == n == len(rnd.decisions)
+    assert diff == pytest.approx(1000 * paired.mean())
+    assert se == pytest.approx(1000 * paired.std(ddof=1) / np.sqrt(n))
+    assert diff > 0          # random play loses more than pubeval on these games
+    assert pub.versus(pub) == (0.0, 0.0, n)
+    one = judge(Fixed("6/5 6/3"), _hit_game(), ply=0, evaluator=BarCount())
+    assert np.isnan(one.stderr()) and "±" not in str(one)
+    with pytest.raises(bg.InvalidSetupError):
+        pub.versus("pubeval")

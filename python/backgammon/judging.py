@@ -75,8 +75,10 @@ class Judgement:
     """All the judged decisions and their summary.
 
     ``mean_loss`` is in millipoints (thousandths of a normalised point) per
-    decision; ``best_share`` the share of decisions where the bot chose a best
-    choice; both also per kind (``kind="play"`` or ``"cube"``).
+    decision, ``stderr`` its standard error; ``best_share`` the share of
+    decisions where the bot chose a best choice; all also per kind
+    (``kind="play"`` or ``"cube"``).  ``versus`` compares two bots judged on
+    the same games, paired decision by decision.
     """
 
     decisions: tuple[JudgedDecision, ...]
@@ -96,6 +98,29 @@ class Judgement:
         ds = self._of(kind)
         return 1000.0 * sum(d.loss for d in ds) / len(ds) if ds else math.nan
 
+    def stderr(self, kind: str | None = None) -> float:
+        """Standard error of :meth:`mean_loss` in millipoints (nan under two decisions)."""
+        ds = self._of(kind)
+        if len(ds) < 2:
+            return math.nan
+        return 1000.0 * float(np.std([d.loss for d in ds], ddof=1)) / math.sqrt(len(ds))
+
+    def versus(self, other: Judgement, kind: str | None = None) -> tuple[float, float, int]:
+        """``(difference, stderr, n)``: this bot's mean loss minus ``other``'s in
+        millipoints over the ``n`` decisions both judged (the same games), paired
+        decision by decision, with its standard error (nan under two decisions)."""
+        if not isinstance(other, Judgement):
+            raise InvalidSetupError(f"versus takes another Judgement, got {shown(other)}"[:300])
+        theirs = {(d.game, d.action, d.kind, d.player): d.loss for d in other._of(kind)}
+        diffs = [d.loss - theirs[key] for d in self._of(kind)
+                 if (key := (d.game, d.action, d.kind, d.player)) in theirs]
+        n = len(diffs)
+        if not n:
+            return math.nan, math.nan, 0
+        mean = 1000.0 * sum(diffs) / n
+        se = (1000.0 * float(np.std(diffs, ddof=1)) / math.sqrt(n)) if n > 1 else math.nan
+        return mean, se, n
+
     def total_loss(self, kind: str | None = None) -> float:
         """Total loss in normalised points."""
         return sum(d.loss for d in self._of(kind))
@@ -108,13 +133,16 @@ class Judgement:
     def __str__(self) -> str:
         lines = [f"Judged at {self.ply}-ply "
                  f"({'money' if not self.match_length else f'{self.match_length}-point match'})",
-                 f"{'':8}{'decisions':>10}{'mean loss (mp)':>16}{'best':>8}"]
+                 f"{'':8}{'decisions':>10}{'mean loss (mp)':>22}{'best':>8}"]
         for label, kind in (("plays", "play"), ("cube", "cube"), ("all", None)):
             n = self.count(kind)
             if n or kind is None:
-                loss = f"{self.mean_loss(kind):.1f}" if n else "-"
+                loss = "-"
+                if n:
+                    se = self.stderr(kind)
+                    loss = f"{self.mean_loss(kind):.1f}" + ("" if math.isnan(se) else f" ± {se:.1f}")
                 best = f"{100 * self.best_share(kind):.1f}%" if n else "-"
-                lines.append(f"{label:8}{n:>10}{loss:>16}{best:>8}")
+                lines.append(f"{label:8}{n:>10}{loss:>22}{best:>8}")
         return "\n".join(lines)
 
 
