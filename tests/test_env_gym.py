@@ -208,7 +208,7 @@ def test_aec_games_and_cube():
 
 
 @pytest.mark.parametrize("module", ["backgammon.env.gym_env", "backgammon.env.vector",
-                                    "backgammon.env.aec"])
+                                    "backgammon.env.aec", "backgammon.env.cube_match"])
 def test_docstring_examples(module):
     import doctest
     import importlib

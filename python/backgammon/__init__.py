@@ -57,6 +57,7 @@ _install_displays()  # Jupyter displays of Evaluation and DuelResult
 from backgammon import env
 from backgammon.env.encoders import encode
 from backgammon.env.bots import Bot
+from backgammon.judging import JudgedDecision, Judgement, judge
 
 __version__ = "0.1.0"
 
@@ -88,6 +89,8 @@ __all__ = [
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidBenchmarkError",
+    "JudgedDecision",
+    "Judgement",
     "InvalidDiceError",
     "InvalidPlayError",
     "InvalidPositionError",
@@ -116,6 +119,7 @@ __all__ = [
     "encode",
     "env",
     "evaluate",
+    "judge",
     "bearoff",
     "benchmark",
     "cube_decision",

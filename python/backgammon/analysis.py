@@ -395,6 +395,45 @@ class _Valuer:
         mwc = 1.0 - nd
         return ctx.normalise(mwc), mwc
 
+    def play_values(self, results: np.ndarray, ctx: _Context,
+                    made: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """Normalised values (and MWC) of a roll's results for the mover at this ply;
+        at ply 1 and 2 only the 8 best at 0-ply and ``made`` are valued deeper (gnubg's
+        move filter), the others are ``-inf``."""
+        values, mwc = self.after(results, ctx)
+        if self.ply:
+            top = [int(i) for i in np.argsort(-values, kind="stable")[:8]]
+            if made not in top:
+                top.append(made)
+            deep, deep_mwc = self.after(results[top], ctx, self.ply)
+            values = np.full(len(results), -np.inf)
+            values[top] = deep
+            if mwc is not None:
+                mwc = np.full(len(results), -np.inf)
+                mwc[top] = deep_mwc
+        return values, mwc
+
+    def cube_values(self, game: Game, player: int) -> tuple[Any, _Context,
+                                                            tuple[float, float, float]] | None:
+        """The cube decision of ``player`` on roll in ``game`` (before the roll) and its
+        normalised no double / double, take / double, pass values; None for a dead cube."""
+        from backgammon.cube import CubeDecision
+        if game.match_length and game.score[player] + game.cube >= game.match_length:
+            return None  # a dead cube: winning the game at this cube wins the match (gnubg's GetDPEq)
+        board = np.frombuffer(game.position._b, np.int8).reshape(1, 26)
+        chances = self.chances(board, self.ply)[0]
+        ctx = _context(game, player)
+        x = float(_efficiencies(board)[0])
+        d = CubeDecision.from_chances(tuple(float(c) for c in chances), cube=ctx.cube,
+                                      owner=ctx.owner, score=ctx.score,
+                                      post_crawford=ctx.post_crawford, rules=ctx.rules, x=x)
+        if not d.available:
+            return None
+        if ctx.score is None:
+            return d, ctx, (d.no_double, d.double_take, d.double_pass)
+        return d, ctx, tuple(float(ctx.normalise(v))  # type: ignore[return-value]
+                             for v in (d.no_double, d.double_take, d.double_pass))
+
     def luck(self, board: np.ndarray, dice: tuple[int, int], ctx: _Context,
              opening: bool) -> tuple[float, float | None]:
         """gnubg's luck of ``dice`` rolled in ``board`` (the roller's view), at 0-ply."""
@@ -429,6 +468,25 @@ def _state(game: Game) -> str:
             return game.gnubg_id()
         except BackgammonError:  # a state gnubg's IDs cannot hold (e.g. a cube above 2^15)
             return ""
+
+
+def _doubler_choice(d: Any, values: tuple[float, float, float],
+                    made: str) -> tuple[float, float, str]:
+    """(equity of ``made``, "double" or "no double"; the optimal equity; the best choice)."""
+    nd, dt, dp = values
+    doubled = min(dt, dp)
+    best = "double" if d.action.startswith(("Double", "Redouble")) else "no double"
+    return (doubled if made == "double" else nd), max(nd, doubled), best
+
+
+def _taker_choice(d: Any, values: tuple[float, float, float],
+                  made: str) -> tuple[float, float, str]:
+    """(equity of ``made``, "take", "beaver" or "pass", for the taker; the optimal; the best)."""
+    _, dt, dp = values
+    best = ("beaver" if d.beaver else "take") if d.take else "pass"
+    # from the taker's side: taking gives the doubler dt, passing dp
+    equity, other = (-dp, -dt) if made == "pass" else (-dt, -dp)
+    return equity, max(equity, other), best
 
 
 class _Analyser:
@@ -493,18 +551,7 @@ class _Analyser:
         except ValueError:
             return
         ctx = _context(game, game.turn)
-        values, mwc = self.valuer.after(results, ctx)
-        ply = self.valuer.ply
-        if ply:  # re-evaluate the best few and the play made deeper (gnubg's move filter)
-            top = [int(i) for i in np.argsort(-values, kind="stable")[:8]]
-            if made not in top:
-                top.append(made)
-            deep, deep_mwc = self.valuer.after(results[top], ctx, ply)
-            values = np.full(len(results), -np.inf)
-            values[top] = deep
-            if mwc is not None:
-                mwc = np.full(len(results), -np.inf)
-                mwc[top] = deep_mwc
+        values, mwc = self.valuer.play_values(results, ctx, made)
         order = np.argsort(-values, kind="stable")
         best = int(order[0])
         finite = values[np.isfinite(values)]
@@ -521,27 +568,13 @@ class _Analyser:
             game.cube_owner, options, gnubg_id=_state(game)))
 
     def _cube(self, number: int, index: int, game: Game, player: int, made: str) -> tuple[Any, ...] | None:
-        from backgammon.cube import CubeDecision
-        if game.match_length and game.score[player] + game.cube >= game.match_length:
-            return None  # a dead cube: winning the game at this cube wins the match (gnubg's GetDPEq)
-        position = game.position
-        board = np.frombuffer(position._b, np.int8).reshape(1, 26)
-        chances = self.valuer.chances(board, self.valuer.ply)[0]
-        ctx = _context(game, player)
-        x = float(_efficiencies(board)[0])
-        d = CubeDecision.from_chances(tuple(float(c) for c in chances), cube=ctx.cube,
-                                      owner=ctx.owner, score=ctx.score,
-                                      post_crawford=ctx.post_crawford, rules=ctx.rules, x=x)
-        if not d.available:
+        valued = self.valuer.cube_values(game, player)
+        if valued is None:
             return None
-        if ctx.score is None:
-            nd, dt, dp = d.no_double, d.double_take, d.double_pass
-        else:
-            nd, dt, dp = (float(ctx.normalise(v)) for v in (d.no_double, d.double_take, d.double_pass))
+        d, ctx, (nd, dt, dp) = valued
+        position = game.position
         doubled = min(dt, dp)
-        optimal = max(nd, doubled)
-        best = "double" if d.action.startswith(("Double", "Redouble")) else "no double"
-        equity = doubled if made == "double" else nd
+        equity, optimal, best = _doubler_choice(d, (nd, dt, dp), made)
         loss = max(0.0, optimal - equity)
         if made == "double":
             kind = "wrong double" if best == "no double" else None
@@ -560,10 +593,7 @@ class _Analyser:
         d, ctx, position, (nd, dt, dp), cube, owner = pending
         made = {"drop": "pass"}.get(kind, kind)
         took = made != "pass"
-        best = ("beaver" if d.beaver else "take") if d.take else "pass"
-        # from the taker's side: taking gives the doubler dt, passing dp
-        equity, other = (-dt, -dp) if took else (-dp, -dt)
-        optimal = max(equity, other)
+        equity, optimal, best = _taker_choice(d, (nd, dt, dp), made)
         loss = max(0.0, optimal - equity)
         error = None
         if took and not d.take:

@@ -482,21 +482,23 @@ cdef class VecEnv:
         cdef int64_t[::1] o = out
         cdef Py_ssize_t i, j, m = self.mask_size
         cdef int64_t count, k
+        cdef const uint8_t *row
         with nogil:
             for i in range(self.n):
+                row = &self._mask[i, 0]
                 count = 0
                 for j in range(m):
-                    count += self._mask[i, j]
+                    count += row[j]
                 if count == 0:
                     o[i] = -1
                     continue
                 k = bg_rng_below(&self.pick[i], <uint32_t>count)
+                # the k-th legal id (0-based), without a branch on each mask byte
                 for j in range(m):
-                    if self._mask[i, j]:
-                        if k == 0:
-                            o[i] = j
-                            break
-                        k -= 1
+                    k -= row[j]
+                    if k < 0:
+                        o[i] = j
+                        break
         return out
 
     def opponent_turn(self, Py_ssize_t i):

@@ -2,9 +2,11 @@
 
 A bot answers two questions about a :class:`~backgammon.Game`: which play
 to make (:meth:`Bot.choose_play`, called in the move phase with the dice
-rolled) and, optionally, what to do with the cube (:meth:`Bot.cube_action`).
-Environments, duels and the engine protocols accept any object with these
-methods.
+rolled) and, optionally, what to do with the cube (``cube_action(game)``
+answering ``"double"``, ``"roll"``, ``"take"`` or ``"drop"``).  Environments
+(``BackgammonEnv(cube=True)`` asks the cube of a Bot opponent), duels, the
+engine protocols and :func:`backgammon.judge` (a bot judged on recorded
+games with the analysis' values) accept any object with these methods.
 
     >>> import backgammon as bg
     >>> class FirstPlay:

@@ -12,6 +12,10 @@ play (``"afterstate"``: an index among the roll's distinct results, every
 one encoded in the observation).  The opponent's turns, the opening roll
 (ties rolled again) and turns without a legal step happen inside ``step``.
 The reward is the agent's points when the game ends (+-1, 2 or 3).
+``cube=True`` adds the doubling cube (ids ``roll``, ``double``, ``take``,
+``drop`` after the play ids; rewards are points times the cube) and
+``match_length=N`` makes an episode a whole match (rewards in match
+equity, summing to +1 or -1); see :mod:`backgammon.env.cube_match`.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon.env.cube_match import CubeMatchDriver, check_options, illegal
 from backgammon.env.encoders import encoding_kind, encoding_size
 from backgammon.env.opponents import EXTERNAL, core_opponent, python_chooser
 from backgammon.errors import IllegalActionError, InvalidSetupError
@@ -68,15 +73,19 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
     outside the mask changes nothing: with ``illegal_action="ignore"`` the
     step returns reward 0 and ``info["illegal_action"] = True``, with
     ``"raise"`` it raises :class:`~backgammon.IllegalActionError`.
+    ``cube`` and ``match_length``: cubeful money play and match play
+    (``docs/env.md``: ids, the extra observation units, the rewards).
     """
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, opponent: Any = "net", encoding: str = "tesauro", actions: str = "micro",
                  seed: int | None = None, max_candidates: int = 1024,
-                 illegal_action: str = "ignore", render_mode: str | None = None) -> None:
+                 illegal_action: str = "ignore", render_mode: str | None = None,
+                 cube: bool = False, match_length: int | None = None) -> None:
         enc = encoding_kind(encoding)
         act = _action_kind(actions)
+        self.cube, self.match_length = check_options(cube, match_length)
         if render_mode not in (None, "ansi"):
             raise InvalidSetupError(f"render_mode is None or 'ansi', got {render_mode!r}")
         if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) \
@@ -88,18 +97,27 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
         self.illegal_action = illegal_action
         self.encoding, self.actions = encoding, actions
         core = core_opponent(opponent)
-        self._choose = None if core is not None else python_chooser(opponent)
-        code, nets = core if core is not None else (EXTERNAL, None)
-        self._core = _bgcore.VecEnv(1, act, enc, code, nets, None, max_candidates)
         k = encoding_size(encoding)
+        self._driver: CubeMatchDriver | None = None
+        if self.cube or self.match_length:
+            # the cube or a match: the rules of Game/Match, driven in Python (cube_match.py)
+            if core is None:
+                python_chooser(opponent)  # refuses an unknown opponent now
+            self._driver = CubeMatchDriver(opponent, enc, k, actions, max_candidates,
+                                           self.cube, self.match_length)
+            nact, kobs = self._driver.nact, k + self._driver.extra
+        else:
+            self._choose = None if core is not None else python_chooser(opponent)
+            code, nets = core if core is not None else (EXTERNAL, None)
+            self._core = _bgcore.VecEnv(1, act, enc, code, nets, None, max_candidates)
+            nact, kobs = self._core.mask_size, k
         if actions == "afterstate":
             self.observation_space = spaces.Dict({
-                "observation": _obs_box(encoding, (k,)),
+                "observation": _obs_box(encoding, (kobs,)),
                 "candidates": _obs_box(encoding, (max_candidates, k))})
-            self.action_space = spaces.Discrete(max_candidates)
         else:
-            self.observation_space = _obs_box(encoding, (k,))
-            self.action_space = spaces.Discrete(self._core.mask_size)
+            self.observation_space = _obs_box(encoding, (kobs,))
+        self.action_space = spaces.Discrete(nact)
         self._k, self._max_candidates = k, max_candidates
         self._seed = _seed_value(seed)
         self._started = False
@@ -110,6 +128,8 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
+        if self._driver is not None:
+            return self._driver_reset(seed)
         if seed is not None or not self._started:
             if seed is not None:
                 self._seed = _seed_value(seed)
@@ -130,6 +150,8 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
             raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
         if a != action or not 0 <= a < self.action_space.n:
             raise IllegalActionError(f"action {action!r} is not an id of {self.action_space}")
+        if self._driver is not None:
+            return self._driver_step(a)
         bad = self._core.step(np.array([a], dtype=np.int64), False)
         if len(bad):
             if self.illegal_action == "raise":
@@ -149,13 +171,58 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
+        if self._driver is not None:
+            return str(self._driver.game.board(0))
         return str(self._info()["position"])
 
     def action_masks(self) -> np.ndarray:
         """The legal ids now (for maskable policies)."""
+        if self._driver is not None:
+            return self._driver.mask()
         return self._core.mask[0].astype(bool)
 
     # -- internals ---------------------------------------------------------
+
+    def _driver_reset(self, seed: int | None) -> tuple[Any, dict[str, Any]]:
+        # episode e of seed s draws its dice from (s, e): reproducible like the core's slots
+        assert self._driver is not None
+        if seed is not None or not self._started:
+            if seed is not None:
+                self._seed = _seed_value(seed)
+            self._episode = 0
+            self._started = True
+        else:
+            self._episode += 1
+        self._driver.reset(self._seed + (self._episode << 64))
+        self._done = self._driver.done
+        return self._driver_observation(), self._driver_info()
+
+    def _driver_step(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        d = self._driver
+        assert d is not None
+        mask = d.mask()
+        if not mask[a]:
+            if self.illegal_action == "raise":
+                raise illegal(a, mask)
+            info = self._driver_info()
+            info["illegal_action"] = True
+            return self._driver_observation(), 0.0, False, False, info
+        reward = d.act(a)
+        self._done = d.done
+        return (self._driver_observation(), reward, d.terminated, d.truncated,
+                self._driver_info())
+
+    def _driver_observation(self) -> Any:
+        assert self._driver is not None
+        obs, cands = self._driver.observation()
+        return obs if cands is None else {"observation": obs, "candidates": cands}
+
+    def _driver_info(self) -> dict[str, Any]:
+        assert self._driver is not None
+        info = self._driver.info()
+        info["action_mask"] = self._driver.mask()
+        info["episode"] = self._episode
+        return info
 
     def _play_opponent(self) -> None:
         # an external opponent's turns, until the agent decides or the game ends

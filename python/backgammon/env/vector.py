@@ -15,7 +15,9 @@ Slot ``k`` plays the same games as ``BackgammonEnv(seed=s)`` would in slot
 game is reset in the same step (Gymnasium's "same-step" autoreset): the
 step returns its reward and flags with the first observation of the next
 game.  Built-in opponents only (``"net"``, ``"pubeval"``, ``"random"``,
-an Evaluator): their turns run in the core too, without the GIL.
+an Evaluator): their turns run in the core too, without the GIL.  Cubeless
+money games only: ``cube=True`` and ``match_length`` are refused with
+:class:`~backgammon.InvalidSetupError` (see :class:`BackgammonEnv` for those).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon.env.cube_match import check_options
 from backgammon.env.encoders import encoding_kind, encoding_size
 from backgammon.env.opponents import core_opponent
 from backgammon.errors import IllegalActionError, InvalidSetupError
@@ -49,9 +52,18 @@ class VectorEnv:
 
     def __init__(self, n: int, opponent: Any = "net", encoding: str = "tesauro",
                  actions: str = "micro", seed: int | None = None,
-                 max_candidates: int = 1024, threads: int = 1) -> None:
+                 max_candidates: int = 1024, threads: int = 1, cube: bool = False,
+                 match_length: int | None = None) -> None:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InvalidSetupError(f"n is the number of games, an integer >= 1, got {n!r}")
+        cube, match_length = check_options(cube, match_length)
+        if cube or match_length:
+            # the core's games are cubeless money games; refused rather than half done
+            raise InvalidSetupError(
+                "VectorEnv does not support cube=True or match_length yet (its games run in "
+                "the core, cubeless); use BackgammonEnv(cube=..., match_length=...), e.g. in "
+                "gymnasium.vector.SyncVectorEnv")
+        self.cube, self.match_length = cube, match_length
         if actions not in ACTIONS:
             raise InvalidSetupError(f"unknown action space {actions!r}: use {sorted(ACTIONS)}")
         core = core_opponent(opponent)
