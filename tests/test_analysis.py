@@ -103,9 +103,9 @@ def test_forced_only_game_has_no_decisions_and_exact_luck():
 
 
 def test_luck_averages_to_zero_over_the_rolls():
-    valuer = analysis._Valuer(PipsAndBlots(), 0)
+    valuer = analysis.Valuer(PipsAndBlots(), 0)
     game = bg.Game.from_position(bg.Position.initial())
-    ctx = analysis._context(game, 0)
+    ctx = analysis.decision_context(game, 0)
     board = np.frombuffer(bg.Position.initial()._b, np.int8)
     total = sum((1 if a == b else 2) / 36 * valuer.luck(board, (a, b), ctx, opening=False)[0]
                 for a in range(1, 7) for b in range(a, 7))
@@ -163,7 +163,7 @@ def test_blot_left_needlessly_is_flagged_with_the_hand_computed_loss():
 def _bot_match(length: int, seed: int, evaluator, blunder_at: int | None):
     """A match where both sides make the analysis's best play, except one blunder:
     the first decision from number ``blunder_at`` on whose worst play loses > 0.2."""
-    valuer = analysis._Valuer(evaluator, 0)
+    valuer = analysis.Valuer(evaluator, 0)
     m = bg.Match(length, rng=seed)
     count, blunder = 0, None
     while True:
@@ -173,7 +173,7 @@ def _bot_match(length: int, seed: int, evaluator, blunder_at: int | None):
                 g.roll()
                 continue
             plays = g.position.legal_plays(g.dice)
-            values, _ = valuer.after(plays._results, analysis._context(g, g.turn))
+            values, _ = valuer.after(plays._results, analysis.decision_context(g, g.turn))
             pick = int(np.argmax(values))
             if len(plays) > 1:
                 count += 1
@@ -542,3 +542,35 @@ def test_unchecked_plays_and_resignations_are_no_decisions():
     assert [(d.player, d.made) for d in plays] == [(0, "8/5 6/5")]
     assert a.results[0]["reason"] == "resign"
     assert "resigned" in str(a)
+
+
+def test_deeper_plies_follow_the_move_filters():
+    """At ply 2 a roll's plays go deeper by gnubg's filters, checked against a
+    slow walk of one play at a time: every play at 0-ply, then the 8 best
+    within 0.16 at 1-ply, then the 2 best of those within 0.04 at 2-ply; the
+    play made always reaches 2-ply, and the plays left behind are not ranked."""
+    ev = bg.Evaluator.default()
+    pos = bg.Position.from_position_id("4HPwATDgc/ABMA")   # the opening position
+    plays = pos.legal_plays((6, 4))
+    results = plays._results
+    ctx = analysis.decision_context(bg.Game(), 0)
+    valuer = analysis.Valuer(ev, 2)
+
+    def value(i, ply):
+        return float(valuer.after(results[[i]], ctx, ply)[0][0])
+
+    eq0 = {i: value(i, 0) for i in range(len(plays))}
+    order0 = sorted(eq0, key=lambda i: -eq0[i])
+    made = order0[-1]                   # the worst play, far behind the best
+    level1 = [i for i in order0[:8] if eq0[i] >= eq0[order0[0]] - 0.16]
+    assert made not in level1 and len(level1) >= 3
+    eq1 = {i: value(i, 1) for i in level1 + [made]}
+    order1 = sorted(level1, key=lambda i: -eq1[i])
+    level2 = [i for i in order1[:2] if eq1[i] >= eq1[order1[0]] - 0.04] + [made]
+    expected = {i: value(i, 2) for i in level2}
+
+    values, mwc = valuer.play_values(results, ctx, made)
+    assert mwc is None
+    assert {i for i in range(len(plays)) if np.isfinite(values[i])} == set(expected)
+    for i, v in expected.items():
+        assert values[i] == pytest.approx(v, abs=1e-6)

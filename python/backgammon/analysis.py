@@ -299,7 +299,8 @@ class _Context:
         return (mwc - self.lose) / self.scale - 1.0
 
 
-def _context(game: Game, player: int) -> _Context:
+def decision_context(game: Game, player: int) -> _Context:
+    """The cube, score and match model of ``player``'s decisions in ``game`` now."""
     owner = ("centred" if game.cube_owner is None
              else "own" if game.cube_owner == player else "opponent")
     if not game.match_length:
@@ -318,7 +319,8 @@ DEFAULT_PLY = 1
 """The ply :func:`analyse` uses with the nets when given none."""
 
 
-def _is_nets(evaluator: Any) -> bool:
+def is_nets(evaluator: Any) -> bool:
+    """Whether ``evaluator`` is a backgammon.nn.Evaluator (deeper plies need one)."""
     try:
         from backgammon.nn import Evaluator
     except ImportError:  # pragma: no cover
@@ -336,7 +338,7 @@ def default_evaluator() -> Any:
     return Evaluator.default()
 
 
-class _Valuer:
+class Valuer:
     """Values positions for analysis with an evaluator at a ply."""
 
     def __init__(self, evaluator: Any, ply: int) -> None:
@@ -366,9 +368,9 @@ class _Valuer:
                 raise BackgammonError(f"the evaluator gave {out.shape} chances for "
                                       f"{len(boards)} boards, or values that are not finite")
             return np.clip(out, 0.0, 1.0)
-        from backgammon.nn import evaluate
-        return np.array([evaluate(Position(row.tolist()), ply, self.evaluator).probabilities
-                         for row in boards], np.float32)
+        from backgammon.nn import eval_ply
+        # one batched search; at ply 2 each roll's reply is chosen with gnubg-style filters
+        return eval_ply(self.evaluator, np.ascontiguousarray(boards, np.int8), ply, filtered=True)
 
     @staticmethod
     def no_double(chances: np.ndarray, boards: np.ndarray, ctx: _Context) -> np.ndarray:
@@ -397,20 +399,27 @@ class _Valuer:
 
     def play_values(self, results: np.ndarray, ctx: _Context,
                     made: int) -> tuple[np.ndarray, np.ndarray | None]:
-        """Normalised values (and MWC) of a roll's results for the mover at this ply;
-        at ply 1 and 2 only the 8 best at 0-ply and ``made`` are valued deeper (gnubg's
-        move filter), the others are ``-inf``."""
+        """Normalised values (and MWC) of a roll's results for the mover at this ply,
+        through gnubg's move filters (:data:`backgammon.nn.FILTERS`): level by level,
+        at most ``keep`` of the best within ``margin`` of the best go one ply deeper,
+        and ``made`` always does; the plays left behind are ``-inf``."""
+        from backgammon.nn import FILTERS
         values, mwc = self.after(results, ctx)
-        if self.ply:
-            top = [int(i) for i in np.argsort(-values, kind="stable")[:8]]
+        live = np.arange(len(results))
+        for level in range(1, self.ply + 1):
+            f = FILTERS[level - 1]
+            order = live[np.argsort(-values[live], kind="stable")]
+            best = values[order[0]]
+            top = [int(i) for i in order[:f.keep] if values[i] >= best - f.margin]
             if made not in top:
                 top.append(made)
-            deep, deep_mwc = self.after(results[top], ctx, self.ply)
+            deep, deep_mwc = self.after(results[top], ctx, level)
             values = np.full(len(results), -np.inf)
             values[top] = deep
-            if mwc is not None:
+            if mwc is not None and deep_mwc is not None:
                 mwc = np.full(len(results), -np.inf)
                 mwc[top] = deep_mwc
+            live = np.array(top)
         return values, mwc
 
     def cube_values(self, game: Game, player: int) -> tuple[Any, _Context,
@@ -422,7 +431,7 @@ class _Valuer:
             return None  # a dead cube: winning the game at this cube wins the match (gnubg's GetDPEq)
         board = np.frombuffer(game.position._b, np.int8).reshape(1, 26)
         chances = self.chances(board, self.ply)[0]
-        ctx = _context(game, player)
+        ctx = decision_context(game, player)
         x = float(_efficiencies(board)[0])
         d = CubeDecision.from_chances(tuple(float(c) for c in chances), cube=ctx.cube,
                                       owner=ctx.owner, score=ctx.score,
@@ -454,7 +463,8 @@ class _Valuer:
 
 # ---------------------------------------------------------------- the analysis
 
-def _play_text(play: Any) -> str:
+def play_text(play: Any) -> str:
+    """A play as the analysis writes it (``"(no move)"`` for the empty play)."""
     return str(play) or "(no move)"
 
 
@@ -470,7 +480,7 @@ def _state(game: Game) -> str:
             return ""
 
 
-def _doubler_choice(d: Any, values: tuple[float, float, float],
+def doubler_choice(d: Any, values: tuple[float, float, float],
                     made: str) -> tuple[float, float, str]:
     """(equity of ``made``, "double" or "no double"; the optimal equity; the best choice)."""
     nd, dt, dp = values
@@ -479,7 +489,7 @@ def _doubler_choice(d: Any, values: tuple[float, float, float],
     return (doubled if made == "double" else nd), max(nd, doubled), best
 
 
-def _taker_choice(d: Any, values: tuple[float, float, float],
+def taker_choice(d: Any, values: tuple[float, float, float],
                   made: str) -> tuple[float, float, str]:
     """(equity of ``made``, "take", "beaver" or "pass", for the taker; the optimal; the best)."""
     _, dt, dp = values
@@ -490,7 +500,7 @@ def _taker_choice(d: Any, values: tuple[float, float, float],
 
 
 class _Analyser:
-    def __init__(self, valuer: _Valuer, cube: bool,
+    def __init__(self, valuer: Valuer, cube: bool,
                  thresholds: Any = SKILL_THRESHOLDS) -> None:
         self.valuer = valuer
         self.cube = cube
@@ -509,7 +519,7 @@ class _Analyser:
                 if self.cube and replay.can_double():
                     self._cube(number, index, replay, player, "no double")
                 board = np.frombuffer(replay.position._b, np.int8)
-                ctx = _context(replay, player)
+                ctx = decision_context(replay, player)
                 replay.apply(action)
                 self._luck(number, index, player, board, replay.dice, ctx, opening=False)
                 continue
@@ -526,7 +536,7 @@ class _Analyser:
                 player = replay.turn
                 board = np.frombuffer(replay.position._b, np.int8)
                 self._luck(number, index, player, board, replay.dice,
-                           _context(replay, player), opening=True)
+                           decision_context(replay, player), opening=True)
 
     def _luck(self, number: int, index: int, player: int, board: np.ndarray,
               dice: Any, ctx: _Context, opening: bool) -> None:
@@ -550,7 +560,7 @@ class _Analyser:
             made = plays.index(made_result)
         except ValueError:
             return
-        ctx = _context(game, game.turn)
+        ctx = decision_context(game, game.turn)
         values, mwc = self.valuer.play_values(results, ctx, made)
         order = np.argsort(-values, kind="stable")
         best = int(order[0])
@@ -559,10 +569,10 @@ class _Analyser:
         loss = max(0.0, float(values[best] - values[made]))
         loss_mwc = None if mwc is None else max(0.0, float(mwc[best] - mwc[made]))
         skill = _skill(loss, self.thresholds)
-        options = tuple((_play_text(plays[int(i)]), float(values[i]))
+        options = tuple((play_text(plays[int(i)]), float(values[i]))
                         for i in order[:5] if np.isfinite(values[i]))
         self.decisions.append(Decision(
-            number, index, game.turn, "play", _play_text(plays[made]), _play_text(plays[best]),
+            number, index, game.turn, "play", play_text(plays[made]), play_text(plays[best]),
             float(values[made]), float(values[best]), loss, loss_mwc, skill, skill, _xg(loss),
             True, bool(spread >= 0.001), position.position_id(), (int(dice[0]), int(dice[1])), game.cube,
             game.cube_owner, options, gnubg_id=_state(game)))
@@ -574,7 +584,7 @@ class _Analyser:
         d, ctx, (nd, dt, dp) = valued
         position = game.position
         doubled = min(dt, dp)
-        equity, optimal, best = _doubler_choice(d, (nd, dt, dp), made)
+        equity, optimal, best = doubler_choice(d, (nd, dt, dp), made)
         loss = max(0.0, optimal - equity)
         if made == "double":
             kind = "wrong double" if best == "no double" else None
@@ -593,7 +603,7 @@ class _Analyser:
         d, ctx, position, (nd, dt, dp), cube, owner = pending
         made = {"drop": "pass"}.get(kind, kind)
         took = made != "pass"
-        equity, optimal, best = _taker_choice(d, (nd, dt, dp), made)
+        equity, optimal, best = taker_choice(d, (nd, dt, dp), made)
         loss = max(0.0, optimal - equity)
         error = None
         if took and not d.take:
@@ -625,7 +635,8 @@ class _Analyser:
             options, d.action, state))
 
 
-def _games(source: Any) -> tuple[list[Game], tuple[str, str], int]:
+def games_of(source: Any) -> tuple[list[Game], tuple[str, str], int]:
+    """The games, player names and match length of a Match, a Game or a list of games."""
     from backgammon.match import Match
     if isinstance(source, Match):
         return list(source.games), source.names, source.length
@@ -668,8 +679,10 @@ def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: An
     any other evaluator.
 
     ``cube=False`` leaves cube decisions out.  Checker plays are valued at
-    ``ply`` (at ply 1 and 2 the 8 best plays at 0-ply and the play made are
-    looked at again, like gnubg's move filter); luck is always found at 0-ply.
+    ``ply`` through gnubg-style move filters (:data:`backgammon.nn.FILTERS`): at
+    ply 1 the 8 best plays within 0.16 at 0-ply, and at ply 2 the 2 best of those
+    within 0.04 at 1-ply, are looked at again one ply deeper, and the play made
+    always is; luck is always found at 0-ply.
     Any object with ``evaluate_batch(boards) -> (n, 5)`` chances may serve as
     the evaluator at ply 0.  ``thresholds``: the losses above which a decision
     is doubtful, bad and very bad (default gnubg 1.1.0a16's 0.03, 0.06, 0.12).
@@ -681,14 +694,14 @@ def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: An
         >>> len(a.decisions), a.error_rate(0)
         (1, 0.0)
     """
-    games, names, length = _games(match)
+    games, names, length = games_of(match)
     if not isinstance(cube, bool):
         raise TypeError(f"cube is True or False, got {cube!r}")
     if ply is None:
         if evaluator is None:
             evaluator = default_evaluator()
-        ply = DEFAULT_PLY if _is_nets(evaluator) else 0
-    analyser = _Analyser(_Valuer(evaluator, ply), bool(cube), _thresholds(thresholds))
+        ply = DEFAULT_PLY if is_nets(evaluator) else 0
+    analyser = _Analyser(Valuer(evaluator, ply), bool(cube), _thresholds(thresholds))
     results = []
     for number, game in enumerate(games):
         analyser.game(number, game)

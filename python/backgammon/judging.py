@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from backgammon._show import shown
-from backgammon.analysis import (DEFAULT_PLY, _context, _doubler_choice, _games, _is_nets,
-                                 _play_text, _taker_choice, _Valuer, default_evaluator)
+from backgammon.analysis import (DEFAULT_PLY, decision_context, doubler_choice, games_of, is_nets,
+                                 play_text, taker_choice, Valuer, default_evaluator)
 from backgammon.errors import BackgammonError, InvalidSetupError
 from backgammon.game import Game, Phase
 
@@ -173,7 +173,7 @@ def _cube_answer(bot: Any, game: Game, allowed: tuple[str, ...]) -> str:
 
 
 class _Judge:
-    def __init__(self, bot: Any, valuer: _Valuer, players: tuple[int, ...]) -> None:
+    def __init__(self, bot: Any, valuer: Valuer, players: tuple[int, ...]) -> None:
         self.choose = _play_chooser(bot)
         self.bot = bot if hasattr(bot, "cube_action") else None
         self.valuer = valuer
@@ -206,17 +206,17 @@ class _Judge:
         if len(plays) < 2:
             return  # forced: no decision
         try:
-            made = _play_text(plays[plays.index(position.play(tuple(map(tuple, steps)), dice))])
+            made = play_text(plays[plays.index(position.play(tuple(map(tuple, steps)), dice))])
         except (BackgammonError, ValueError):
             made = "(illegal)"  # an unchecked illegal play (RULES 12.4): the bot is still asked
         chosen = plays.index(self.choose(game).result)
-        ctx = _context(game, game.turn)
+        ctx = decision_context(game, game.turn)
         values, mwc = self.valuer.play_values(plays._results, ctx, chosen)
         best = int(np.argmax(values))
         loss = max(0.0, float(values[best] - values[chosen]))
         loss_mwc = None if mwc is None else max(0.0, float(mwc[best] - mwc[chosen]))
         self.out.append(JudgedDecision(
-            number, index, game.turn, "play", _play_text(plays[chosen]), _play_text(plays[best]),
+            number, index, game.turn, "play", play_text(plays[chosen]), play_text(plays[best]),
             made, float(values[chosen]), float(values[best]), loss, loss_mwc))
 
     def _double(self, number: int, index: int, game: Game, made: str) -> None:
@@ -225,13 +225,13 @@ class _Judge:
             return  # a dead cube: no decision (as in the analysis)
         d, ctx, values = valued
         said = _cube_answer(self.bot, game, ("double", "roll"))
-        equity, optimal, best = _doubler_choice(d, values, said)
+        equity, optimal, best = doubler_choice(d, values, said)
         self._cube(number, index, game.turn, said, best, made, equity, optimal, ctx)
 
     def _answer(self, number: int, index: int, game: Game, pending: Any, made: str) -> None:
         d, ctx, values = pending
         said = _cube_answer(self.bot, game, ("take", "drop"))
-        equity, optimal, best = _taker_choice(d, values, said)
+        equity, optimal, best = taker_choice(d, values, said)
         self._cube(number, index, 1 - game.turn, said, best, made, equity, optimal, ctx)
 
     def _cube(self, number: int, index: int, player: int, said: str, best: str, made: str,
@@ -256,12 +256,12 @@ def judge(bot: Any, games: Any, ply: int | None = None, evaluator: Any = None, *
     if not isinstance(players, tuple) or not players or any(
             isinstance(p, bool) or p not in (0, 1) for p in players):
         raise InvalidSetupError(f"players is a tuple of 0 and/or 1, got {shown(players)}"[:300])
-    found, _, length = _games(games)
+    found, _, length = games_of(games)
     if ply is None:
         if evaluator is None:
             evaluator = default_evaluator()
-        ply = DEFAULT_PLY if _is_nets(evaluator) else 0
-    judged = _Judge(bot, _Valuer(evaluator, ply), tuple(sorted(set(players))))
+        ply = DEFAULT_PLY if is_nets(evaluator) else 0
+    judged = _Judge(bot, Valuer(evaluator, ply), tuple(sorted(set(players))))
     for number, game in enumerate(found):
         judged.game(number, game)
     return Judgement(tuple(judged.out), ply, length)
