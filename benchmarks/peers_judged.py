@@ -82,11 +82,14 @@ def worker(mode: str, tasks_path: str, out_path: str) -> None:
             if mode == "rank":  # every move through the filters to 2-ply
                 every = [dict(f, acceptmoves=1000) for f in gnubg.getevalhintfilter()]
                 row["ranked"] = gnubg.findbestmoves(board, ci, ec2, dice, every)
-            if mode == "judge":
-                row["gnubg2"] = list(move2)
-                row["gnubg0"] = list(gnubg.findbestmove(board, ci, ec0, dice))
+            if mode == "judge":  # the picks' scores tell cut tuples apart (gnubg_result)
+                for name, ec in (("gnubg2", ec2), ("gnubg0", ec0)):
+                    best = gnubg.findbestmoves(board, ci, ec, dice)[0]
+                    row[name], row[name + "_score"] = list(best["move"]), best["score"]
                 row["equity"] = {pid: -equity(gnubg.evaluate(b, ci, ec2))
                                  for pid, b in t["results"].items()}
+                row["equity0"] = {pid: -equity(gnubg.evaluate(b, ci, ec0))
+                                  for pid, b in t["results"].items()}
             out.write(json.dumps(row) + "\n")
             out.flush()
 
@@ -184,18 +187,82 @@ def task(d: dict[str, Any]) -> dict[str, Any]:
             "results": results}
 
 
-def result_equity(row: dict[str, Any], result: Any) -> float:
-    """gnubg 2-ply equity of a result for the mover (exact where the game is over)."""
+def result_equity(row: dict[str, Any], result: Any, field: str = "equity") -> float:
+    """gnubg's 2-ply (``equity0``: 0-ply) equity of a result for the mover
+    (exact where the game is over)."""
     done = result.outcome()
     if done is not None:
         return float(done.points if done.winner == 0 else -done.points)
-    return row["equity"][result.position_id()]
+    return row[field][result.position_id()]
 
 
-def gnubg_result(d: dict[str, Any], move: list[int]) -> Any:
-    """The result of a gnubg move (from, to, from, to, ...; 25 the bar, 0 off)."""
-    steps = [(move[i], move[i + 1]) for i in range(0, len(move), 2)]
-    return d["position"].play(steps, d["dice"]) if steps else d["position"]
+def gnubg_result(d: dict[str, Any], move: list[int], score: float, row: dict[str, Any]) -> Any:
+    """The result of a gnubg move: (from, to, from, to, ...), 25 the bar.  The module
+    stops its tuple at the first checker borne off (its 'to' would be 0): (6,) may be
+    6/off 5/off.  The steps after the cut are found among the legal results reachable
+    with the dice left; where several are, the one whose judged equity at the ply of
+    ``score`` is nearest to it (``d["ambiguous"]`` counts those)."""
+    steps = [(move[i], move[i + 1]) for i in range(0, len(move) - 1, 2)]
+    if len(move) % 2 == 0:
+        return d["position"].play(steps, d["dice"]) if steps else d["position"]
+    steps.append((move[-1], 0))
+    board = d["position"].tolist()
+    for src, dst in steps:
+        board = one_step(board, src, dst)
+    d1, d2 = d["dice"]
+    if d1 == d2:
+        options = [[d1] * (4 - len(steps))]
+    elif len(steps) == 1:
+        options = [[d2], [d1]]  # which die bore the checker off is not known
+    else:
+        options = [[]]
+    reached = set()
+    for dice in options:
+        boards = [board]
+        for die in dice:
+            boards = boards + [b for a in boards for b in die_steps(a, die)]
+        reached.update(tuple(b) for b in boards)
+    legal = [p.result for p in d["plays"] if tuple(p.result.tolist()) in reached]
+    if len(legal) == 1:
+        return legal[0]
+    if not legal:
+        raise RuntimeError(f"gnubg's move {move} is no legal play of {key(d)}")
+    d["ambiguous"] = d.get("ambiguous", 0) + 1
+
+    def distance(r: Any) -> float:
+        return min(abs(result_equity(row, r, k) - score) for k in ("equity", "equity0"))
+    pick = min(legal, key=distance)
+    if distance(pick) > 1e-4:
+        raise RuntimeError(f"gnubg's move {move} of {key(d)} matches no legal result's score")
+    return pick
+
+
+def one_step(a: list[int], src: int, dst: int) -> list[int]:
+    """Board ``a`` (ours: the mover positive, its bar at 25) after checker ``src`` -> ``dst``."""
+    b = list(a)
+    b[src] -= 1
+    if dst:
+        if b[dst] == -1:  # a hit: the opponent's checker to its bar
+            b[dst] = 0
+            b[0] -= 1
+        b[dst] += 1
+    return b
+
+
+def die_steps(a: list[int], die: int) -> list[list[int]]:
+    """The boards one checker's move of ``die`` reaches (the entering rule and
+    bearing off by RULES 4; which dice must be used is left to the legal results)."""
+    points = [i for i in range(1, 25) if a[i] > 0]
+    sources = [25] if a[25] > 0 else points
+    home = a[25] == 0 and all(a[i] <= 0 for i in range(7, 25))
+    out = []
+    for src in sources:
+        dst = src - die
+        if dst >= 1 and a[dst] >= -1:
+            out.append(one_step(a, src, dst))
+        elif dst <= 0 and home and (dst == 0 or src == max(points)):
+            out.append(one_step(a, src, 0))
+    return out
 
 
 # ------------------------------------------------------------------ the contestants
@@ -275,13 +342,16 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
         gnubg2_seconds = sum(rows[key(d)]["gnubg2_seconds"] for d in judged)
     for label, field, seconds in (("gnubg 0-ply", "gnubg0", None),
                                   ("gnubg 2-ply", "gnubg2", gnubg2_seconds)):
-        losses = [loss(d, gnubg_result(d, rows[key(d)][field])) for d in judged]
+        losses = [loss(d, gnubg_result(d, rows[key(d)][field], rows[key(d)][field + "_score"],
+                                       rows[key(d)])) for d in judged]
         table[label] = score(losses, seconds)
         table[label]["losses"] = losses
+    ambiguous = sum(d.get("ambiguous", 0) for d in judged)
     table["humans"] = score([loss(d, d["human"]) for d in judged], None)
     table["humans"]["losses"] = [loss(d, d["human"]) for d in judged]
     return {"decisions": len(judged), "pool": sample["pool"], "matches": sample["matches"],
-            "seed": args.seed, "judge": JUDGE, "cache": path, "table": table}
+            "seed": args.seed, "judge": JUDGE, "cache": path, "table": table,
+            "ambiguous_gnubg_moves": ambiguous}
 
 
 def paired(table: dict[str, Any], a: str, b: str) -> tuple[float, float]:
@@ -300,6 +370,9 @@ def report(out: dict[str, Any], nets: list[str]) -> None:
         secs = "" if r["seconds"] is None else f"{r['seconds']:.4f}"
         print(f"  {label:<28} {r['mp']:>9.2f} +- {r['se_mp']:<4.2f} {r['best_share']:>12.1%} "
               f"{secs:>15}")
+    if out["ambiguous_gnubg_moves"]:
+        print(f"  ({out['ambiguous_gnubg_moves']} of gnubg's moves, cut short by its module at "
+              f"a bear-off, told apart by their scores, each within 1e-4)")
     for name in ["net", *(Path(p).name for p in nets)]:
         filt, plain = f"{name} 2-ply filtered", f"{name} 2-ply"
         mean, se = paired(t, filt, plain)
@@ -323,7 +396,8 @@ def check_plies(bg: Any, decisions: list[dict[str, Any]]) -> None:
     rows, ranks = read_rows(judged), read_rows(ranked)
     for d in decisions[:6]:
         moves = ranks[key(d)]["ranked"]
-        diffs = [abs(m["score"] - result_equity(rows[key(d)], gnubg_result(d, list(m["move"]))))
+        row = rows[key(d)]
+        diffs = [abs(m["score"] - result_equity(row, gnubg_result(d, list(m["move"]), m["score"], row)))
                  for m in moves]
         top = ", ".join(f"{tuple(m['move'])} {m['score']:+.4f}" for m in moves[:3])
         print(f"  {key(d)}: {len(moves)} moves (ours {len(d['plays'])}), largest difference "
