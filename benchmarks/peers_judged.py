@@ -54,7 +54,7 @@ from typing import Any
 
 GALAXY = "/work/shared/realworld/galaxy"
 CACHE = "/tmp/gnubg-judged-cache"
-JUDGE = "gnubg-2ply-prune-cubeless-money-v1"  # the cache file's name: change it with the judge
+JUDGE = "gnubg-2ply-prune-cubeless-money-v2"  # the cache file's name: change it with the judge
 CHUNK = 40  # decisions a gnubg subprocess judges (a crash loses at most one chunk)
 
 
@@ -71,6 +71,7 @@ def worker(mode: str, tasks_path: str, out_path: str) -> None:
     gnubg.command("set threads 1")  # more threads hang in this build
     ci = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)  # money, cube centred
     ec0 = gnubg.evalcontext(0, 0, 1, 1, 0.0)        # cubeless, plies, deterministic, prune
+    ec1 = gnubg.evalcontext(0, 1, 1, 1, 0.0)
     ec2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
     with open(out_path, "a") as out:
         for t in tasks:
@@ -88,8 +89,9 @@ def worker(mode: str, tasks_path: str, out_path: str) -> None:
                     row[name], row[name + "_score"] = list(best["move"]), best["score"]
                 row["equity"] = {pid: -equity(gnubg.evaluate(b, ci, ec2))
                                  for pid, b in t["results"].items()}
-                row["equity0"] = {pid: -equity(gnubg.evaluate(b, ci, ec0))
-                                  for pid, b in t["results"].items()}
+                for name, ec in (("equity0", ec0), ("equity1", ec1)):  # for cut tuples
+                    row[name] = {pid: -equity(gnubg.evaluate(b, ci, ec))
+                                 for pid, b in t["results"].items()}
             out.write(json.dumps(row) + "\n")
             out.flush()
 
@@ -200,8 +202,8 @@ def gnubg_result(d: dict[str, Any], move: list[int], score: float, row: dict[str
     """The result of a gnubg move: (from, to, from, to, ...), 25 the bar.  The module
     stops its tuple at the first checker borne off (its 'to' would be 0): (6,) may be
     6/off 5/off.  The steps after the cut are found among the legal results reachable
-    with the dice left; where several are, the one whose judged equity at the ply of
-    ``score`` is nearest to it (``d["ambiguous"]`` counts those)."""
+    with the dice left; where several are, the one whose gnubg equity at 0, 1 or 2 plies
+    (the ply its filters stopped at) is ``score`` (``d["ambiguous"]`` counts those)."""
     steps = [(move[i], move[i + 1]) for i in range(0, len(move) - 1, 2)]
     if len(move) % 2 == 0:
         return d["position"].play(steps, d["dice"]) if steps else d["position"]
@@ -230,10 +232,13 @@ def gnubg_result(d: dict[str, Any], move: list[int], score: float, row: dict[str
     d["ambiguous"] = d.get("ambiguous", 0) + 1
 
     def distance(r: Any) -> float:
-        return min(abs(result_equity(row, r, k) - score) for k in ("equity", "equity0"))
+        return min(abs(result_equity(row, r, k) - score)
+                   for k in ("equity", "equity1", "equity0"))
     pick = min(legal, key=distance)
-    if distance(pick) > 1e-4:
-        raise RuntimeError(f"gnubg's move {move} of {key(d)} matches no legal result's score")
+    if distance(pick) > 1e-4:  # counted and shown: should not happen
+        d["unresolved"] = d.get("unresolved", 0) + 1
+        print(f"  gnubg's move {move} of {key(d)}: no legal result has its score {score}",
+              file=sys.stderr)
     return pick
 
 
@@ -271,7 +276,10 @@ def contestants(bg: Any, nets: list[str]) -> list[tuple[str, Any]]:
     """(label, function from a decision to its chosen result)."""
     out = []
     for path in [None, *nets]:
-        ev = bg.Evaluator.default() if path is None else bg.Evaluator.load(path)
+        try:
+            ev = bg.Evaluator.default() if path is None else bg.Evaluator.load(path)
+        except (OSError, bg.BackgammonError) as e:
+            sys.exit(f"peers_judged: cannot load the nets {path}: {e}")
         name = "net" if path is None else Path(path).name
         for label, ply, filtered in (("0-ply", 0, False), ("1-ply", 1, False),
                                      ("2-ply filtered", 2, True), ("2-ply", 2, False)):
@@ -300,6 +308,7 @@ def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
 
 
 def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
+    players = contestants(bg, args.nets)  # a bad nets file fails before gnubg's long work
     sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
     decisions = sample["decisions"]
     print(f"{len(decisions)} unforced decisions sampled (seed {args.seed}) of {sample['pool']} "
@@ -324,7 +333,7 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
         return d["best"] - d["equity"][result.position_id()]
 
     table: dict[str, dict[str, Any]] = {}
-    for label, choose in contestants(bg, args.nets):
+    for label, choose in players:
         start = time.process_time()
         picks = [choose(d) for d in judged]
         seconds = time.process_time() - start
@@ -347,11 +356,12 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
         table[label] = score(losses, seconds)
         table[label]["losses"] = losses
     ambiguous = sum(d.get("ambiguous", 0) for d in judged)
+    unresolved = sum(d.get("unresolved", 0) for d in judged)
     table["humans"] = score([loss(d, d["human"]) for d in judged], None)
     table["humans"]["losses"] = [loss(d, d["human"]) for d in judged]
     return {"decisions": len(judged), "pool": sample["pool"], "matches": sample["matches"],
             "seed": args.seed, "judge": JUDGE, "cache": path, "table": table,
-            "ambiguous_gnubg_moves": ambiguous}
+            "ambiguous_gnubg_moves": ambiguous, "unresolved_gnubg_moves": unresolved}
 
 
 def paired(table: dict[str, Any], a: str, b: str) -> tuple[float, float]:
@@ -372,7 +382,8 @@ def report(out: dict[str, Any], nets: list[str]) -> None:
               f"{secs:>15}")
     if out["ambiguous_gnubg_moves"]:
         print(f"  ({out['ambiguous_gnubg_moves']} of gnubg's moves, cut short by its module at "
-              f"a bear-off, told apart by their scores, each within 1e-4)")
+              f"a bear-off, told apart by their scores; {out['unresolved_gnubg_moves']} "
+              f"not within 1e-4)")
     for name in ["net", *(Path(p).name for p in nets)]:
         filt, plain = f"{name} 2-ply filtered", f"{name} 2-ply"
         mean, se = paired(t, filt, plain)
