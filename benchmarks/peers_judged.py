@@ -26,7 +26,7 @@ position and dice, so judging a new net needs no gnubg at all.
 
 The contestants: the bundled nets (or ``--nets FILE``) at 0-ply, 1-ply and
 2-ply (``best_play(..., filtered=True)``, the move filters, and unfiltered);
-gnubg-nn's 0-ply ``best_move``; gnubg's own 0-ply and 2-ply best move
+gnubg-nn's 0-ply and 2-ply ``best_move``; gnubg's own 0-ply and 2-ply best move
 (``gnubg.findbestmove``, its default move filters, pruning); the humans of
 the matches.  For each: the mean loss a decision with its standard error,
 the share of decisions where the choice is the judged best, and CPU seconds a
@@ -291,10 +291,11 @@ def contestants(bg: Any, nets: list[str]) -> list[tuple[str, Any]]:
     except ImportError:
         print("  gnubg-nn 0-ply skipped: cannot import gnubg_nn (pip install gnubg-nn)")
     else:
-        def gnubg_nn0(d: dict[str, Any]) -> Any:
-            moves = gnubg_nn.best_move(d["position"].to_gnubg_board(), *d["dice"])
-            return d["position"].play(list(moves), d["dice"]) if moves else d["position"]
-        out.append(("gnubg-nn 0-ply", gnubg_nn0))
+        for ply in (0, 2):
+            def gnubg_nn_pick(d: dict[str, Any], ply: int = ply) -> Any:
+                moves = gnubg_nn.best_move(d["position"].to_gnubg_board(), *d["dice"], ply)
+                return d["position"].play(list(moves), d["dice"]) if moves else d["position"]
+            out.append((f"gnubg-nn {ply}-ply", gnubg_nn_pick))
     return out
 
 
@@ -387,9 +388,10 @@ def report(out: dict[str, Any], nets: list[str]) -> None:
     for name in ["net", *(Path(p).name for p in nets)]:
         filt, plain = f"{name} 2-ply filtered", f"{name} 2-ply"
         mean, se = paired(t, filt, plain)
+        peers = [f"{peer}'s {t[peer]['seconds'] / t[filt]['seconds']:.1f}x"
+                 for peer in ("gnubg 2-ply", "gnubg-nn 2-ply") if peer in t]
         print(f"  {name}: 2-ply filtered minus unfiltered {mean:+.2f} mp (se {se:.2f}, paired); "
-              f"gnubg's 2-ply best move takes {t['gnubg 2-ply']['seconds'] / t[filt]['seconds']:.1f}x "
-              f"the CPU time of the filtered 2-ply")
+              f"CPU time of a best move against the filtered 2-ply: {', '.join(peers)}")
 
 
 # ------------------------------------------------------------------ checks and main
