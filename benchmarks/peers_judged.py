@@ -1,4 +1,4 @@
-"""Judged play: the equity each engine's checker plays lose on real decisions, judged by gnubg 2-ply.
+"""Judged play: the equity engines' checker plays lose on real decisions, judged by gnubg 2-ply.
 
     python benchmarks/peers_judged.py [--decisions 600] [--matches 20] [--seed 2026]
         [--nets FILE ...] [--cache DIR] [--json OUT]
@@ -50,7 +50,7 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 GALAXY = "/work/shared/realworld/galaxy"
 CACHE = "/tmp/gnubg-judged-cache"
@@ -151,7 +151,7 @@ def sample_decisions(bg: Any, folder: str, matches: int, n: int, seed: int) -> d
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 match = bg.Match.from_mat(text)
-            found = list(match_decisions(bg, match, os.path.basename(path)))
+            found = list(match_decisions(match, os.path.basename(path)))
         except bg.BackgammonError:
             continue  # a file the reader refuses: the next one
         used.append(os.path.basename(path))
@@ -160,7 +160,8 @@ def sample_decisions(bg: Any, folder: str, matches: int, n: int, seed: int) -> d
     return {"matches": used, "pool": len(pool), "decisions": [pool[i] for i in picked]}
 
 
-def match_decisions(bg: Any, match: Any, name: str):
+def match_decisions(match: Any, name: str) -> Iterator[dict[str, Any]]:
+    """Every unforced checker play of ``match``, replayed from its record."""
     for number, game in enumerate(match.games):
         g = game.restart()
         for index, action in enumerate(game.actions):
@@ -272,15 +273,17 @@ def die_steps(a: list[int], die: int) -> list[list[int]]:
 
 # ------------------------------------------------------------------ the contestants
 
-def contestants(bg: Any, nets: list[str]) -> list[tuple[str, Any]]:
-    """(label, function from a decision to its chosen result)."""
-    out = []
+def contestants(bg: Any, nets: list[str]) -> tuple[list[str], list[tuple[str, Any]]]:
+    """The names of the nets, and (label, function from a decision to its chosen result)."""
+    out, names = [], []
     for path in [None, *nets]:
         try:
             ev = bg.Evaluator.default() if path is None else bg.Evaluator.load(path)
         except (OSError, bg.BackgammonError) as e:
             sys.exit(f"peers_judged: cannot load the nets {path}: {e}")
         name = "net" if path is None else Path(path).name
+        name = name if name not in names else str(path)  # two files of the same name
+        names.append(name)
         for label, ply, filtered in (("0-ply", 0, False), ("1-ply", 1, False),
                                      ("2-ply filtered", 2, True), ("2-ply", 2, False)):
             out.append((f"{name} {label}",
@@ -289,14 +292,14 @@ def contestants(bg: Any, nets: list[str]) -> list[tuple[str, Any]]:
     try:
         import gnubg_nn  # noqa: PLC0415 - measurement only
     except ImportError:
-        print("  gnubg-nn 0-ply skipped: cannot import gnubg_nn (pip install gnubg-nn)")
+        print("  gnubg-nn skipped: cannot import gnubg_nn (pip install gnubg-nn)")
     else:
         for ply in (0, 2):
             def gnubg_nn_pick(d: dict[str, Any], ply: int = ply) -> Any:
                 moves = gnubg_nn.best_move(d["position"].to_gnubg_board(), *d["dice"], ply)
                 return d["position"].play(list(moves), d["dice"]) if moves else d["position"]
             out.append((f"gnubg-nn {ply}-ply", gnubg_nn_pick))
-    return out
+    return names, out
 
 
 def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
@@ -309,7 +312,7 @@ def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
 
 
 def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
-    players = contestants(bg, args.nets)  # a bad nets file fails before gnubg's long work
+    names, players = contestants(bg, args.nets)  # a bad nets file fails before gnubg's long work
     sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
     decisions = sample["decisions"]
     print(f"{len(decisions)} unforced decisions sampled (seed {args.seed}) of {sample['pool']} "
@@ -323,6 +326,8 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
         run_workers("judge", todo, path, args.timeout)
         rows = read_rows(path)
     judged = [d for d in decisions if key(d) in rows]
+    if not judged:
+        sys.exit("peers_judged: gnubg judged none of the decisions (its errors are above)")
     if len(judged) < len(decisions):
         print(f"  {len(decisions) - len(judged)} decisions gnubg failed to judge are left out")
     for d in judged:
@@ -361,22 +366,23 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
     table["humans"] = score([loss(d, d["human"]) for d in judged], None)
     table["humans"]["losses"] = [loss(d, d["human"]) for d in judged]
     return {"decisions": len(judged), "pool": sample["pool"], "matches": sample["matches"],
-            "seed": args.seed, "judge": JUDGE, "cache": path, "table": table,
+            "seed": args.seed, "judge": JUDGE, "cache": path, "nets": names, "table": table,
             "ambiguous_gnubg_moves": ambiguous, "unresolved_gnubg_moves": unresolved}
 
 
 def paired(table: dict[str, Any], a: str, b: str) -> tuple[float, float]:
     """Mean and standard error (mp) of ``a``'s loss minus ``b``'s, decision by decision."""
     diff = [x - y for x, y in zip(table[a]["losses"], table[b]["losses"])]
-    return (1000 * statistics.fmean(diff),
-            1000 * statistics.stdev(diff) / math.sqrt(len(diff)))
+    se = statistics.stdev(diff) / math.sqrt(len(diff)) if len(diff) > 1 else float("nan")
+    return 1000 * statistics.fmean(diff), 1000 * se
 
 
-def report(out: dict[str, Any], nets: list[str]) -> None:
+def report(out: dict[str, Any]) -> None:
     t = out["table"]
     print(f"\nJudged by gnubg 2-ply (cubeless money), {out['decisions']} unforced decisions of "
           f"{len(out['matches'])} real matches (seed {out['seed']}):")
-    print(f"  {'contestant':<28} {'loss mp/decision':>17} {'judged best':>12} {'CPU s/decision':>15}")
+    print(f"  {'contestant':<28} {'loss mp/decision':>17} {'judged best':>12} "
+          f"{'CPU s/decision':>15}")
     for label, r in t.items():
         secs = "" if r["seconds"] is None else f"{r['seconds']:.4f}"
         print(f"  {label:<28} {r['mp']:>9.2f} +- {r['se_mp']:<4.2f} {r['best_share']:>12.1%} "
@@ -385,7 +391,7 @@ def report(out: dict[str, Any], nets: list[str]) -> None:
         print(f"  ({out['ambiguous_gnubg_moves']} of gnubg's moves, cut short by its module at "
               f"a bear-off, told apart by their scores; {out['unresolved_gnubg_moves']} "
               f"not within 1e-4)")
-    for name in ["net", *(Path(p).name for p in nets)]:
+    for name in out["nets"]:
         filt, plain = f"{name} 2-ply filtered", f"{name} 2-ply"
         mean, se = paired(t, filt, plain)
         peers = [f"{peer}'s {t[peer]['seconds'] / t[filt]['seconds']:.1f}x"
@@ -396,11 +402,12 @@ def report(out: dict[str, Any], nets: list[str]) -> None:
 
 # ------------------------------------------------------------------ checks and main
 
-def check_plies(bg: Any, decisions: list[dict[str, Any]]) -> None:
+def check_plies(decisions: list[dict[str, Any]]) -> None:
     """Print gnubg's own ranking of a few decisions (``findbestmoves`` at 2-ply, its
     filters opened so that every move reaches 2-ply) beside the judge's equities of
     the same results: the ply convention.  (With its default hint filters a move
-    left alone by the 0-ply screen keeps its 0-ply score.)"""
+    left alone by the 0-ply screen keeps its 0-ply score, one left alone at 1-ply
+    its 1-ply score.)"""
     tasks = [task(d) for d in decisions[:6]]
     tmp = tempfile.mkdtemp()
     ranked, judged = os.path.join(tmp, "ranked.jsonl"), os.path.join(tmp, "judged.jsonl")
@@ -410,7 +417,8 @@ def check_plies(bg: Any, decisions: list[dict[str, Any]]) -> None:
     for d in decisions[:6]:
         moves = ranks[key(d)]["ranked"]
         row = rows[key(d)]
-        diffs = [abs(m["score"] - result_equity(row, gnubg_result(d, list(m["move"]), m["score"], row)))
+        diffs = [abs(m["score"] - result_equity(row, gnubg_result(d, list(m["move"]),
+                                                                  m["score"], row)))
                  for m in moves]
         top = ", ".join(f"{tuple(m['move'])} {m['score']:+.4f}" for m in moves[:3])
         print(f"  {key(d)}: {len(moves)} moves (ours {len(d['plays'])}), largest difference "
@@ -447,10 +455,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.check_plies:
         sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
-        check_plies(bg, sample["decisions"])
+        check_plies(sample["decisions"])
         return 0
     out = judge(bg, args)
-    report(out, args.nets)
+    report(out)
     if args.json:
         slim = {**out, "table": {k: {f: v for f, v in r.items() if f != "losses"}
                                  for k, r in out["table"].items()}}
