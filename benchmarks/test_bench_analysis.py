@@ -9,6 +9,7 @@ passes as well as plays.  Timed in the same run:
 
 * ``analyse``: :func:`backgammon.analyse` of the whole match (checker plays,
   cube decisions and the luck of every roll), default nets, 0-ply;
+* ``analyse_deeper[1]``, ``[2]``: the same at 1-ply and 2-ply;
 * ``analyse_no_cube``: the same with ``cube=False``;
 * ``replay``: replaying every game from its actions (what the analysis does
   besides evaluating), the baseline.
@@ -58,6 +59,18 @@ def test_analyse(benchmark, match):
     _record(benchmark, result)
     assert len(result.decisions) > 50
     assert all(d.loss >= 0 for d in result.decisions)
+
+
+@pytest.mark.parametrize("ply", [1, 2])
+def test_analyse_deeper(benchmark, match, ply):
+    """The whole match at 1-ply and 2-ply (gnubg-style move filters): the
+    analysis default is the deepest level that does a 7-point match in under
+    10 seconds (issue 15)."""
+    nn.Evaluator.default()
+    result = benchmark.pedantic(bg.analyse, args=(match,), kwargs={"ply": ply},
+                                rounds=3, iterations=1)
+    _record(benchmark, result)
+    assert result.ply == ply and len(result.decisions) > 50
 
 
 def test_analyse_no_cube(benchmark, match):
