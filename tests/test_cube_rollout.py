@@ -162,3 +162,36 @@ def test_rollout_plays_of_a_game_is_cubeful_and_match_aware():
     moving = bg.Game.from_position(RACE)
     with pytest.raises(RolloutError, match="rolled"):
         bg.rollout_plays(moving)
+
+
+def test_an_xgid_or_gnubg_id_brings_its_cube_and_score():
+    # The spelling of a game records its cube, owner, score and Crawford game; the
+    # rollout must read them as `backgammon cube ID --rollout N` does, not start
+    # again at a centred 1-cube in money play.
+    owned = bg.Game.from_position(RACE, cube=2, cube_owner=1)    # the opponent owns it
+    crawford = bg.Game.from_position(RACE, match_length=5, score=(4, 1), crawford=True)
+    for game in (owned, crawford):
+        for spelling in (game.xgid(), game.gnubg_id()):
+            with pytest.raises(IllegalActionError, match="may not double"):
+                bg.rollout_cube(spelling, games=1296, seed=1)
+    # ours, on 2, in a 5-point match at 2-1 (3-away vs 4-away): double, pass wins the
+    # 2-cube, leaving 1-away vs 4-away, and the decision carries the ID's cube and score
+    ours = bg.Game.from_position(RACE, cube=2, cube_owner=0, match_length=5, score=(2, 1))
+    d = bg.rollout_cube(ours.xgid(), games=1296, seed=5)
+    assert (d.cube, d.owner, d.score) == (2, "own", (3, 4))
+    assert d.double_pass == pytest.approx(met.equity(1, 4))
+    assert d == bg.rollout_cube(ours, games=1296, seed=5)
+    # arguments that the spelling already records are refused, not dropped
+    with pytest.raises(bg.BackgammonError, match="score"):
+        bg.rollout_cube(ours.xgid(), games=1296, score=(3, 4))
+
+
+def test_games_has_an_upper_limit():
+    from backgammon.cube_rollout import MAX_CUBE_GAMES
+
+    assert MAX_CUBE_GAMES == 1000 * 1296
+    # refused before any array is made or game played, naming the limit
+    with pytest.raises(RolloutError, match="1,296,000"):
+        bg.rollout_cube(RACE, games=MAX_CUBE_GAMES + 1)
+    with pytest.raises(RolloutError, match="games"):
+        bg.rollout_cube(RACE, games=10**30)

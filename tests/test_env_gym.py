@@ -207,6 +207,123 @@ def test_aec_games_and_cube():
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0]))
 
 
+NPLAY = 156   # the micro play ids; roll, double, take, drop follow
+
+
+def _aec_from(game, seed=1):
+    env = aec_env(encoding="tesauro", actions="micro", cube=True)
+    env.reset(seed=seed, options={"game": game})
+    return env
+
+
+def _units(env, agent):
+    """(cube / 64, may double, centred) of the agent's observation."""
+    return tuple(float(u) for u in env.observe(agent)["observation"][-3:])
+
+
+def _play_the_turn(env):
+    """The player on roll plays its first legal ids until the turn passes."""
+    mover = env.agent_selection
+    while env.agent_selection == mover and not any(env.terminations.values()):
+        mask = env.observe(mover)["action_mask"]
+        assert mask[:NPLAY].any() and not mask[NPLAY:].any()
+        env.step(int(np.flatnonzero(mask)[0]))
+
+
+@pytest.mark.parametrize("cube, max_cube", [(8, 8), (64, 64), (32, 16)])
+def test_aec_no_double_at_the_maximum_cube(cube, max_cube):
+    # Player 0 owns the cube at (or past) the rules' maximum: doubling would pass it
+    # (RULES 8.4), so player 0 is never asked roll/double; it has rolled by itself and
+    # moves, and neither side may double (the opponent does not own the cube).
+    if cube > max_cube:   # a cube beyond the maximum cannot even be set up
+        with pytest.raises(bg.IllegalActionError, match="max_cube"):
+            bg.Game.from_position(bg.Position.initial(), cube=cube, cube_owner=0,
+                                  rules=bg.Rules(max_cube=max_cube))
+        return
+    game = bg.Game.from_position(bg.Position.initial(), cube=cube, cube_owner=0,
+                                 rules=bg.Rules(max_cube=max_cube))
+    env = _aec_from(game)
+    obs, reward, term, trunc, info = env.last()
+    assert env.agent_selection == "player_0" and info["phase"] == "move"
+    assert obs["action_mask"][:NPLAY].any() and not obs["action_mask"][NPLAY:].any()
+    assert _units(env, "player_0") == _units(env, "player_1") == (cube / 64, 0.0, 0.0)
+    assert game.phase is bg.Phase.ROLL   # the env played on a copy
+
+
+def test_aec_double_up_to_the_maximum_then_no_redouble():
+    # max_cube 8, player 0 owns the 4-cube: it may double (to 8), so it is asked.
+    game = bg.Game.from_position(bg.Position.initial(), cube=4, cube_owner=0,
+                                 rules=bg.Rules(max_cube=8))
+    env = _aec_from(game)
+    assert env.agent_selection == "player_0" and env.last()[4]["phase"] == "roll"
+    assert np.flatnonzero(env.last()[0]["action_mask"]).tolist() == [NPLAY, NPLAY + 1]
+    assert _units(env, "player_0") == (4 / 64, 1.0, 0.0)
+    assert _units(env, "player_1") == (4 / 64, 0.0, 0.0)
+    env.step(NPLAY + 1)                                  # double
+    assert env.agent_selection == "player_1"
+    assert np.flatnonzero(env.last()[0]["action_mask"]).tolist() == [NPLAY + 2, NPLAY + 3]
+    env.step(NPLAY + 2)                                  # take: player 1 owns the 8-cube
+    assert env.agent_selection == "player_0" and env.last()[4]["cube_owner"] == 1
+    # at 8 = max_cube player 1 may not redouble: not even by ownership
+    assert _units(env, "player_1") == (8 / 64, 0.0, 0.0)
+    _play_the_turn(env)
+    assert env.agent_selection == "player_1" and env.last()[4]["phase"] == "move"
+    assert not env.last()[0]["action_mask"][NPLAY:].any()
+
+    # a drop instead: the doubler wins the cube's value before the double, 4 (RULES 8.3)
+    env = _aec_from(game)
+    env.step(NPLAY + 1)
+    env.step(NPLAY + 3)
+    assert env.rewards == {"player_0": 4, "player_1": -4}
+    assert all(env.terminations.values())
+
+
+def test_aec_crawford_game_has_no_cube():
+    # 5-point match, player 0 leads 4-2: the Crawford game (RULES 10.2), no cube for
+    # either side through the whole game; the winner scores the game's points
+    # (1, 2 or 3 at the 1-cube).  The game after it, post-Crawford, has the cube.
+    crawford = bg.Game.from_position(bg.Position.initial(), match_length=5, score=(4, 2),
+                                     crawford=True)
+    for seed in range(3):
+        env = _aec_from(crawford, seed=seed)
+        rng = np.random.default_rng(seed)
+        moves = 0
+        while not any(env.terminations.values()):
+            obs, reward, term, trunc, info = env.last()
+            assert info["phase"] == "move" and not obs["action_mask"][NPLAY:].any()
+            assert _units(env, "player_0")[1] == _units(env, "player_1")[1] == 0.0
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            moves += 1
+        assert moves > 20 and sorted(env.rewards.values()) in ([-1, 1], [-2, 2], [-3, 3])
+    post = bg.Game.from_position(bg.Position.initial(), match_length=5, score=(4, 2))
+    env = _aec_from(post)
+    assert env.last()[4]["phase"] == "roll"
+    assert np.flatnonzero(env.last()[0]["action_mask"]).tolist() == [NPLAY, NPLAY + 1]
+    assert _units(env, "player_0")[1] == _units(env, "player_1")[1] == 1.0
+
+
+def test_aec_refuses_a_game_it_cannot_play():
+    env = aec_env(cube=True)
+    with pytest.raises(bg.InvalidSetupError, match="cube"):
+        env.reset(options={"game": bg.Game(bg.Rules(cube=False))})
+    with pytest.raises(bg.InvalidSetupError, match="cube"):
+        aec_env(cube=False).reset(options={"game": bg.Game()})
+    with pytest.raises(bg.InvalidSetupError, match="Game"):
+        env.reset(options={"game": "XGID=..."})
+    env.reset(seed=2, options={"other": 1})      # keys not ours: a new game, as api_test wants
+    info = env.last()[4]
+    assert (info["phase"], info["cube"], info["position"]) == ("move", 1, bg.Position.initial())
+    mid_turn = bg.Game.from_position(bg.Position.initial(), dice=(3, 1))
+    mid_turn.move(8, 5)
+    with pytest.raises(bg.InvalidSetupError, match="1 steps made"):
+        env.reset(options={"game": mid_turn})
+    over = bg.Game.from_position(bg.Position.initial())
+    over.double()
+    over.drop()
+    with pytest.raises(bg.InvalidSetupError, match="over"):
+        env.reset(options={"game": over})
+
+
 @pytest.mark.parametrize("module", ["backgammon.env.gym_env", "backgammon.env.vector",
                                     "backgammon.env.aec", "backgammon.env.cube_match"])
 def test_docstring_examples(module):

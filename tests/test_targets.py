@@ -73,6 +73,13 @@ def test_targets_refuse_bad_settings():
     boards = targets.sample_positions(1, seed=1)
     with pytest.raises(TrainingDataError, match="multiple of 36"):
         targets.rollout_targets(boards, seed=1, games=100)
+    # the count is bounded (the rollout engine's MAX_GAMES, 2**53 rounded down to a
+    # multiple of 36 is the largest) and an integer: refused before any game is played
+    with pytest.raises(TrainingDataError, match="9,007,199,254,740,992"):
+        targets.rollout_targets(boards, seed=1, games=36 * 2**60)
+    for bad in (36.0, "36", True, None):
+        with pytest.raises(TrainingDataError, match="games"):
+            targets.rollout_targets(boards, seed=1, games=bad)
     with pytest.raises(TrainingDataError):
         targets.sample_positions(1, seed=1, explore=2.0)
 

@@ -31,7 +31,7 @@ from backgammon.errors import (  # a game action's refusal: the precise class an
     IllegalPlayActionError,
     InvalidPlayActionError,
 )
-from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position
+from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position, parse_dice_text
 from backgammon import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
@@ -125,6 +125,7 @@ __all__ = [
     "cube_decision",
     "cubeful",
     "met",
+    "parse_dice_text",
     "perft",
     "pubeval",
     "read_position",

@@ -60,7 +60,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Iterable, TypedDict
 
 import numpy as np
 
@@ -70,7 +70,7 @@ from backgammon._numbers import json_int
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 
-__all__ = ["Analysis", "Decision", "PlayerStats", "Roll", "SKILL_THRESHOLDS",
+__all__ = ["Analysis", "Decision", "GameEnd", "PlayerStats", "Roll", "SKILL_THRESHOLDS",
            "XG_THRESHOLDS", "LUCK_THRESHOLDS", "analyse", "default_evaluator"]
 
 SKILL_THRESHOLDS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
@@ -193,6 +193,18 @@ class Roll:
     label: str | None
 
 
+class GameEnd(TypedDict):
+    """How a game of :attr:`Analysis.results` ended: ``winner`` (0 or 1), ``points``,
+    ``kind`` (``"single"``, ``"gammon"``, ``"backgammon"``) and ``reason``
+    (``"bearoff"``, ``"drop"``, ``"resign"`` or ``"forfeit"``), as in
+    :class:`~backgammon.GameResult`."""
+
+    winner: int
+    points: int
+    kind: str
+    reason: str
+
+
 @dataclass(frozen=True)
 class PlayerStats:
     """Totals of one player (losses and luck in normalised equity unless ``_mwc``)."""
@@ -210,7 +222,7 @@ class PlayerStats:
     loss_mwc: float | None
     error_rate: float
     pr: float
-    flags: dict
+    flags: dict[str, int]
     luck: float
     luck_mwc: float | None
     rolls: int
@@ -218,7 +230,8 @@ class PlayerStats:
     unlucky: int
 
 
-def _skill(loss: float, thresholds: Any = SKILL_THRESHOLDS) -> str | None:
+def _skill(loss: float,
+           thresholds: Iterable[tuple[str, float]] = SKILL_THRESHOLDS) -> str | None:
     for name, limit in thresholds:
         if loss > limit:  # gnubg's Skill(): strictly worse than the threshold
             return name
@@ -349,11 +362,8 @@ class Valuer:
         if not callable(getattr(evaluator, "evaluate_batch", None)):
             raise TypeError(f"evaluator must have evaluate_batch(boards), got {evaluator!r}"[:300])
         if ply:
-            try:
-                from backgammon.nn import Evaluator as NN
-            except ImportError:  # pragma: no cover
-                NN = None
-            if NN is None or not isinstance(evaluator, NN):
+            from backgammon.nn import Evaluator as NN
+            if not isinstance(evaluator, NN):
                 raise BackgammonError("ply 1 and 2 need a backgammon.nn.Evaluator")
         self.evaluator = evaluator
         self.ply = ply
@@ -706,11 +716,11 @@ def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: An
     for number, game in enumerate(games):
         analyser.game(number, game)
         r = game.result
-        results.append(None if r is None else {"winner": r.winner, "points": r.points,
-                                               "kind": r.kind, "reason": r.reason})
-    return Analysis(names=tuple(names), match_length=length, ply=ply, cube=bool(cube),
+        results.append(None if r is None else GameEnd(winner=r.winner, points=r.points,
+                                                      kind=r.kind, reason=r.reason))
+    return Analysis(names=names, match_length=length, ply=ply, cube=bool(cube),
                     decisions=tuple(analyser.decisions), rolls=tuple(analyser.rolls),
-                    results=tuple(results), forced=tuple(analyser.forced))
+                    results=tuple(results), forced=(analyser.forced[0], analyser.forced[1]))
 
 
 # ---------------------------------------------------------------- the report
@@ -730,7 +740,7 @@ class Analysis:
     cube: bool
     decisions: tuple[Decision, ...]
     rolls: tuple[Roll, ...]
-    results: tuple[dict | None, ...] = field(default=())
+    results: tuple[GameEnd | None, ...] = field(default=())
     forced: tuple[int, int] = (0, 0)
 
     @property
@@ -801,9 +811,9 @@ class Analysis:
             if r is None:
                 out.append(f"game {i + 1}: not finished")
                 continue
-            kind = "" if r.get("kind") == "single" else f" ({r.get('kind')})"
-            how = {"drop": ", double passed", "resign": ", resigned"}.get(r.get("reason"), "")
-            points = r.get("points")
+            kind = "" if r["kind"] == "single" else f" ({r['kind']})"
+            how = {"drop": ", double passed", "resign": ", resigned"}.get(r["reason"], "")
+            points = r["points"]
             out.append(f"game {i + 1}: {self.names[r['winner']]} wins {points} "
                        f"point{'s' if points != 1 else ''}{kind}{how}")
         return out
@@ -868,23 +878,24 @@ class Analysis:
             raise InvalidRecordError(f"{FORMAT} version {data.get('version')!r}, "
                                      f"this library reads {VERSION}")
         try:
-            names = tuple(str(n) for n in data["names"])
-            if len(names) != 2:
+            given = tuple(str(n) for n in data["names"])
+            if len(given) != 2:
                 raise ValueError("two names")
+            names = (given[0], given[1])
             decisions = _items(data["decisions"], Decision)
             rolls = _items(data["rolls"], Roll)
             results = tuple(_result(r) for r in _bounded(data.get("results", [])))
             length, ply, cube = data["match_length"], data["ply"], data["cube"]
-            forced = tuple(json_int(n, "forced") for n in data.get("forced", (0, 0)))
-            if len(forced) != 2:
+            counts = tuple(json_int(n, "forced") for n in data.get("forced", (0, 0)))
+            if len(counts) != 2:
                 raise ValueError("two forced counts")
+            forced = (counts[0], counts[1])
             if not (isinstance(length, int) and isinstance(ply, int) and isinstance(cube, bool)):
                 raise ValueError("match_length, ply and cube")
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidRecordError(f"{FORMAT}: malformed record ({exc})"[:300]) from None
-        return cls(names=names, match_length=length, ply=ply, cube=cube,  # type: ignore[arg-type]
-                   decisions=decisions, rolls=rolls, results=results,
-                   forced=forced)  # type: ignore[arg-type]
+        return cls(names=names, match_length=length, ply=ply, cube=cube,
+                   decisions=decisions, rolls=rolls, results=results, forced=forced)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Analysis:
@@ -955,10 +966,10 @@ def _bounded(items: Any) -> list[Any]:
     return items
 
 
-def _result(r: Any) -> dict | None:
+def _result(r: Any) -> GameEnd | None:
     if r is None:
         return None
     if not (isinstance(r, dict) and r.get("winner") in (0, 1) and isinstance(r.get("points"), int)
             and isinstance(r.get("kind"), str) and isinstance(r.get("reason"), str)):
         raise ValueError(f"a game result is winner, points, kind and reason, got {r!r}"[:200])
-    return {k: r[k] for k in ("winner", "points", "kind", "reason")}
+    return GameEnd(winner=r["winner"], points=r["points"], kind=r["kind"], reason=r["reason"])

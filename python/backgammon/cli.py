@@ -33,21 +33,9 @@ from typing import Any, Sequence
 
 from backgammon.errors import BackgammonError, InvalidDiceError
 from backgammon.perft import perft
-from backgammon.position import Position
+from backgammon.position import Position, parse_dice_text  # parse_dice_text: kept here too
 
 __all__ = ["main", "parse_dice_text"]
-
-
-
-def parse_dice_text(text: str) -> tuple[int, int]:
-    """``"31"``, ``"3-1"``, ``"3 1"`` or ``"3,1"`` -> ``(3, 1)``.
-
-        >>> parse_dice_text("6-5")
-        (6, 5)
-    """
-    from backgammon import _bgcore  # the library reads dice as text everywhere
-
-    return _bgcore.parse_dice(text)
 
 
 def _position(text: str | None) -> Position:
@@ -137,41 +125,15 @@ def _cmd_cube(args: argparse.Namespace) -> int:
     return 0
 
 
-_MAX_RECORD = 16 << 20  # bytes: a long match record is a few hundred KB
-
-
-def _read_record(path: str) -> tuple[object, tuple[str, str]]:
-    """The games of a .mat, .sgf or JSON record file, and the names."""
-    from backgammon.errors import InvalidRecordError
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read(_MAX_RECORD + 1)
-    except OSError as exc:
-        raise InvalidRecordError(f"cannot read {path!r}: {exc.strerror}") from None
-    if len(data) > _MAX_RECORD:
-        raise InvalidRecordError(f"{path!r} is larger than {_MAX_RECORD >> 20} MiB")
-    text = data.decode("utf-8", errors="replace")
-    lower = path.lower()
-    if lower.endswith(".sgf") or text.lstrip("\ufeff \t\r\n").startswith("("):
-        from backgammon.formats.sgf import read_sgf
-        record = read_sgf(text)
-    elif lower.endswith(".json") or text.lstrip().startswith("{"):
-        from backgammon.formats.record import read_json
-        record = read_json(text)
-    else:
-        from backgammon.formats.mat import read_mat
-        record = read_mat(text)
-    source = record.match if record.match is not None else record.games
-    return source, tuple(record.names)  # type: ignore[return-value]
-
-
 def _cmd_analyse(args: argparse.Namespace) -> int:
     import dataclasses
 
     from backgammon.analysis import analyse
+    from backgammon.formats.files import read_record
 
-    source, names = _read_record(args.file)
+    record = read_record(args.file)
+    source = record.match if record.match is not None else record.games
+    names = record.names
     result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube),
                                  names=names)
     if args.html:

@@ -39,9 +39,12 @@ from backgammon.game import Game, Phase
 from backgammon.position import Position
 from backgammon._show import shown
 
-__all__ = ["rollout_cube"]
+__all__ = ["rollout_cube", "MAX_CUBE_GAMES"]
 
 _BLOCK = STRATA        # games: one per stratum of the first two rolls
+#: The most games per branch: each block of 1,296 keeps its games' values (two float64
+#: arrays of ``games`` each, 20 MB at the limit) for the stratified paired errors.
+MAX_CUBE_GAMES = 1000 * _BLOCK
 _CUBEFUL = 6           # the cubeful quantity of the core's extended rollout (playout.h)
 _PROBABILITIES = range(5)
 
@@ -53,11 +56,17 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
     """The cube decision of the player on roll, by cubeful rollouts of both branches.
 
     A :class:`~backgammon.Game` waiting for a roll supplies its cube, owner,
-    score, Crawford flag and rules; a :class:`~backgammon.Position` (or a
-    Position ID, GNUbgID or XGID) takes them as arguments, as
-    :func:`~backgammon.cube_decision` does (``score`` is ``(away,
-    opponent_away)``, ``None`` for money).  ``games`` per branch is rounded up
-    to whole blocks of 1,296; ``seed`` (0 to 2**64 - 1) fixes the games; ``policy`` is
+    score, Crawford flag and rules, and so does a GNUbgID or an XGID (read as
+    its game by :func:`~backgammon.rollout.read_game_or_position`, as
+    ``backgammon cube ID --rollout N`` reads it, so the two agree); a
+    :class:`~backgammon.Position` or a gnubg Position ID takes them as
+    arguments, as :func:`~backgammon.cube_decision` does (``score`` is
+    ``(away, opponent_away)``, ``None`` for money).  Those arguments given
+    with a game or an ID that records its own are refused
+    (:class:`~backgammon.errors.BackgammonError`) rather than silently
+    dropped.  ``games`` per branch (1 to :data:`MAX_CUBE_GAMES`, 1,296,000,
+    else :class:`~backgammon.errors.RolloutError`) is rounded up to whole
+    blocks of 1,296; ``seed`` (0 to 2**64 - 1) fixes the games; ``policy`` is
     ``"net"`` or an :class:`~backgammon.Evaluator`; ``workers`` native threads.
 
     The result's equities are in :class:`~backgammon.CubeDecision`'s units
@@ -67,13 +76,14 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
     """
     from backgammon import met
 
+    games = positive_int(games, "games", MAX_CUBE_GAMES)
     game = _start(game_or_position, cube, owner, score, post_crawford, rules)
     if not game.can_double():
         raise IllegalActionError(
             f"no cube decision here: the player on roll may not double (cube {game.cube}"
             + ("" if game.cube_owner is None else f", owned by player {game.cube_owner}")
             + (", the Crawford game" if game.crawford else "") + ")")
-    blocks = math.ceil(positive_int(games, "games") / _BLOCK)
+    blocks = math.ceil(games / _BLOCK)
     if seed is None:
         seed = int.from_bytes(np.random.default_rng().bytes(8), "little") >> 1
     seed = checked_seed(seed)
@@ -120,15 +130,23 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
 def _start(source: Any, cube: int, owner: str, score: tuple[int, int] | None,
            post_crawford: bool, rules: Any) -> Game:
     """The game whose cube decision is rolled out, waiting for the roll."""
+    if isinstance(source, str):
+        from backgammon.rollout import read_game_or_position
+        source = read_game_or_position(source)   # an XGID or GNUbgID: its whole game
     if isinstance(source, Game):
+        given = [name for name, value, default in (
+            ("cube", cube, 1), ("owner", owner, "centred"), ("score", score, None),
+            ("post_crawford", post_crawford, False), ("rules", rules, None))
+            if value != default]
+        if given:
+            raise BackgammonError(
+                f"{', '.join(given)} given for a game (or a GNUbgID or XGID) that records "
+                "its own cube, score and rules; give them with a Position or a Position ID")
         if source.phase is not Phase.ROLL:
             raise IllegalActionError(
                 "a cube decision by rollout comes before the roll; the game is in phase "
                 f"{shown(source.phase.value)}")
         return source.copy()
-    if isinstance(source, str):
-        from backgammon.rollout import read_position
-        source = read_position(source)[0]
     if not isinstance(source, Position):
         raise TypeError(f"rollout_cube takes a Game, a Position or a position spelling, "
                         f"got {shown(source)}"[:300])

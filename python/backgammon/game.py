@@ -706,6 +706,20 @@ class Game:
         return (self.phase is Phase.ROLL and who == self.turn
                 and self._double_refusal(who) is None)
 
+    def may_double(self, player: int) -> bool:
+        """Whether ``player`` may double at its turns as the game stands: the cube
+        is in use, centred or ``player``'s own, this is not the Crawford game, and
+        a double stays within ``max_cube`` (RULES 8, 10.2).  :meth:`can_double`
+        asks in addition that ``player`` be on roll now, before the roll.
+
+            >>> game = Game.from_position(Position.initial(), cube=2, cube_owner=1)
+            >>> game.may_double(0), game.may_double(1), game.can_double(1)
+            (False, True, False)
+        """
+        if isinstance(player, bool) or player not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
+        return self._double_refusal(player) is None
+
     def _double_refusal(self, player: int) -> str | None:
         if not self.rules.cube:
             return "the cube is not used in this game (RULES 8.4)"

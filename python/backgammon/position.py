@@ -33,7 +33,8 @@ from backgammon.notation import format_play
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.display import RankedPlays
 
-__all__ = ["Position", "Play", "LegalPlays", "Outcome", "Step", "Dice", "ALL_ROLLS"]
+__all__ = ["Position", "Play", "LegalPlays", "Outcome", "Step", "Dice", "ALL_ROLLS",
+           "parse_dice_text"]
 
 Step = tuple[int, int]
 """One checker step ``(from, to)``: 25 is the bar, 0 is off."""
@@ -43,6 +44,18 @@ Dice = Union[tuple[int, int], Sequence[int], str]  # (3, 1) or text such as "31"
 ALL_ROLLS: tuple[tuple[int, int], ...] = tuple(
     (d1, d2) for d1 in range(6, 0, -1) for d2 in range(d1, 0, -1))
 """The 21 distinct rolls, higher die first."""
+
+
+def parse_dice_text(text: str) -> tuple[int, int]:
+    """A roll written as text: ``"31"``, ``"3-1"``, ``"3 1"`` or ``"3,1"`` ->
+    ``(3, 1)``, the dice in the order written; anything else raises
+    :class:`~backgammon.errors.InvalidDiceError` (the parser every method
+    taking :data:`Dice` uses).
+
+        >>> parse_dice_text("6-5"), parse_dice_text("13")
+        ((6, 5), (1, 3))
+    """
+    return _bgcore.parse_dice(text)
 
 _INITIAL = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5,
             5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)

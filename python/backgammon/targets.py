@@ -47,7 +47,7 @@ from backgammon import _bgcore
 from backgammon._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
-from backgammon._rollout_engine import estimate
+from backgammon._rollout_engine import MAX_GAMES, estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
            "make_targets", "ply_targets",
@@ -288,8 +288,11 @@ def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int |
     from backgammon.nn import Evaluator
 
     rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
-    if games < 36 or games % 36:
-        raise TrainingDataError(f"games must be a positive multiple of 36, got {games}")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) \
+            or not 36 <= games <= MAX_GAMES or games % 36:
+        raise TrainingDataError(f"games must be a multiple of 36 from 36 to {MAX_GAMES:,}, "
+                                f"got {games!r}"[:300])
+    games = int(games)
     trunc = -1 if truncate is None else int(truncate)
     nets = (evaluator if evaluator is not None else Evaluator.default())._nets
     seeds = [int(_rng(seed, i).integers(1 << 62)) for i in range(len(rows))]

@@ -11,8 +11,24 @@ The agent on turn acts (checker steps, half-turns or whole plays as in
 :class:`~backgammon.env.BackgammonEnv`); observations are from each agent's
 own side.  With ``cube=True`` the player on roll first chooses between
 ``roll`` and ``double`` and a doubled player between ``take`` and ``drop``,
-each its own id after the play ids.  Rewards are points (cube value times
-1, 2 or 3) for the winner and their negative for the loser.
+each its own id after the play ids.  Rewards are the points of the game
+(cube value times 1, 2 or 3) for the winner and their negative for the loser.
+
+The rules are those of :class:`~backgammon.Game`, which the env plays
+underneath, as :class:`~backgammon.env.BackgammonEnv` does: a player is asked
+``roll`` / ``double`` only when :meth:`~backgammon.Game.can_double` (its own
+or a centred cube, not the Crawford game, within the rules' ``max_cube``),
+else it rolls by itself.  ``reset(options={"game": game})`` plays the rest
+of a given :class:`~backgammon.Game` (a copy; e.g. one read from an XGID:
+its cube, score, Crawford game and rules), with the env's dice:
+
+    >>> import backgammon as bg
+    >>> crawford = bg.Game.from_position(bg.Position.initial(), match_length=5,
+    ...                                  score=(4, 2), crawford=True)
+    >>> env = aec_env(cube=True)
+    >>> env.reset(seed=1, options={"game": crawford})
+    >>> env.last()[4]["phase"]       # no cube in the Crawford game: straight to the move
+    'move'
 """
 
 from __future__ import annotations
@@ -24,7 +40,9 @@ import numpy as np
 from backgammon import _bgcore
 from backgammon.env.encoders import encoding_kind, encoding_size
 from backgammon.errors import IllegalActionError, InvalidSetupError
-from backgammon.position import Position
+from backgammon.game import Game, Phase
+from backgammon.position import Play, Position
+from backgammon.rules import Rules
 
 try:
     from gymnasium import spaces
@@ -47,7 +65,8 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
 
     ``encoding``: see :func:`backgammon.encode` (oriented by each agent's
     seat); ``actions``: ``"micro"`` or ``"openspiel"``; ``cube``: the
-    doubling cube (money play, no limit but 64); ``seed`` for the dice.
+    doubling cube (money play up to 64, or the rules, cube and score of a game
+    given to :meth:`reset`); ``reset(seed=)`` seeds the dice.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "backgammon_v0", "is_parallelizable": False}
@@ -87,100 +106,129 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+        game = self._start_game(options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._board = Position.initial().to_array()   # seen from the seat on roll
-        self._seat = 0
-        self._cube_value, self._owner = 1, None        # owner None: centred
-        self._phase = "move"                           # "roll" (cube decision), "doubled", "move"
-        self._turn = None
-        while True:  # RULES 2.1: one die each, ties rolled again
-            a, b = (int(x) for x in self._rng.integers(1, 7, size=2))
-            if a != b:
-                break
-        self._seat = 0 if a > b else 1  # the opening position is the same from both sides
-        self._begin_turn((a, b) if self._seat == 0 else (b, a))
+        self._game = game
+        self._turn: Any = None       # the core's turn while the player on roll moves
+        self._advance()
         self._update_infos()
+
+    def _start_game(self, options: dict[str, Any] | None) -> Game:
+        """A new game, or a copy of ``options["game"]`` checked for this env (other
+        keys of ``options`` are left to others, as PettingZoo's ``api_test`` expects)."""
+        # other keys are not ours: pettingzoo's api_test passes {"options": 1}
+        game = options.get("game") if isinstance(options, dict) else None
+        if game is None:
+            return Game(Rules(cube=self.cube))
+        if not isinstance(game, Game):
+            raise InvalidSetupError(f"options['game'] is a backgammon.Game, "
+                                    f"got {type(game).__name__}")
+        if game.rules.cube != self.cube:
+            raise InvalidSetupError(f"the game's rules {'use' if game.rules.cube else 'have no'} "
+                                    f"cube, this env was made with cube={self.cube}")
+        if game.phase not in (Phase.OPENING, Phase.ROLL, Phase.DOUBLED, Phase.MOVE) \
+                or game.steps:
+            raise InvalidSetupError(f"a game to play on waits for the opening, a roll, an answer "
+                                    f"to a double or a play; this one is in phase "
+                                    f"{game.phase.value!r}"
+                                    + (f" with {len(game.steps)} steps made" if game.steps else ""))
+        return game.copy()
 
     def _roll(self) -> tuple[int, int]:
         d = self._rng.integers(1, 7, size=2)
         return int(d[0]), int(d[1])
 
-    def _begin_turn(self, dice: tuple[int, int]) -> None:
-        self._phase = "move"
-        self._turn = _bgcore.Turn(self._board.tobytes(), self._seat, dice[0], dice[1])
-        if self._turn.need == 0:   # no legal step: the turn passes (RULES 4.4)
-            self._end_turn()
+    def _advance(self) -> None:
+        """Plays on until a player decides or the game ends."""
+        game = self._game
+        self._turn = None
+        while True:
+            phase = game.phase
+            if phase is Phase.OVER:
+                self._finish()
+                return
+            if phase is Phase.OPENING:
+                game.roll(self._roll())   # one die each, ties rolled again (RULES 2.1)
+            elif phase is Phase.ROLL:
+                if game.can_double():     # RULES 8.1: roll or double
+                    return
+                game.roll(self._roll())
+            elif phase is Phase.DOUBLED:
+                return
+            else:  # MOVE
+                assert game.dice is not None
+                d1, d2 = game.dice
+                turn = _bgcore.Turn(game.position.to_array().tobytes(), game.turn, d1, d2)
+                if turn.need == 0:        # no legal step: the turn passes (RULES 4.4)
+                    game.play(game.position.legal_plays(game.dice)[0])
+                    continue
+                self._turn = turn
+                return
 
-    def _next_player_turn(self) -> None:
-        """The next player's turn begins: a cube decision when allowed, else the roll."""
-        if self.cube and self._owner in (None, self._seat) and self._cube_value < 64:
-            self._phase = "roll"
-            self._turn = None
-        else:
-            self._begin_turn(self._roll())
+    def _play_made(self) -> Play:
+        game = self._game
+        assert self._turn is not None and game.dice is not None
+        after = Position.from_array(np.frombuffer(self._turn.board, dtype=np.int8))
+        return next(p for p in game.position.legal_plays(game.dice) if p.result == after)
 
-    def _end_turn(self) -> None:
-        assert self._turn is not None
-        after = np.frombuffer(self._turn.board, dtype=np.int8)
-        pts = Position.from_array(after).outcome()
-        if pts is not None:
-            self._finish(self._seat, pts.points)
-            return
-        self._board = Position.from_array(after).swapped().to_array()
-        self._seat ^= 1
-        self._next_player_turn()
-
-    def _finish(self, winner: int, points: int) -> None:
-        value = points * self._cube_value
-        self.rewards = {self.possible_agents[winner]: value,
-                        self.possible_agents[1 - winner]: -value}
+    def _finish(self) -> None:
+        result = self._game.result
+        assert result is not None
+        value = result.points     # the cube counted (RULES 7, 8.3)
+        self.rewards = {self.possible_agents[result.winner]: value,
+                        self.possible_agents[1 - result.winner]: -value}
         self.terminations = {a: True for a in self.agents}
-        self._phase = "over"
 
     def _actor(self) -> int:
-        return 1 - self._seat if self._phase == "doubled" else self._seat
+        who = self._game.player_to_act
+        assert who is not None
+        return who
 
     def _mask(self) -> np.ndarray:
         m = np.zeros(self._nact, dtype=np.int8)
-        if self._phase == "move":
+        phase = self._game.phase
+        if phase is Phase.MOVE:
             assert self._turn is not None
             m[:self._nplay] = (self._turn.micro_mask() if self.actions == "micro"
                                else self._turn.openspiel_mask())
-        elif self._phase == "roll":
+        elif phase is Phase.ROLL:     # asked only when the player may double
             m[self._nplay + 0] = m[self._nplay + 1] = 1
-        elif self._phase == "doubled":
+        elif phase is Phase.DOUBLED:
             m[self._nplay + 2] = m[self._nplay + 3] = 1
         return m
 
     def _update_infos(self) -> None:
-        if self._phase != "over":
+        game = self._game
+        if not game.over:
             self.agent_selection = self.possible_agents[self._actor()]
         for a in self.agents:
             self.infos[a] = {"dice": self._turn.dice if self._turn is not None else None,
                              "position": self._position(self.possible_agents.index(a)),
-                             "cube": self._cube_value}
+                             "cube": game.cube, "cube_owner": game.cube_owner,
+                             "phase": game.phase.value}
 
     def _position(self, seat: int) -> Position:
-        board = self._turn.board if self._turn is not None else self._board.tobytes()
-        pos = Position.from_array(np.frombuffer(board, dtype=np.int8))
-        return pos if seat == self._seat else pos.swapped()
+        if self._turn is None:
+            return self._game.board(seat)
+        pos = Position.from_array(np.frombuffer(self._turn.board, dtype=np.int8))
+        return pos if seat == self._game.turn else pos.swapped()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
+        game = self._game
         pos = self._position(seat)
-        dice = self._turn.dice if (self._turn is not None and seat == self._seat) else (0, 0)
+        dice = self._turn.dice if (self._turn is not None and seat == game.turn) else (0, 0)
         x = _bgcore.encode(pos.to_array()[None], self._enc, np.array([dice], dtype=np.uint8),
                            np.array([seat], dtype=np.uint8))[0]
         if self.cube:
-            may = self._owner in (None, seat)
-            x = np.concatenate([x, [self._cube_value / 64.0, float(may),
-                                    float(self._owner is None)]]).astype(np.float32)
-        mask = self._mask() if (seat == self._actor() and self._phase != "over") \
+            x = np.concatenate([x, [game.cube / 64.0, float(game.may_double(seat)),
+                                    float(game.cube_owner is None)]]).astype(np.float32)
+        mask = self._mask() if (not game.over and seat == self._actor()) \
             else np.zeros(self._nact, dtype=np.int8)
         return {"observation": x, "action_mask": mask}
 
@@ -189,36 +237,37 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = int(action)
-        if not 0 <= a < self._nact or not self._mask()[a]:
+        mask = self._mask()
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            a = -1
+        if a != action or not 0 <= a < self._nact or not mask[a]:
             raise IllegalActionError(f"action {action!r} is not legal for {agent} now; "
-                                     f"legal: {np.flatnonzero(self._mask()).tolist()[:40]}")
+                                     f"legal: {np.flatnonzero(mask).tolist()[:40]}")
         self._cumulative_rewards[agent] = 0
         if a < self._nplay:
             assert self._turn is not None
             ok = self._turn.micro(a) if self.actions == "micro" else self._turn.openspiel(a)
             assert ok
             if self._turn.need == 0:
-                self._end_turn()
+                self._game.play(self._play_made())
+                self._advance()
         else:
+            # by the game's rules (a drop: the doubler wins the cube's value, RULES 8.3)
             kind = CUBE_ACTIONS[a - self._nplay]
             if kind == "roll":
-                self._begin_turn(self._roll())
-            elif kind == "double":
-                self._phase = "doubled"
-            elif kind == "take":
-                self._cube_value *= 2
-                self._owner = 1 - self._seat
-                self._begin_turn(self._roll())
-            else:  # drop: the doubler wins the cube's value (RULES 8.3)
-                self._finish(self._seat, 1)
+                self._game.roll(self._roll())   # the env's dice, not the game's source
+            else:
+                getattr(self._game, kind)()
+            self._advance()
         self._update_infos()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return str(self._position(self._seat))
+        return str(self._position(self._game.turn))
 
     def close(self) -> None:
         pass

@@ -250,8 +250,7 @@ class CubeMatchDriver:
         if self.cube:
             owner = game.cube_owner
             extra += [game.cube / 64.0,
-                      float(owner in (None, 0) and not game.crawford
-                            and game.cube * 2 <= game.rules.max_cube),
+                      float(game.may_double(0)),   # ownership, Crawford, max_cube
                       float(owner is None),
                       float(game.phase is Phase.DOUBLED and game.player_to_act == 0)]
         if self.match_length:

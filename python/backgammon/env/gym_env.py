@@ -60,7 +60,7 @@ def _seed_value(seed: Any) -> int:
     return int(seed) & (2 ** 64 - 1)
 
 
-class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
+class BackgammonEnv(gymnasium.Env[Any, np.int64]):  # observation: an array, or a dict of two
     """Backgammon for one agent against ``opponent``.
 
     ``opponent``: ``"net"`` (the bundled nets), ``"pubeval"``, ``"random"``,
@@ -118,6 +118,7 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
         else:
             self.observation_space = _obs_box(encoding, (kobs,))
         self.action_space = spaces.Discrete(nact)
+        self._nact = nact
         self._k, self._max_candidates = k, max_candidates
         self._seed = _seed_value(seed)
         self._started = False
@@ -148,7 +149,7 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
             a = int(action)
         except (TypeError, ValueError):
             raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
-        if a != action or not 0 <= a < self.action_space.n:
+        if a != action or not 0 <= a < self._nact:
             raise IllegalActionError(f"action {action!r} is not an id of {self.action_space}")
         if self._driver is not None:
             return self._driver_step(a)
@@ -179,7 +180,7 @@ class BackgammonEnv(gymnasium.Env):  # type: ignore[misc]
         """The legal ids now (for maskable policies)."""
         if self._driver is not None:
             return self._driver.mask()
-        return self._core.mask[0].astype(bool)
+        return np.array(self._core.mask[0], dtype=bool)  # a copy: the core reuses its mask
 
     # -- internals ---------------------------------------------------------
 
