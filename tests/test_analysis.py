@@ -233,7 +233,7 @@ def test_a_play_the_nets_rate_far_worse_is_the_only_flag():
     # the bundled nets by default; at 0-ply, where the bot's plays (the nets' 0-ply
     # best) lose nothing but the blunder (the default ply 1 sees deeper)
     a = analyse(m, ply=0, cube=False)
-    assert a.ply == 0 and analyse(bg.Match(1), cube=False).ply == 1
+    assert a.ply == 0 and analyse(bg.Match(1), cube=False).ply == analysis.DEFAULT_PLY == 2
     assert [(d.game, d.player, d.made) for d in a.flagged()] == [blunder]
     assert a.flagged()[0].flag == "very bad"
 

@@ -328,8 +328,9 @@ def decision_context(game: Game, player: int) -> _Context:
                     scale=max((win - lose) / 2.0, 1e-9), lose=lose)
 
 
-DEFAULT_PLY = 1
-"""The ply :func:`analyse` uses with the nets when given none."""
+DEFAULT_PLY = 2
+"""The ply :func:`analyse` uses with the nets when given none: the deepest that
+analyses a 7-point match in under 10 seconds (benchmarks/test_bench_analysis.py)."""
 
 
 def is_nets(evaluator: Any) -> bool:
@@ -684,9 +685,10 @@ def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: An
     """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
     or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
 
-    ``ply`` defaults to 1 with the nets (the level whose error rates and flags come
-    closest to gnubg's 2-ply analysis of real matches, docs/analysis.md) and to 0 with
-    any other evaluator.
+    ``ply`` defaults to 2 with the nets (the deepest level that analyses a 7-point
+    match in under 10 seconds, and the one whose error rates and flags come closest
+    to gnubg's 2-ply analysis of real matches, docs/analysis.md) and to 0 with any
+    other evaluator.
 
     ``cube=False`` leaves cube decisions out.  Checker plays are valued at
     ``ply`` through gnubg-style move filters (:data:`backgammon.nn.FILTERS`): at

@@ -348,7 +348,7 @@ def _parser() -> argparse.ArgumentParser:
                     "record with the neural evaluator: errors, error rates and luck.")
     an.add_argument("file", metavar="FILE", help="a .mat, .sgf or JSON match record")
     an.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
-                    help="evaluation depth (default 1: nearest gnubg's 2-ply analysis)")
+                    help="evaluation depth (default 2, with gnubg-style move filters: nearest gnubg's own analysis)")
     an.add_argument("--no-cube", action="store_true", help="leave cube decisions out")
     out = an.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the analysis as JSON")

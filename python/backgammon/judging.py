@@ -250,7 +250,7 @@ def judge(bot: Any, games: Any, ply: int | None = None, evaluator: Any = None, *
     cube decisions are judged too), or a policy of the duels (``"net"``,
     ``"pubeval"``, ``"random"``, an Evaluator, a scoring callable).
     ``games``: a Match, a Game or a list of Games.  ``ply`` and ``evaluator``:
-    as :func:`backgammon.analyse` (default 1-ply with the bundled nets).
+    as :func:`backgammon.analyse` (default 2-ply with the bundled nets).
     ``players``: whose decisions to ask (default both).
     """
     if not isinstance(players, tuple) or not players or any(
