@@ -147,3 +147,35 @@ def test_relabel_keeps_the_positions_and_changes_the_targets(tmp_path, capsys):
     assert main(["targets", "--relabel", str(src), "--out", str(tmp_path / "cli"),
                  "--ply", "1"]) == 0
     assert len(targets.read_targets(tmp_path / "cli")) == 10
+
+
+def test_a_class_filter_only_drops_positions():
+    """The filter never changes the games: the crashed positions sampled with
+    ``classes={"crashed"}`` are exactly, in order, the crashed ones of the
+    unfiltered sample of the same seed, and every one is crashed."""
+    def position_class(b: bytes) -> str:
+        return ("race" if _bgcore.nn_is_race(b) else
+                "crashed" if _bgcore.nn_is_crashed(b) else "contact")
+
+    every = targets.sample_positions(600, seed=3, keep=0.5)
+    crashed = [r.tobytes() for r in every if position_class(r.tobytes()) == "crashed"]
+    assert 5 <= len(crashed) < 600
+    only = targets.sample_positions(len(crashed), seed=3, keep=0.5, classes={"crashed"})
+    assert [r.tobytes() for r in only] == crashed
+    two = targets.sample_positions(50, seed=3, keep=0.5, classes=("race", "crashed"))
+    assert {position_class(r.tobytes()) for r in two} <= {"race", "crashed"}
+    for bad in (set(), {"bearoff"}, ["contact", "nope"]):
+        with pytest.raises(TrainingDataError, match="classes"):
+            targets.sample_positions(1, seed=1, classes=bad)
+
+
+def test_targets_cli_keeps_the_class_and_records_it(tmp_path, capsys):
+    out = tmp_path / "crashed"
+    assert bg.cli.main(["targets", "--out", str(out), "--seed", "4", "--chunks", "0", "1",
+                        "--positions", "6", "--games", "36", "--truncate", "0",
+                        "--classes", "crashed", "--keep", "0.5", "--workers", "2"]) == 0
+    ts = targets.read_targets(out)
+    assert len(ts) == 6
+    assert {targets.net_class(b.tobytes()) for b in ts.boards} == {"crashed"}
+    meta = json.loads(str(np.load(out / "chunk-000000.npz")["meta"]))
+    assert meta["classes"] == ["crashed"] and meta["keep"] == 0.5 and meta["truncate"] is None

@@ -228,7 +228,9 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     targets.make_targets(args.out, range(first, end), seed=args.seed,
                          chunk_positions=args.positions, games=args.games,
                          truncate=args.truncate or None, ply=args.ply, explore=args.explore,
-                         varied=args.varied, evaluator=ev, workers=args.workers, log=log)
+                         varied=args.varied, keep=args.keep,
+                         classes=None if args.classes is None else set(args.classes),
+                         evaluator=ev, workers=args.workers, log=log)
     return 0
 
 
@@ -465,6 +467,10 @@ def _parser() -> argparse.ArgumentParser:
                     help="chance of a random play among the nets' four best (default 0.1)")
     tg.add_argument("--varied", type=float, default=0.3,
                     help="share of games opened by pubeval or random plays (default 0.3)")
+    tg.add_argument("--keep", type=float, default=0.2,
+                    help="chance that a position of a game is kept (default 0.2)")
+    tg.add_argument("--classes", nargs="+", choices=("contact", "crashed", "race"), default=None,
+                    help="keep only positions of these classes (default: all)")
     tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
     tg.add_argument("--workers", type=int, default=1, help="native threads (default 1)")
     tg.set_defaults(run=_cmd_targets)

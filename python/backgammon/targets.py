@@ -39,7 +39,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Collection, Iterable, Union
 
 import numpy as np
 
@@ -50,7 +50,7 @@ from backgammon.position import Position
 from backgammon._rollout_engine import MAX_GAMES, estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
-           "make_targets", "ply_targets",
+           "make_targets", "ply_targets", "net_class", "NET_CLASSES",
            "relabel_targets"]
 
 Source = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
@@ -216,8 +216,26 @@ def _choose(pos: Position, dice: tuple[int, int], nets: Any, rng: np.random.Gene
     return Position._from_bytes(results[i].tobytes())
 
 
+NET_CLASSES = ("contact", "crashed", "race")
+
+
+def net_class(board: bytes) -> str:
+    """The class of net that answers a board (seen by the player on roll), as
+    the nets tell it whatever nets are loaded: ``"race"`` (no contact),
+    ``"crashed"`` (a side has at most 6 checkers in play, docs/nn.md "Crashed
+    positions") or ``"contact"``.
+
+        >>> net_class(Position.initial()._b)
+        'contact'
+    """
+    if _bgcore.nn_is_race(board):
+        return "race"
+    return "crashed" if _bgcore.nn_is_crashed(board) else "contact"
+
+
 def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float = 0.1,
-                     varied: float = 0.3, keep: float = 0.2) -> np.ndarray:
+                     varied: float = 0.3, keep: float = 0.2,
+                     classes: Collection[str] | None = None) -> np.ndarray:
     """``n`` positions (int8 ``(n, 26)``, before the roll, the player on roll's
     view) drawn from self-play of ``evaluator`` (default: the bundled nets).
 
@@ -228,7 +246,15 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
     random.  Each position before a roll is kept with probability ``keep``
     (so that neighbours in one game rarely both appear), unless the game is
     over or both sides are home (the bear-off database answers those
-    exactly).  The same arguments give the same positions."""
+    exactly).  ``classes`` keeps only positions of those classes
+    (:func:`net_class`: ``"contact"``, ``"crashed"``, ``"race"``), to aim
+    targets at the positions the nets judge worst.  The same arguments give
+    the same positions.
+
+        >>> rows = sample_positions(3, seed=1, classes={"crashed"}, keep=0.5)
+        >>> [net_class(r.tobytes()) for r in rows]
+        ['crashed', 'crashed', 'crashed']
+    """
     from backgammon.nn import Evaluator
 
     n = int(n)
@@ -236,6 +262,10 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
         raise TrainingDataError(f"n must be >= 0, got {n}")
     if not (0 <= explore <= 1 and 0 <= varied <= 1 and 0 < keep <= 1):
         raise TrainingDataError("explore and varied are in [0, 1], keep in (0, 1]")
+    wanted = None if classes is None else frozenset(classes)
+    if wanted is not None and (not wanted or not wanted <= set(NET_CLASSES)):
+        raise TrainingDataError(f"classes must be some of {', '.join(NET_CLASSES)}, "
+                                f"got {sorted(map(str, wanted))!r}"[:200])
     nets = (evaluator if evaluator is not None else Evaluator.default())._nets
     out: list[bytes] = []
     game = 0
@@ -247,7 +277,8 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
         pos = Position.initial()
         for ply in range(_MAX_PLIES):
             if ply > 0 and len(out) < n and rng.random() < keep \
-                    and not _bgcore.bearoff_applies(pos._b):
+                    and not _bgcore.bearoff_applies(pos._b) \
+                    and (wanted is None or net_class(pos._b) in wanted):
                 out.append(pos._b)
             after = _choose(pos, _roll(rng, ply == 0), nets, rng, explore,
                             script_mode if ply < scripted else "net")
@@ -334,12 +365,14 @@ def ply_targets(boards: Any, ply: int, *, evaluator: Any = None) -> np.ndarray:
 def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: int,
                  chunk_positions: int = 1000, games: int = 324, truncate: int | None = 12,
                  ply: int | None = None, explore: float = 0.1, varied: float = 0.3,
+                 keep: float = 0.2, classes: Collection[str] | None = None,
                  evaluator: Any = None, workers: int = 1, log: Any = None) -> list[Path]:
     """Makes the missing chunk files ``out/chunk-NNNNNN.npz`` of ``chunks``:
     chunk ``c`` samples ``chunk_positions`` positions with seed ``(seed, c)``
     and rolls each out (:func:`rollout_targets`), or with ``ply`` evaluates
     each at that depth (:func:`ply_targets`; ``games`` and ``truncate`` are
-    then unused).  Existing chunks are kept, so an interrupted run resumes
+    then unused); ``explore``, ``varied``, ``keep`` and ``classes`` go to
+    :func:`sample_positions`.  Existing chunks are kept, so an interrupted run resumes
     where it stopped.  Returns the paths written."""
     from backgammon.nn import Evaluator
 
@@ -354,7 +387,7 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
         start = time.time()
         chunk_seed = int(_rng(seed, int(c)).integers(1 << 62))
         boards = sample_positions(chunk_positions, seed=chunk_seed, evaluator=ev,
-                                  explore=explore, varied=varied)
+                                  explore=explore, varied=varied, keep=keep, classes=classes)
         if ply is None:
             targets, stderr = rollout_targets(boards, seed=chunk_seed, games=games,
                                               truncate=truncate, evaluator=ev, workers=workers)
@@ -366,6 +399,8 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
                 "method": "rollout" if ply is None else f"{ply}-ply",
                 "games": games if ply is None else None,
                 "truncate": truncate if ply is None else None, "explore": explore, "varied": varied,
+                **({} if keep == 0.2 else {"keep": keep}),
+                **({} if classes is None else {"classes": sorted(classes)}),
                 "evaluator": ev.meta.get("origin", repr(ev)),
                 "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "seconds": round(time.time() - start, 1)}
