@@ -49,3 +49,21 @@ def perft_table():
             depth, rolls, leaves = map(int, line.split())
             rows.append((depth, rolls, leaves))
     return rows
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _ctrl_c_raises():
+    """The Ctrl-C tests send SIGINT to the process.  A shell that starts the suite
+    in the background hands it SIGINT ignored (POSIX: asynchronous commands ignore
+    it), and Python then never raises KeyboardInterrupt, so those tests would wait
+    on endless work: give SIGINT Python's default handler for the session."""
+    import signal
+    import threading
+
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        yield
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    else:
+        yield
