@@ -93,7 +93,7 @@ def test_mypy_strict_passes_on_the_clean_modules(tmp_path):
         if os.environ.get("CI") == "true":
             raise
         pytest.skip("mypy or gymnasium is not installed (pip install mypy gymnasium)")
-    source = Path(__file__).resolve().parents[1] / "python"
+    source = Path(bg.__file__).resolve().parent.parent   # the package under test, installed or not
     run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
                           "--follow-imports=silent", "--cache-dir", str(tmp_path / "cache"),
                           *(str(source / m) for m in MYPY_STRICT_MODULES)],

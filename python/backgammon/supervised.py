@@ -34,6 +34,7 @@ import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -259,6 +260,7 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
             from backgammon._rollout_engine import collect
             pool = ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
                                       thread_name_prefix="backgammon-fit")
+            futures: list[Any] = []
             try:
                 futures = [pool.submit(run, job) for job in jobs]
                 results = list(collect(futures, cancel))
@@ -268,7 +270,7 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
                 cancel.set()  # also when the interrupt came before collect: the nets stop
                 raise
             finally:
-                _join(pool)   # before their progress is read, even through a second Ctrl-C
+                _join(pool, futures, cancel)   # before their progress is read, even through a Ctrl-C
     finally:
         for c, _, progress in jobs:   # where each net stopped, for the checkpoint
             st.steps[c] = int(progress[0])
@@ -286,15 +288,24 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
     return out
 
 
-def _join(pool: ThreadPoolExecutor) -> None:
+def _join(pool: ThreadPoolExecutor, futures: list[Any], cancel: Any) -> None:
     """Waits for the training threads: a checkpoint read while one still runs would
-    record where it was, not where it stops."""
+    record where it was, not where it stops.  A Ctrl-C during the wait (also at
+    the end of an epoch, when the threads are done) tells them to stop and is
+    raised once they have: never swallowed.  The wait is on the futures, in timed
+    steps (a thread's join, once interrupted, may return before the thread ends)."""
+    interrupt: KeyboardInterrupt | None = None
     while True:
         try:
-            pool.shutdown(wait=True)
-            return
-        except KeyboardInterrupt:  # a repeated Ctrl-C: the threads are stopping already
-            continue
+            wait_futures(futures, timeout=0.05)
+            if all(f.done() for f in futures):
+                pool.shutdown(wait=True)   # idle threads now: they exit at once
+                break
+        except KeyboardInterrupt as stop:  # repeated Ctrl-Cs: keep waiting for the threads
+            cancel.set()
+            interrupt = stop
+    if interrupt is not None:
+        raise interrupt
 
 
 def _lr_at(s: FitSettings, step: int, total: int) -> float:
