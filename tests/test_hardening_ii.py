@@ -376,7 +376,7 @@ def _stops_early(make_work, rows: int, most: int) -> None:
     import signal
     import time
 
-    from test_interrupts import WATCHDOG, WATCHDOG_TRIES, _interrupt_after
+    from test_interrupts import WATCHDOG, WATCHDOG_TRIES, _interrupt_after, _sigint_armed
 
     if not hasattr(signal, "pthread_kill"):
         pytest.skip("needs signal.pthread_kill (POSIX)")
@@ -391,13 +391,14 @@ def _stops_early(make_work, rows: int, most: int) -> None:
     # an idle fast machine may finish the largest work in under a second (pubeval: 32 Mi
     # rows in 0.7 s): a quarter second still dwarfs a poll's latency (milliseconds)
     assert whole >= 0.25, f"{rows} rows took only {whole:.2f} s"
-    # the signal half way through: in the row loop, past the checks of the whole array
-    delay = whole / 2
+    # the signal a quarter of the way through: in the row loop, past the checks of the
+    # whole array, and early enough that a run faster than the timing one still gets it
+    delay = whole / 4
     gc.collect()
     timers = [_interrupt_after(delay + k * WATCHDOG) for k in range(WATCHDOG_TRIES)]
     start = time.perf_counter()
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with _sigint_armed(), pytest.raises(KeyboardInterrupt):
             work()
     finally:
         for timer in timers:
