@@ -95,6 +95,12 @@ def test_mypy_strict_passes_on_the_clean_modules(tmp_path):
         pytest.skip("mypy or gymnasium is not installed (pip install mypy gymnasium)")
     import shutil
 
+    import numpy as np
+
+    if tuple(int(x) for x in np.__version__.split(".")[:2]) < (2, 3):
+        # numpy < 2.3 (the last for Python 3.10 is 2.2) has stubs whose ndarray needs
+        # type arguments under --strict; the modules are kept clean against the newer ones
+        pytest.skip(f"numpy {np.__version__}'s stubs: the strict check runs with numpy >= 2.3")
     # the package under test (the installed wheel in CI), copied out of site-packages:
     # mypy silences errors in installed packages and will not check files there
     source = tmp_path / "src"
