@@ -502,12 +502,12 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["analyse", str(tmp_path / "missing.mat")]) == 2
     assert "cannot read" in capsys.readouterr().err
-    monkeypatch.undo()                                # now with the bundled nets
-    assert main(["analyse", str(path)]) == 0
+    monkeypatch.undo()                                # now with the bundled nets (1-ply:
+    assert main(["analyse", str(path), "--ply", "1"]) == 0   # the default 2-ply takes ~10 s)
     assert "Error rate" in capsys.readouterr().out
     json_path = tmp_path / "match.json"
     json_path.write_text(m.to_json())
-    assert main(["analyse", str(json_path), "--no-cube"]) == 0
+    assert main(["analyse", str(json_path), "--no-cube", "--ply", "1"]) == 0
     assert "Alice" in capsys.readouterr().out
     sgf_path = tmp_path / "match.sgf"
     sgf_path.write_text(m.to_sgf())
