@@ -372,11 +372,10 @@ def _stops_early(make_work, rows: int, most: int) -> None:
     assertion: before the row loops polled, the latency was the rest of the work).
     ``make_work(rows)`` gives the work; rows double (up to ``most``) until it takes
     a second (or ``most`` rows), so the comparison means something on a fast machine too."""
-    import gc
     import signal
     import time
 
-    from test_interrupts import WATCHDOG, WATCHDOG_TRIES, _interrupt_after, _sigint_armed
+    from test_interrupts import _interrupted
 
     if not hasattr(signal, "pthread_kill"):
         pytest.skip("needs signal.pthread_kill (POSIX)")
@@ -393,18 +392,7 @@ def _stops_early(make_work, rows: int, most: int) -> None:
     assert whole >= 0.25, f"{rows} rows took only {whole:.2f} s"
     # the signal a quarter of the way through: in the row loop, past the checks of the
     # whole array, and early enough that a run faster than the timing one still gets it
-    delay = whole / 4
-    gc.collect()
-    timers = [_interrupt_after(delay + k * WATCHDOG) for k in range(WATCHDOG_TRIES)]
-    start = time.perf_counter()
-    try:
-        with _sigint_armed(), pytest.raises(KeyboardInterrupt):
-            work()
-    finally:
-        for timer in timers:
-            timer.cancel()
-            timer.join()
-    latency = time.perf_counter() - start - delay
+    latency = _interrupted(work, delay=whole / 4)
     assert latency < min(0.5, whole / 4), (latency, whole, rows)  # the old loops: whole / 2
 
 

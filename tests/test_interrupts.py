@@ -60,8 +60,9 @@ def _sigint_armed():
         signal.signal(signal.SIGINT, previous)
 
 
-def _interrupted(work) -> float:
-    """Seconds from the signal to KeyboardInterrupt out of ``work()``.
+def _interrupted(work, delay: float = DELAY) -> float:
+    """Seconds from the signal (sent ``delay`` seconds in) to KeyboardInterrupt
+    out of ``work()``.
 
     A signal that lands while the main thread runs a finalizer is lost to
     Python (an "unraisable" exception): collect garbage first, and send the
@@ -69,7 +70,7 @@ def _interrupted(work) -> float:
     bound instead of leaving the work (minutes, or endless) to run.
     """
     gc.collect()
-    timers = [_interrupt_after(DELAY + k * WATCHDOG) for k in range(WATCHDOG_TRIES)]
+    timers = [_interrupt_after(delay + k * WATCHDOG) for k in range(WATCHDOG_TRIES)]
     start = time.perf_counter()
     try:
         with _sigint_armed(), pytest.raises(KeyboardInterrupt):
@@ -78,7 +79,7 @@ def _interrupted(work) -> float:
         for timer in timers:
             timer.cancel()
             timer.join()
-    return time.perf_counter() - start - DELAY
+    return time.perf_counter() - start - delay
 
 
 def _rollout_threads() -> list[threading.Thread]:
