@@ -17,6 +17,9 @@ def pytest_configure(config):
     # registered here too: CI runs the tests from a copy without pyproject.toml
     config.addinivalue_line(
         "markers", "browser: renders HTML in a headless Chromium (skipped when none is installed)")
+    config.addinivalue_line(
+        "markers", "slow: takes seconds and repeats what quicker tests check in small; CI's "
+        "other Pythons run -m 'not slow' (.ci/run), its main Python runs everything")
 
 
 def pytest_report_header(config):

@@ -481,6 +481,7 @@ def test_bad_arguments():
         analyse(game, evaluator=ev).error_rate(2)
 
 
+@pytest.mark.slow
 def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
     from backgammon.cli import main
 

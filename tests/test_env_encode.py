@@ -123,6 +123,7 @@ def _ours(history):
     return game, game.current_position()
 
 
+@pytest.mark.slow
 def test_openspiel_vectors_file():
     """States recorded from pyspiel (tools/make_openspiel_vectors.py): the
     replayed game, its observation and its legal ids equal OpenSpiel's."""

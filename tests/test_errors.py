@@ -245,6 +245,7 @@ def fuzzed_boards(draw):
     return draw(st.lists(st.one_of(_integers, _not_integers), min_size=26, max_size=26))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, **COMMON)
 @given(fuzzed_boards(), st.sampled_from(["list", "tuple", "int64", "int8", "object"]))
 def test_from_array_fuzz(values, form):

@@ -215,6 +215,7 @@ def test_match_taken_up_at_a_score():
 
 # ---------------------------------------------------------------- the real files
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir(REALWORLD), reason="the real Galaxy files are not here")
 def test_every_real_galaxy_file_reads_and_writes_back():
     files = sorted(glob.glob(os.path.join(REALWORLD, "*.txt")))

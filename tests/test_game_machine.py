@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import warnings
 
+import pytest
+
 from backgammon.chouette import TEAM, Chouette
 from backgammon.errors import IllegalActionError
 from backgammon.formats.record import read_json, write_json
@@ -274,6 +276,7 @@ class ChouetteMachine(RuleBasedStateMachine):
         assert set(self.ch.active) <= set(self.ch.team)
 
 
-TestGameMachine = SETTINGS(GameMachine).TestCase
-TestMatchMachine = SETTINGS(MatchMachine).TestCase
+# slow: about 20 s each; CI runs them on its main Python only (.ci/run)
+TestGameMachine = pytest.mark.slow(SETTINGS(GameMachine).TestCase)
+TestMatchMachine = pytest.mark.slow(SETTINGS(MatchMachine).TestCase)
 TestChouetteMachine = settings(SETTINGS, max_examples=20)(ChouetteMachine).TestCase

@@ -243,6 +243,7 @@ def test_td_training_runs_three_nets_of_encoding_2():
 # ----------------------------------------------------------------------
 # Move filters (2-ply as gnubg prunes it)
 
+@pytest.mark.slow
 def test_filters_wide_open_give_the_unfiltered_answers(monkeypatch, positions):
     from backgammon import nn
 

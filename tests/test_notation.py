@@ -54,6 +54,7 @@ def expect(exc_type, text, dice, base=INITIAL, match=None):
 # The round trip on the whole corpus
 # ---------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_parse_of_str_is_the_play_for_every_play_of_the_corpus(movegen_cases):
     count = 0
     for case in movegen_cases:

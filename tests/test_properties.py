@@ -302,6 +302,7 @@ def test_position_id_and_repr_round_trip(pos):
 # legal_plays: reference, conservation, pips, replay
 # ---------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=500, **COMMON)
 @given(live_positions, dice_st)
 def test_legal_plays_match_reference(pos, dice):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +54,7 @@ def played(draw) -> list[int]:
     return pos.tolist()
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(board=st.one_of(scattered(), played()), dice=dice_st)
 def test_engine_agrees_with_reference(board, dice):

@@ -56,6 +56,7 @@ def test_probability_intervals_stay_inside_0_1():
     assert np.isfinite(rows[0].equity.low)
 
 
+@pytest.mark.slow
 def test_mypy_strict_sees_precise_types(tmp_path):
     import os
     import subprocess
@@ -80,6 +81,7 @@ def test_mypy_strict_sees_precise_types(tmp_path):
 MYPY_STRICT_MODULES = ("backgammon/analysis.py", "backgammon/env/gym_env.py")
 
 
+@pytest.mark.slow
 def test_mypy_strict_passes_on_the_clean_modules(tmp_path):
     import os
     import subprocess

@@ -65,6 +65,7 @@ def test_same_seed_same_games_for_any_workers_and_chunks():
                               base.strata)
 
 
+@pytest.mark.slow
 def test_executors_give_the_local_result():
     pos = bg.Position.initial()
     base = bg.rollout(pos, games=3000, seed=7)
@@ -77,6 +78,7 @@ def test_executors_give_the_local_result():
             base.strata)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_local_result():
     distributed = pytest.importorskip("distributed")
     pos = bg.Position.initial()
@@ -106,6 +108,7 @@ def test_a_python_evaluator_matches_the_built_in_policy_in_a_race():
     assert max(calls) > 100  # candidates of many games in one call
 
 
+@pytest.mark.slow
 def test_random_opening_rollout_agrees_with_an_independent_simulator():
     # A slow simulator with its own move generator (tests/reference.py) and
     # Python's random: uniform over distinct plays, both sides, to the end.
