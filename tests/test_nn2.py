@@ -252,11 +252,37 @@ def test_filters_wide_open_give_the_unfiltered_answers(monkeypatch, positions):
     for row in positions[:6]:
         pos = bg.Position.from_array(row)
         d = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        for ply in (1, 2):
-            a = nn.rank_plays(pos, d, ply)
-            b = nn.rank_plays(pos, d, ply, filtered=True)
-            assert [(r.play, r.equity, r.ply) for r in a] == [(r.play, r.equity, r.ply) for r in b]
-        assert nn.evaluate(pos, 2) == nn.evaluate(pos, 2, filtered=True)
+        a = nn.rank_plays(pos, d, 1)
+        b = nn.rank_plays(pos, d, 1, filtered=True)
+        assert [(r.play, r.equity, r.ply) for r in a] == [(r.play, r.equity, r.ply) for r in b]
+        # at ply 2 the same 8 plays go deeper; each is valued by the filtered 2-ply
+        a = nn.rank_plays(pos, d, 2)
+        b = nn.rank_plays(pos, d, 2, filtered=True)
+        assert {r.play for r in a if r.ply == 2} == {r.play for r in b if r.ply == 2}
+        for r in b:
+            if r.ply == 2:
+                seen = r.play.result.swapped()
+                assert r.equity == pytest.approx(-nn.evaluate(seen, 2, filtered=True).equity,
+                                                 abs=1e-6)
+
+
+def _slow_filtered_two_ply(pos):
+    """gnubg's 2-ply, one roll at a time through the public API: each roll's
+    play chosen at ply 0, the position after it valued at ply 1 by the
+    opponent, the mover's equity averaged over the 36 rolls."""
+    total = 0.0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            play = pos.best_play((a, b), 0)
+            total += (1 if a == b else 2) * -bg.evaluate(play.result.swapped(), 1).equity
+    return total / 36
+
+
+def test_filtered_two_ply_evaluation_is_gnubgs_two_ply(positions):
+    for row in positions[:5]:
+        pos = bg.Position.from_array(row)
+        assert bg.evaluate(pos, 2, filtered=True).equity == pytest.approx(
+            _slow_filtered_two_ply(pos), abs=2e-5)
 
 
 def test_filtered_two_ply_ranks_level_by_level(positions):

@@ -129,6 +129,24 @@ def test_ply_targets_are_the_nets_deeper_evaluation(tmp_path):
         targets.ply_targets(boards, 3)
 
 
+def test_filtered_two_ply_targets_are_gnubgs_two_ply(tmp_path, capsys):
+    from backgammon.cli import main
+
+    boards = targets.sample_positions(3, seed=22)
+    t = targets.ply_targets(boards, 2, filtered=True)
+    for row, got in zip(boards, t):
+        want = bg.evaluate(bg.Position.from_array(row), ply=2, filtered=True)
+        assert abs(float(got[0]) - want.win) < 1e-5
+    written = targets.make_targets(tmp_path / "a", range(1), seed=3, chunk_positions=2, ply=2,
+                                   filtered=True)
+    with np.load(written[0]) as z:
+        assert json.loads(str(z["meta"]))["method"] == "2-ply filtered"
+    assert main(["targets", "--out", str(tmp_path / "b"), "--chunks", "0", "1",
+                 "--ply", "1", "--filtered"]) == 2
+    assert "--filtered needs --ply 2" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
+
+
 def test_relabel_keeps_the_positions_and_changes_the_targets(tmp_path, capsys):
     from backgammon.cli import main
 

@@ -217,17 +217,21 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     def log(text: str) -> None:
         print(time.strftime("%H:%M:%S"), text, flush=True)
 
+    if args.filtered and args.ply != 2:
+        raise BackgammonError("--filtered needs --ply 2 (it filters the replies of a 2-ply search)")
     if args.relabel is not None:
         if args.ply is None:
             raise BackgammonError("--relabel needs --ply 1 or 2 (the new targets' depth)")
-        targets.relabel_targets(args.relabel, args.out, ply=args.ply, evaluator=ev, log=log)
+        targets.relabel_targets(args.relabel, args.out, ply=args.ply, filtered=args.filtered,
+                                evaluator=ev, log=log)
         return 0
     if args.chunks is None:
         raise BackgammonError("targets needs --chunks FIRST END (or --relabel DIR)")
     first, end = args.chunks
     targets.make_targets(args.out, range(first, end), seed=args.seed,
                          chunk_positions=args.positions, games=args.games,
-                         truncate=args.truncate or None, ply=args.ply, explore=args.explore,
+                         truncate=args.truncate or None, ply=args.ply,
+                         filtered=args.filtered, explore=args.explore,
                          varied=args.varied, keep=args.keep,
                          classes=None if args.classes is None else set(args.classes),
                          evaluator=ev, workers=args.workers, log=log)
@@ -463,6 +467,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="score games still going after this many plies by the nets (0: play out)")
     tg.add_argument("--ply", type=int, choices=(1, 2), default=None,
                     help="targets from the nets' own evaluation at this depth instead of rollouts")
+    tg.add_argument("--filtered", action="store_true",
+                    help="with --ply 2: choose the replies inside each evaluation at 0 ply, as "
+                         "gnubg does (about 7 times faster)")
     tg.add_argument("--explore", type=float, default=0.1,
                     help="chance of a random play among the nets' four best (default 0.1)")
     tg.add_argument("--varied", type=float, default=0.3,

@@ -423,8 +423,9 @@ def evaluate(position: Position | str | Iterable[int], ply: int = 0,
     ``ply`` 0 is the net itself; ply ``n`` is the mean over the 21 rolls
     (non-doubles counting twice) of the position after the best play of each
     roll, evaluated at ply ``n - 1`` (gnubg's n-ply).  At ply 2 the best play
-    of a roll is chosen at ply 1 among the 8 best at ply 0 (``filtered``:
-    and within 0.16 of the best, :data:`FILTERS`).
+    of a roll is chosen at ply 1 among the 8 best at ply 0; ``filtered=True``
+    chooses it at ply 0, as gnubg's own n-ply evaluations do (about 8 times
+    less work; docs/nn.md).
 
         >>> import backgammon as bg
         >>> bg.evaluate(bg.Position.initial()).win > 0.4
@@ -448,9 +449,9 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     the plays within a margin of the best go deeper, level by level.  At ply
     1 the 8 best within 0.16 of the best at ply 0 are evaluated at ply 1; at
     ply 2 those are screened at ply 1 and the 2 best within 0.04 go on to
-    ply 2, whose replies are likewise chosen at ply 1 only among the 8 best
-    within 0.16 at ply 0.  Much faster at ply 2, nearly the same choices
-    (benchmarks/README.md)."""
+    ply 2, where the replies inside each evaluation are chosen at ply 0, as
+    in gnubg.  About 3 times faster than gnubg's own 2-ply best move and judged
+    about as accurate as the unfiltered search (benchmarks/README.md)."""
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = checked_ply(ply)
     pos = _as_position(position)
@@ -551,7 +552,8 @@ def _swapped_rows(results: np.ndarray) -> np.ndarray:
 def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False) -> np.ndarray:
     """(m, 5) float32 evaluations at ``ply`` of boards (player on roll).  At
     ply 2 each roll's reply is chosen at ply 1 among the 8 best at ply 0
-    (``filtered``: and within FILTERS[0].margin of the best)."""
+    (``filtered``: chosen at ply 0, as gnubg's evaluations choose the replies
+    inside them, and valued at ply 1)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     out = ev._nets.evaluate(boards)
     if ply == 0 or not len(boards):
@@ -567,6 +569,8 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     picks, probs = ev._nets.choose_groups(befores, results, offsets)
     if ply == 1:
         chosen = probs[picks]
+    elif filtered:  # gnubg's internal nodes: the 0-ply choice, valued one ply less deep
+        chosen = eval_ply(ev, _swapped_rows(results[picks]), ply - 1)
     else:
         groups = len(befores)
         counts = np.diff(offsets)
@@ -576,9 +580,6 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
         order = np.lexsort((-eq, gid))
         rank = np.arange(len(order)) - offsets[gid[order]]
         keep = rank < _PRUNE
-        if filtered:
-            best = np.maximum.reduceat(eq, offsets[:-1])
-            keep &= eq[order] >= best[gid[order]] - np.float32(FILTERS[0].margin)
         rows = order[keep]                     # grouped, best first within each group
         owner = gid[rows]
         deeper = eval_ply(ev, _swapped_rows(results[rows]), ply - 1)
