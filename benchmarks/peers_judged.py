@@ -1,6 +1,6 @@
 """Judged play: the equity engines' checker plays lose on real decisions, judged by gnubg 2-ply.
 
-    python benchmarks/peers_judged.py [--decisions 600] [--matches 20] [--seed 2026]
+    python benchmarks/peers_judged.py [--decisions 1500] [--matches 50] [--seed 2026]
         [--nets FILE ...] [--cache DIR] [--json OUT]
 
 The decisions: the unforced checker plays (more than one distinct legal
@@ -427,10 +427,12 @@ def check_plies(decisions: list[dict[str, Any]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--decisions", type=int, default=600, metavar="N",
-                    help="decisions sampled (default 600)")
-    ap.add_argument("--matches", type=int, default=20, metavar="M",
-                    help="matches they are drawn from (default 20)")
+    # 1,500 of 50 matches since 2026-12-03 (600 of 20 before: se 0.7 mp at 0-ply, too
+    # coarse to gate a generation)
+    ap.add_argument("--decisions", type=int, default=1500, metavar="N",
+                    help="decisions sampled (default 1500)")
+    ap.add_argument("--matches", type=int, default=50, metavar="M",
+                    help="matches they are drawn from (default 50)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--nets", action="append", default=[], metavar="FILE",
                     help="a nets file judged beside the bundled nets (repeatable)")

@@ -232,7 +232,7 @@ def _cmd_targets(args: argparse.Namespace) -> int:
                          chunk_positions=args.positions, games=args.games,
                          truncate=args.truncate or None, ply=args.ply,
                          filtered=args.filtered, explore=args.explore,
-                         varied=args.varied, keep=args.keep,
+                         varied=args.varied, keep=args.keep, siblings=args.siblings,
                          classes=None if args.classes is None else set(args.classes),
                          evaluator=ev, workers=args.workers, log=log)
     return 0
@@ -470,6 +470,9 @@ def _parser() -> argparse.ArgumentParser:
     tg.add_argument("--filtered", action="store_true",
                     help="with --ply 2: choose the replies inside each evaluation at 0 ply, as "
                          "gnubg does (about 7 times faster)")
+    tg.add_argument("--siblings", type=int, default=0, metavar="K",
+                    help="after each kept position also keep the positions after the nets' K "
+                         "best plays of its roll (the alternatives a net chooses among)")
     tg.add_argument("--explore", type=float, default=0.1,
                     help="chance of a random play among the nets' four best (default 0.1)")
     tg.add_argument("--varied", type=float, default=0.3,

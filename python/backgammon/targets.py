@@ -235,7 +235,7 @@ def net_class(board: bytes) -> str:
 
 def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float = 0.1,
                      varied: float = 0.3, keep: float = 0.2,
-                     classes: Collection[str] | None = None) -> np.ndarray:
+                     classes: Collection[str] | None = None, siblings: int = 0) -> np.ndarray:
     """``n`` positions (int8 ``(n, 26)``, before the roll, the player on roll's
     view) drawn from self-play of ``evaluator`` (default: the bundled nets).
 
@@ -248,8 +248,12 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
     over or both sides are home (the bear-off database answers those
     exactly).  ``classes`` keeps only positions of those classes
     (:func:`net_class`: ``"contact"``, ``"crashed"``, ``"race"``), to aim
-    targets at the positions the nets judge worst.  The same arguments give
-    the same positions.
+    targets at the positions the nets judge worst.  ``siblings`` k > 0 also
+    keeps, after each kept position, the positions after the nets' k best
+    plays of the roll the game goes on with (seen by the opponent, on roll
+    next): the near alternatives among which the nets choose, the positions
+    where a net's error changes its play (the games are the same as without).
+    The same arguments give the same positions.
 
         >>> rows = sample_positions(3, seed=1, classes={"crashed"}, keep=0.5)
         >>> [net_class(r.tobytes()) for r in rows]
@@ -262,6 +266,9 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
         raise TrainingDataError(f"n must be >= 0, got {n}")
     if not (0 <= explore <= 1 and 0 <= varied <= 1 and 0 < keep <= 1):
         raise TrainingDataError("explore and varied are in [0, 1], keep in (0, 1]")
+    if isinstance(siblings, bool) or not isinstance(siblings, (int, np.integer)) \
+            or not 0 <= siblings <= 16:
+        raise TrainingDataError(f"siblings must be an integer from 0 to 16, got {siblings!r}")
     wanted = None if classes is None else frozenset(classes)
     if wanted is not None and (not wanted or not wanted <= set(NET_CLASSES)):
         raise TrainingDataError(f"classes must be some of {', '.join(NET_CLASSES)}, "
@@ -276,11 +283,16 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
         script_mode = "pubeval" if rng.random() < 0.5 else "random"
         pos = Position.initial()
         for ply in range(_MAX_PLIES):
+            kept = False
             if ply > 0 and len(out) < n and rng.random() < keep \
                     and not _bgcore.bearoff_applies(pos._b) \
                     and (wanted is None or net_class(pos._b) in wanted):
                 out.append(pos._b)
-            after = _choose(pos, _roll(rng, ply == 0), nets, rng, explore,
+                kept = True
+            dice = _roll(rng, ply == 0)
+            if kept and siblings:
+                out.extend(_siblings(pos, dice, nets, siblings, wanted)[:n - len(out)])
+            after = _choose(pos, dice, nets, rng, explore,
                             script_mode if ply < scripted else "net")
             if after.outcome() is not None:
                 break
@@ -288,6 +300,27 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
     if not out:
         return np.zeros((0, 26), np.int8)
     return np.frombuffer(b"".join(out), np.int8).reshape(-1, 26).copy()
+
+
+def _siblings(pos: Position, dice: tuple[int, int], nets: Any, k: int,
+              wanted: frozenset[str] | None) -> list[bytes]:
+    """The boards after the nets' ``k`` best plays of ``dice`` (best first),
+    seen by the opponent, that a net answers (not over, no bear-off database)."""
+    results = pos.legal_plays(dice)._results
+    if len(results) < 2:
+        return []
+    _, probs = nets.choose(pos._b, results)
+    p = probs.astype(np.float64)   # the opponent's chances, on roll next
+    eq = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+    out = []
+    for i in np.argsort(-eq, kind="stable")[:k]:
+        seen = Position._from_bytes(results[i].tobytes())
+        if seen.outcome() is not None:
+            continue
+        b = seen.swapped()._b
+        if not _bgcore.bearoff_applies(b) and (wanted is None or net_class(b) in wanted):
+            out.append(b)
+    return out
 
 
 _SHIFT, _SHIFT2 = 2.0 ** -_bgcore.ROLLOUT_SHIFT, 2.0 ** -_bgcore.ROLLOUT_SHIFT2
@@ -375,13 +408,14 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
                  chunk_positions: int = 1000, games: int = 324, truncate: int | None = 12,
                  ply: int | None = None, filtered: bool = False, explore: float = 0.1,
                  varied: float = 0.3, keep: float = 0.2, classes: Collection[str] | None = None,
-                 evaluator: Any = None, workers: int = 1, log: Any = None) -> list[Path]:
+                 siblings: int = 0, evaluator: Any = None, workers: int = 1,
+                 log: Any = None) -> list[Path]:
     """Makes the missing chunk files ``out/chunk-NNNNNN.npz`` of ``chunks``:
     chunk ``c`` samples ``chunk_positions`` positions with seed ``(seed, c)``
     and rolls each out (:func:`rollout_targets`), or with ``ply`` evaluates
     each at that depth (:func:`ply_targets`, with ``filtered``; ``games`` and
-    ``truncate`` are then unused); ``explore``, ``varied``, ``keep`` and ``classes`` go to
-    :func:`sample_positions`.  Existing chunks are kept, so an interrupted run resumes
+    ``truncate`` are then unused); ``explore``, ``varied``, ``keep``, ``classes`` and
+    ``siblings`` go to :func:`sample_positions`.  Existing chunks are kept, so an interrupted run resumes
     where it stopped.  Returns the paths written."""
     from backgammon.nn import Evaluator
 
@@ -396,7 +430,8 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
         start = time.time()
         chunk_seed = int(_rng(seed, int(c)).integers(1 << 62))
         boards = sample_positions(chunk_positions, seed=chunk_seed, evaluator=ev,
-                                  explore=explore, varied=varied, keep=keep, classes=classes)
+                                  explore=explore, varied=varied, keep=keep, classes=classes,
+                                  siblings=siblings)
         if ply is None:
             targets, stderr = rollout_targets(boards, seed=chunk_seed, games=games,
                                               truncate=truncate, evaluator=ev, workers=workers)
@@ -410,6 +445,7 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
                 "truncate": truncate if ply is None else None, "explore": explore, "varied": varied,
                 **({} if keep == 0.2 else {"keep": keep}),
                 **({} if classes is None else {"classes": sorted(classes)}),
+                **({"siblings": siblings} if siblings else {}),
                 "evaluator": ev.meta.get("origin", repr(ev)),
                 "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "seconds": round(time.time() - start, 1)}
