@@ -150,23 +150,20 @@ def test_filtered_two_ply_targets_are_gnubgs_two_ply(tmp_path, capsys):
 def test_siblings_add_the_near_alternatives_of_each_kept_position():
     base = targets.sample_positions(12, seed=23)
     more = targets.sample_positions(60, seed=23, siblings=3)
-    # the games are the same: the positions without siblings come first in each block
-    blocks, i = [], 0
-    for row in more:
+    # the games are the same: the positions without siblings come in the same order
+    i = last = 0
+    for j, row in enumerate(more):
         if i < len(base) and (row == base[i]).all():
-            blocks.append([row, []])
-            i += 1
-        else:
-            blocks[-1][1].append(row)
+            i, last = i + 1, j
     assert i == len(base)
-    for row, extra in blocks[:-1]:
-        pos = bg.Position.from_array(row)
-        assert len(extra) <= 3
-        after = {r.tobytes() for a in range(1, 7) for b in range(a, 7)
-                 for r in pos.legal_plays((a, b))._results}
-        for e in extra:   # a position after a legal play, seen by the opponent
-            assert bg.Position.from_array(e).swapped()._b in after
-    assert sum(len(extra) for _, extra in blocks) > 12
+    # every other position follows a legal play from one of them, seen by the opponent
+    kept = {row.tobytes() for row in base}
+    after = {r.tobytes() for row in base for a in range(1, 7) for b in range(a, 7)
+             for r in bg.Position.from_array(row).legal_plays((a, b))._results}
+    extra = [row for row in more[:last] if row.tobytes() not in kept]   # up to the 12th
+    assert len(extra) > len(base)
+    for e in extra:
+        assert bg.Position.from_array(e).swapped()._b in after
     with pytest.raises(TrainingDataError, match="siblings"):
         targets.sample_positions(3, seed=1, siblings=-1)
 
