@@ -10,7 +10,6 @@ fails the test by a wide margin.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import signal
@@ -41,11 +40,15 @@ def _interrupt_after(delay: float) -> threading.Timer:
     return timer
 
 
-@contextlib.contextmanager
-def _sigint_armed():
-    """SIGINT raises KeyboardInterrupt inside the block only: a signal of the test's
-    timers that lands after the work has ended (the work finished sooner than its
-    timing run said) is dropped instead of interrupting pytest itself."""
+def _run_armed(work, delays) -> tuple[bool, float]:
+    """Runs ``work()`` with SIGINT sent to the main thread ``delays`` seconds in:
+    whether it came out as KeyboardInterrupt, and the seconds it ran.
+
+    SIGINT raises only while the work runs.  The flag drops as the first thing
+    after ``work()`` whichever way it ended, still inside the ``try``, and the
+    timers are stopped before the previous handler is back: a signal landing just
+    after the work ended (it ran faster than its timing run said) is dropped, where
+    it once raised past ``pytest.raises`` and aborted a whole CI run."""
     armed = [True]
 
     def handler(signum, frame):
@@ -53,16 +56,35 @@ def _sigint_armed():
             raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, handler)
+    timers = []
+    interrupted = False
     try:
-        yield
+        timers = [_interrupt_after(d) for d in delays]
+        start = time.perf_counter()
+        try:
+            try:
+                work()
+            finally:
+                armed[0] = False
+        except KeyboardInterrupt:
+            interrupted = True
+        seconds = time.perf_counter() - start
     finally:
         armed[0] = False
+        for timer in timers:
+            timer.cancel()
+            timer.join()
         signal.signal(signal.SIGINT, previous)
+    return interrupted, seconds
+
+
+class EndedBeforeTheSignal(AssertionError):
+    """The work of a Ctrl-C test ended before its signal landed."""
 
 
 def _interrupted(work, delay: float = DELAY) -> float:
     """Seconds from the signal (sent ``delay`` seconds in) to KeyboardInterrupt
-    out of ``work()``.
+    out of ``work()``; :class:`EndedBeforeTheSignal` if the work ended first.
 
     A signal that lands while the main thread runs a finalizer is lost to
     Python (an "unraisable" exception): collect garbage first, and send the
@@ -70,16 +92,25 @@ def _interrupted(work, delay: float = DELAY) -> float:
     bound instead of leaving the work (minutes, or endless) to run.
     """
     gc.collect()
-    timers = [_interrupt_after(delay + k * WATCHDOG) for k in range(WATCHDOG_TRIES)]
-    start = time.perf_counter()
-    try:
-        with _sigint_armed(), pytest.raises(KeyboardInterrupt):
-            work()
-    finally:
-        for timer in timers:
-            timer.cancel()
-            timer.join()
-    return time.perf_counter() - start - delay
+    interrupted, seconds = _run_armed(work, [delay + k * WATCHDOG for k in range(WATCHDOG_TRIES)])
+    if not interrupted:
+        raise EndedBeforeTheSignal(f"the work ended after {seconds:.2f} s, before the "
+                                   f"signal at {delay:.2f} s")
+    return seconds - delay
+
+
+def test_a_work_that_ends_before_its_signal_is_a_plain_failure():
+    with pytest.raises(EndedBeforeTheSignal):
+        _interrupted(lambda: None, delay=0.2)
+    time.sleep(0.3)   # its timers were stopped: no signal comes afterwards
+
+
+def test_a_signal_at_the_very_end_of_the_work_counts_as_an_interrupt():
+    main = threading.main_thread().ident
+    interrupted, _ = _run_armed(lambda: signal.pthread_kill(main, signal.SIGINT), [])
+    assert interrupted
+    interrupted, _ = _run_armed(lambda: None, [])
+    assert not interrupted
 
 
 def _rollout_threads() -> list[threading.Thread]:

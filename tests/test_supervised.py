@@ -385,17 +385,12 @@ def test_a_ctrl_c_while_the_threads_are_joined_is_raised_not_swallowed():
     from concurrent.futures import ThreadPoolExecutor
 
     from backgammon import _bgcore, supervised
-    from test_interrupts import _interrupt_after, _sigint_armed
+    from test_interrupts import _run_armed
 
     cancel = _bgcore.Cancel()
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="backgammon-fit")
     done = []
     future = pool.submit(lambda: (time.sleep(0.6), done.append(True)))
-    timer = _interrupt_after(0.15)
-    try:
-        with _sigint_armed(), pytest.raises(KeyboardInterrupt):
-            supervised._join(pool, [future], cancel)
-    finally:
-        timer.cancel()
-        timer.join()
+    interrupted, _ = _run_armed(lambda: supervised._join(pool, [future], cancel), [0.15])
+    assert interrupted
     assert done == [True] and cancel.is_set()   # the thread finished first, and was told to stop
