@@ -209,11 +209,17 @@ def _choose(pos: Position, dice: tuple[int, int], nets: Any, rng: np.random.Gene
         pick, probs = nets.choose(pos._b, results)
         i = int(pick)
         if rng.random() < explore:
-            p = probs.astype(np.float64)   # the opponent's chances, on roll next
-            eq = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
-            top = np.argsort(-eq, kind="stable")[:4]
+            top = _best_first(probs)[:4]
             i = int(top[rng.integers(len(top))])
     return Position._from_bytes(results[i].tobytes())
+
+
+def _best_first(probs: np.ndarray) -> np.ndarray:
+    """The plays' indices best first for the mover (ties: the generator's order),
+    from the nets' chances of each result for the opponent, on roll next."""
+    p = probs.astype(np.float64)
+    eq = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+    return np.argsort(-eq, kind="stable")
 
 
 NET_CLASSES = ("contact", "crashed", "race")
@@ -310,10 +316,8 @@ def _siblings(pos: Position, dice: tuple[int, int], nets: Any, k: int,
     if len(results) < 2:
         return []
     _, probs = nets.choose(pos._b, results)
-    p = probs.astype(np.float64)   # the opponent's chances, on roll next
-    eq = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
     out = []
-    for i in np.argsort(-eq, kind="stable")[:k]:
+    for i in _best_first(probs)[:k]:
         seen = Position._from_bytes(results[i].tobytes())
         if seen.outcome() is not None:
             continue
