@@ -433,7 +433,7 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--hidden-race", type=int, default=64)
     tr.add_argument("--hidden-crashed", type=int, default=0,
                     help="hidden units of a third net for crashed positions (0: none, the default)")
-    tr.add_argument("--encoding", type=int, choices=(1, 2), default=1,
+    tr.add_argument("--encoding", type=int, choices=(1, 2, 3), default=1,
                     help="input encoding of fresh nets (docs/nn.md; default 1)")
     tr.add_argument("--lr", type=float, default=None,
                     help="start learning rate (self-play 0.1; adam 0.003, momentum 0.1)")

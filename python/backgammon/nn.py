@@ -35,12 +35,13 @@ __all__ = ["FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay", "be
 
 FORMAT = "backgammon-nn"
 VERSION = 2
-"""The file format written for three nets or encoding 2; version 1 files
+"""The file format written for three nets or encoding 2 or 3; version 1 files
 (two nets, encoding 1: the bundled nets) are read, and written, as before."""
 VERSIONS = (1, 2)
 ARCHITECTURE = "mlp-1-softsigmoid-logistic5"
 """One hidden layer of soft sigmoids (1/2 + x / (2 (1 + |x|))), five logistic outputs."""
-ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2"}
+ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2",
+             3: "tesauro4-bar-off-feat42-v3"}
 """The input encodings by number, as files name them (docs/nn.md)."""
 ENCODING = ENCODINGS[1]
 INPUTS = _bgcore.NN_INPUTS
@@ -130,7 +131,7 @@ class Evaluation:
 
 class Evaluator:
     """Two or three nets (contact, race, optionally crashed) and the code that
-    runs them in the core, over one input encoding (1 or 2).
+    runs them in the core, over one input encoding (1, 2 or 3).
 
     ``Evaluator.default()`` is the bundled pair; :meth:`load` and
     :meth:`save` read and write ``.npz`` files; :meth:`random` makes
@@ -149,7 +150,7 @@ class Evaluator:
         """``weights`` maps ``"contact_w1"`` ``(inputs, H)``, ``"contact_b1"``
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
         same for ``"race_"`` (and optionally ``"crashed_"``) to arrays, inputs
-        those of ``encoding`` (1: 204, 2: 224); ``meta`` is free text kept in
+        those of ``encoding`` (1: 204, 2: 224, 3: 238); ``meta`` is free text kept in
         files."""
         if isinstance(encoding, bool) or encoding not in ENCODINGS:
             raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")

@@ -685,8 +685,9 @@ def pubeval_choice(bytes board, dice):
 from nn cimport *
 
 NN_INPUTS = BG_NN_NIN
-NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2}
-NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2}
+NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3}
+NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2, 3: BG_NN_NFEAT3}
+bg_nn3_init()   # encoding 3's escape table, once, before any evaluation
 NN_MAX_NETS = BG_NN_MAXNETS
 NN_OUTPUTS = BG_NN_NOUT
 NN_MAX_HIDDEN = BG_NN_MAXH
@@ -723,7 +724,7 @@ cdef class Nets:
     race, crashed: ``w1`` ``(inputs, hpad)`` input-major, ``b1`` ``(hpad,)``,
     ``w2`` ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns
     past ``hidden[c]`` are zero; ``inputs`` that of ``encoding`` (1: 204, 2:
-    224).  With two nets crashed positions go to the contact net.  The core
+    224, 3: 238).  With two nets crashed positions go to the contact net.  The core
     reads (and training writes) the arrays in place, so they are kept here.
     Evaluation only reads: one Nets may serve any number of threads at once;
     training needs its own copy.
@@ -746,7 +747,7 @@ cdef class Nets:
             raise ValueError("Nets needs 2 or 3 nets: 4 arrays and a hidden size each")
         if not 1 <= encoding <= BG_NN_ENCODING_MAX:
             raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
-        nin = BG_NN_NIN if encoding == 1 else BG_NN_NIN2
+        nin = bg_nn_inputs(encoding)
         memset(&self.nn, 0, sizeof(self.nn))
         self.nn.nnets = k
         for c in range(k):
@@ -1049,13 +1050,22 @@ def nn_features(bytes board, int encoding=2):
     """The feature inputs (after the 196 raw ones) of a board, all of them."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_nn_scan_t sc
-    cdef float f[BG_NN_NFEAT2]
+    cdef float f[BG_NN_MAXFEAT]
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
     bg_nn_scan(b, &sc)
     n = bg_nn_features_enc(encoding, b, &sc, f)
     return [f[i] for i in range(n)]
+
+
+def nn3_escapes(int pattern):
+    """Encoding 3's escape count: rolls (of 36) with which a lone checker gets
+    past the farthest blocked point of the 12 in front of it (bit j of
+    ``pattern``: the point j + 1 pips ahead is blocked; nnfeat3.h)."""
+    if not 0 <= pattern < 4096:
+        raise ValueError(f"pattern {pattern}: 12 bits, 0 to 4095")
+    return bg_nn3_esc_of(pattern)
 
 
 def nn_features2_agree(bytes board):

@@ -8,6 +8,9 @@ cdef extern from "nn.h" nogil:
         BG_NN_NIN2
         BG_NN_NFEAT
         BG_NN_NFEAT2
+        BG_NN_NIN3
+        BG_NN_NFEAT3
+        BG_NN_MAXFEAT
         BG_NN_ENCODING_MAX
         BG_NN_MAXNETS
         BG_NN_CRASHED
@@ -52,6 +55,9 @@ cdef extern from "nn.h" nogil:
     int bg_nn_class(const bg_nn *nn, const int8_t *b, const bg_nn_scan_t *s)
     int bg_nn_scan_crashed(const int8_t *b, const bg_nn_scan_t *s)
     int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
+    int bg_nn_inputs(int enc)
+    void bg_nn3_init()
+    int bg_nn3_esc_of(int pattern)
     void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
     void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s, float *f)
     void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)

@@ -1,0 +1,142 @@
+/*
+ * nnfeat3.h -- the extra feature inputs of encoding 3 (included by nn.h).
+ *
+ * Encoding 3 is encoding 2 followed by seven features a side, first of the
+ * side on roll (X) against its opponent (Y), then of Y against X.  They are
+ * written from the published descriptions of the inputs of gnubg's contact
+ * net (containment, bar entry, breaking contact, back checker, double
+ * hits), in our own definitions (docs/nn.md lists each with its scale):
+ *
+ *   0 contain   X's blockade: 36 minus the fewest escapes (bg_nn3_esc) of a
+ *               Y checker on any of Y's points 15..24 (X's 10..1), / 36
+ *   1 contain2  contain squared
+ *   2 dance     with X on the bar: the chance of rolling no entering die,
+ *               (k / 6)^2 with k Y's made home points; else 0
+ *   3 dance2    with two or more X checkers on the bar: the chance that not
+ *               both enter, 1 - ((6 - k) / 6)^2; else 0
+ *   4 break     pips X must move to take every checker past Y's rearmost
+ *               checker: the sum of (p - r) over X's checkers at p > r, r
+ *               that checker's point in X's numbering (bar: X 25, Y 0) / 150
+ *   5 rear      X's rearmost checker's point (bar 25) / 25
+ *   6 dshots    rolls of 36 with which Y reaches two or more X blots
+ *               (bg_nn2_hits' landing points, honouring Y's bar) / 36
+ *
+ * Escapes come from a 4,096-entry table of the 12 points in front of a
+ * checker (bg_nn3_init fills it once, before any evaluation).
+ */
+#ifndef BGCORE_NNFEAT3_H
+#define BGCORE_NNFEAT3_H
+
+#define BG_NN3_PER_SIDE 7
+
+/* bg_nn3_esc[m]: the rolls (of 36) with which a lone checker lands beyond
+ * the farthest blocked point of the 12 in front of it, where bit j of m
+ * marks the point j + 1 pips ahead as blocked (a landing there is not
+ * allowed, so a move cannot pass through it either); points past the 12 are
+ * open.  36 when none is blocked.  Non-doubles move either die first;
+ * doubles take up to four steps. */
+static uint8_t bg_nn3_esc[4096];
+static int bg_nn3_ready = 0;
+
+static inline int bg_nn3_open(int m, int d)
+{
+    return d > 12 || !((m >> (d - 1)) & 1);
+}
+
+static inline void bg_nn3_init(void)
+{
+    int m, d1, d2, k;
+    if (bg_nn3_ready) return;
+    for (m = 0; m < 4096; m++) {
+        int far = m ? bg_highbit((uint32_t)m) + 1 : 0, count = 0;
+        for (d1 = 1; d1 <= 6; d1++)
+            for (d2 = d1; d2 <= 6; d2++) {
+                int out = 0;
+                if (d1 == d2) {
+                    for (k = 1; k <= 4 && bg_nn3_open(m, k * d1); k++)
+                        if (k * d1 > far) { out = 1; break; }
+                } else {
+                    if (d1 > far || d2 > far) out = 1;
+                    else if ((bg_nn3_open(m, d1) || bg_nn3_open(m, d2))
+                             && bg_nn3_open(m, d1 + d2) && d1 + d2 > far) out = 1;
+                }
+                if (out) count += d1 == d2 ? 1 : 2;
+            }
+        bg_nn3_esc[m] = (uint8_t)(m ? count : 36);
+    }
+    bg_nn3_ready = 1;
+}
+
+static inline int bg_nn3_esc_of(int pattern)
+{
+    return bg_nn3_esc[pattern & 0xFFF];
+}
+
+/* 36 minus the fewest escapes past the made points `made` (in the numbering
+ * of the side that made them) of a checker of the other side on any of the
+ * maker's points 1..10, which moves up that numbering. */
+static inline int bg_nn3_contain(uint32_t made)
+{
+    int t, low = 36;
+    for (t = 1; t <= 10; t++) {
+        int e = bg_nn3_esc[(made >> (t + 1)) & 0xFFFu];
+        if (e < low) low = e;
+    }
+    return 36 - low;
+}
+
+/* Rolls (of 36) with which the hitter (checkers ymask, ybar on the bar,
+ * landing off `closed`, its numbering) reaches two or more of `blots`. */
+static inline int bg_nn3_dshots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots)
+{
+    uint32_t hits[7][7];
+    int d1, d2, n = 0;
+    if (bg_popcount(blots) < 2) return 0;
+    bg_nn2_hits(ymask, ybar, closed, hits);
+    for (d1 = 1; d1 <= 6; d1++)
+        for (d2 = d1; d2 <= 6; d2++)
+            if (bg_popcount(hits[d1][d2] & blots) >= 2) n += d1 == d2 ? 1 : 2;
+    return n;
+}
+
+/* The 14 features of encoding 3 of board b (the side on roll, then the
+ * opponent) from its scan. */
+static inline void bg_nn3_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
+{
+    float *g = f + BG_NN3_PER_SIDE;
+    int bar_x = b[BG_BAR] > 0 ? b[BG_BAR] : 0, bar_y = b[0] < 0 ? -b[0] : 0;
+    int kx = bg_popcount(s->own_made & 0x7Eu);          /* X's made home points */
+    int ky = bg_popcount(s->opp_made & 0x1F80000u);     /* Y's, our 19..24 */
+    int rear_x = s->own ? bg_highbit(s->own) : 0;       /* our numbering, 25 = bar */
+    int rear_y = s->opp ? bg_highbit(s->opp) : 0;       /* its numbering */
+    int p, brk_x = 0, brk_y = 0, c;
+    c = bg_nn3_contain(s->own_made);
+    f[0] = (float)c * (1.0f / 36.0f);
+    f[1] = f[0] * f[0];
+    c = bg_nn3_contain(bg_nn_rev26(s->opp_made));
+    g[0] = (float)c * (1.0f / 36.0f);
+    g[1] = g[0] * g[0];
+    f[2] = bar_x ? (float)(ky * ky) * (1.0f / 36.0f) : 0.0f;
+    f[3] = bar_x >= 2 ? 1.0f - (float)((6 - ky) * (6 - ky)) * (1.0f / 36.0f) : 0.0f;
+    g[2] = bar_y ? (float)(kx * kx) * (1.0f / 36.0f) : 0.0f;
+    g[3] = bar_y >= 2 ? 1.0f - (float)((6 - kx) * (6 - kx)) * (1.0f / 36.0f) : 0.0f;
+    if (rear_x && rear_y) {
+        int r = 25 - rear_y;                 /* Y's rearmost in our numbering (its bar: 0) */
+        for (p = r + 1; p <= 25; p++) if (b[p] > 0) brk_x += (p - r) * b[p];
+        r = 25 - rear_x;                     /* ours in its numbering (our bar: 0) */
+        for (p = r + 1; p <= 25; p++) {      /* its point p is our 25 - p; its bar our 0 */
+            int v = p == 25 ? b[0] : b[25 - p];
+            if (v < 0) brk_y += (p - r) * -v;
+        }
+    }
+    f[4] = (float)brk_x * (1.0f / 150.0f);
+    g[4] = (float)brk_y * (1.0f / 150.0f);
+    f[5] = (float)rear_x * (1.0f / 25.0f);
+    g[5] = (float)rear_y * (1.0f / 25.0f);
+    f[6] = (float)bg_nn3_dshots(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t)
+           * (1.0f / 36.0f);
+    g[6] = (float)bg_nn3_dshots(s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot)
+           * (1.0f / 36.0f);
+}
+
+#endif /* BGCORE_NNFEAT3_H */
