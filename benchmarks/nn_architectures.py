@@ -1,9 +1,9 @@
 """0-ply speed of the net architectures against gnubg-nn, in one run.
 
 Times ``Evaluator.evaluate_batch`` on the positions compare_peers.py uses
-(20,000 distinct ones) for the bundled nets (encoding 1, contact 128, race
-64) and for untrained nets of other shapes (speed does not depend on the
-weights): a crashed net, encoding 2, more hidden units; the net's move
+(20,000 distinct ones) for the bundled nets and for untrained nets of other
+shapes (speed does not depend on the weights): encodings 1 to 3, more hidden
+units; the net's move
 choice (``choose_groups``, incremental) on 2,000 (position, roll) pairs; and
 gnubg-nn's ``probabilities(board, 0)`` loop.  Ratios by CPU time.
 
@@ -22,12 +22,13 @@ import backgammon as bg
 from backgammon import _bgcore
 from compare_peers import cpu_rate, measure_cpu, nn_positions, print_table, to_gnubg
 
-SHAPES = [("bundled: enc 1, 128/64", None),
-          ("enc 1, 128/64/64 (crashed)", dict(hidden=(128, 64, 64), encoding=1)),
-          ("enc 2, 128/64/64", dict(hidden=(128, 64, 64), encoding=2)),
-          ("enc 2, 192/64/128", dict(hidden=(192, 64, 128), encoding=2)),
-          ("enc 2, 256/64/128", dict(hidden=(256, 64, 128), encoding=2)),
-          ("enc 2, 384/64/128", dict(hidden=(384, 64, 128), encoding=2))]
+SHAPES = [("bundled", None),
+          ("enc 1, 128/64 (generation 0)", dict(hidden=(128, 64), encoding=1)),
+          ("enc 2, 128/64/128 (generation 4)", dict(hidden=(128, 64, 128), encoding=2)),
+          ("enc 3, 128/64/128", dict(hidden=(128, 64, 128), encoding=3)),
+          ("enc 3, 256/64/128", dict(hidden=(256, 64, 128), encoding=3)),
+          ("enc 3, 384/64/128", dict(hidden=(384, 64, 128), encoding=3)),
+          ("enc 3, 512/64/128", dict(hidden=(512, 64, 128), encoding=3))]
 
 
 def main() -> None:

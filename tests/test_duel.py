@@ -92,6 +92,11 @@ def test_cli_duel(capsys, tmp_path):
     Evaluator.default().save(path)
     assert main(["duel", str(path), "random", "--games", "20", "--seed", "1"]) == 0
     assert main(["duel", str(tmp_path / "none.npz"), "random", "--games", "2"]) == 2
+    # "fast" names the bundled fast nets: the same games as passing them
+    assert main(["duel", "fast", "pubeval", "--games", "40", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    want = bg.duel(Evaluator.fast(), "pubeval", games=40, seed=2)
+    assert f"{want.ppg:+.4f}" in out
 
 
 @pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_kill"), reason="POSIX signals")

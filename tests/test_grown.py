@@ -18,10 +18,12 @@ def boards():
     return b
 
 
-def test_grown_bundled_nets_answer_exactly_as_before(boards):
-    old = bg.Evaluator.default()
-    big = old.grown((160, 64, 128), encoding=2, seed=3)
-    assert big.hidden == (160, 64, 128) and big.encoding == 2
+@pytest.mark.parametrize("which", ["default", "fast"])
+def test_grown_bundled_nets_answer_exactly_as_before(boards, which):
+    old = getattr(bg.Evaluator, which)()
+    hidden = (old.hidden[0] + 32, old.hidden[1], old.hidden[-1] + 8)
+    big = old.grown(hidden, encoding=3, seed=3)
+    assert big.hidden == hidden and big.encoding == 3
     assert (big.evaluate_batch(boards) == old.evaluate_batch(boards)).all()
     # and the move choice, which adds the changed columns incrementally
     pos = bg.Position.from_array(boards[7])
@@ -43,7 +45,7 @@ def test_grown_keeps_the_old_weights_and_silences_the_new(boards):
 
 @pytest.mark.parametrize("hidden, encoding, match", [
     ((4, 4), 1, "shrink"),
-    ((8, 4), 3, "encoding"),
+    ((8, 4), 4, "encoding"),
     ((8,), 1, "hidden sizes"),
 ])
 def test_grown_refuses_what_would_change_the_nets(hidden, encoding, match):

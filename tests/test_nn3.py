@@ -326,3 +326,11 @@ def test_supervised_training_on_encoding_3(positions):
     b = bg.train(targets=data, epochs=5, hidden=(16, 8, 8), encoding=3, seed=1, validation=0.2,
                  progress=False, threads=1)
     assert all(np.array_equal(a.weights()[k], b.weights()[k]) for k in a.weights())
+
+
+def test_the_fast_nets_are_bundled_beside_the_default_ones(positions):
+    fast, strong = Evaluator.fast(), Evaluator.default()
+    assert Evaluator.fast() is fast                    # loaded once
+    assert fast.hidden[0] < strong.hidden[0]
+    p = fast.evaluate_batch(positions[:50])
+    assert p.shape == (50, 5) and np.isfinite(p).all()

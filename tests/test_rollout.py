@@ -216,6 +216,12 @@ def test_cli_rollout(capsys):
 
     assert json.loads(captured.out)["policy"] == "random"
     assert "rollout" in captured.err  # the progress bar went to stderr
+    # --policy fast: the bundled fast nets play, as bg.rollout with them does
+    assert main(["rollout", "--games", "1296", "--seed", "3", "--policy", "fast", "--json",
+                 "--no-progress"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = bg.rollout(bg.Position.initial(), games=1296, seed=3, policy=bg.Evaluator.fast())
+    assert got["equity"]["value"] == pytest.approx(want.equity.value, abs=1e-12)
 
 
 # Both sides on the bar against a closed board: neither can ever move (RULES 5.1, 4.4).

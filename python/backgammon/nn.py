@@ -52,6 +52,7 @@ NETS = ("contact", "race", "crashed")
 """The nets in the core's order; the crashed one is optional (contact answers then)."""
 _PARTS = ("w1", "b1", "w2", "b2")
 _DEFAULT_FILE = Path(__file__).with_name("data") / "nets.npz"
+_FAST_FILE = Path(__file__).with_name("data") / "nets-fast.npz"
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
 _MAX_UNPACKED = 256 << 20  # bytes unpacked (a checkpoint also holds the optimizer's moments)
 
@@ -197,6 +198,7 @@ class Evaluator:
                                             f"encoding={encoding})"}, encoding=encoding)
 
     _default: Evaluator | None = None
+    _fast: Evaluator | None = None
     _default_lock = threading.Lock()
 
     @classmethod
@@ -206,6 +208,23 @@ class Evaluator:
             if cls._default is None:
                 cls._default = cls.load(_DEFAULT_FILE)
             return cls._default
+
+    @classmethod
+    def fast(cls) -> Evaluator:
+        """The bundled fast nets (package data), loaded on first use: smaller
+        nets that evaluate about twice as fast as :meth:`default` and play a
+        little weaker (docs/nn.md, "The bundled nets", has both measured).
+        For rollouts and self-play where games a second matter more than
+        the last millipoints.
+
+            >>> fast = Evaluator.fast()
+            >>> fast.hidden[0] < Evaluator.default().hidden[0]
+            True
+        """
+        with cls._default_lock:
+            if cls._fast is None:
+                cls._fast = cls.load(_FAST_FILE)
+            return cls._fast
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:
