@@ -394,3 +394,40 @@ def test_a_ctrl_c_while_the_threads_are_joined_is_raised_not_swallowed():
     interrupted, _ = _run_armed(lambda: supervised._join(pool, [future], cancel), [0.15])
     assert interrupted
     assert done == [True] and cancel.is_set()   # the thread finished first, and was told to stop
+
+
+def test_frozen_nets_keep_their_weights(data, tmp_path):
+    from backgammon.cli import main
+
+    start = Evaluator.random((16, 8, 8), seed=4, encoding=3)
+    net = bg.train(targets=data, epochs=2, start=start, seed=1, progress=False,
+                   frozen=("race", "crashed"))
+    w, w0 = net.weights(), start.weights()
+    for name in ("race", "crashed"):
+        assert all(np.array_equal(w[f"{name}_{p}"], w0[f"{name}_{p}"]) for p in ("w1", "b1", "w2", "b2"))
+    assert not np.array_equal(w["contact_w1"], w0["contact_w1"])
+    assert json.loads(net.meta["train_settings"])["frozen"] == ["crashed", "race"]
+    with pytest.raises(bg.BackgammonError, match="nothing to train"):
+        bg.train(targets=data, epochs=1, start=start, progress=False,
+                 frozen=("contact", "race", "crashed"))
+    with pytest.raises(bg.BackgammonError, match="frozen"):
+        bg.train(targets=data, epochs=1, start=start, progress=False, frozen=("bear-off",))
+    with pytest.raises(bg.BackgammonError, match="lack"):
+        bg.train(targets=data, epochs=1, start=Evaluator.random((8, 8), seed=1), progress=False,
+                 frozen=("crashed",))
+    with pytest.raises(bg.BackgammonError, match="supervised"):
+        bg.train(10, start=start, progress=False, frozen=("race",))
+    # the command line, and a run resumed with the same frozen nets
+    init, out = tmp_path / "init.npz", tmp_path / "run"
+    start.save(init)
+    files = tmp_path / "t.npz"
+    np.savez(files, boards=data.boards, targets=data.targets, stderr=data.stderr,
+             meta=np.array("{}"))
+    args = ["train", "--targets", str(files), "--init", str(init), "--frozen", "race", "crashed",
+            "--epochs", "1", "--out", str(out), "--save", str(tmp_path / "n.npz"), "--no-progress"]
+    assert main(args) == 0
+    got = Evaluator.load(tmp_path / "n.npz").weights()
+    assert np.array_equal(got["race_w1"], w0["race_w1"])
+    assert main(args) == 0                          # the same run: resumed, already done
+    other = [a for a in args if a != "crashed"]     # other frozen nets: other settings, refused
+    assert main(other) == 2

@@ -190,8 +190,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
                     lr_final=args.lr_final, epochs=args.epochs, batch=args.batch,
                     optimizer=args.optimizer, validation=args.validation,
                     start=start, max_minutes=args.max_minutes,
-                    progress=not args.no_progress)
+                    progress=not args.no_progress, frozen=args.frozen or ())
     else:
+        if args.frozen:
+            raise BackgammonError("--frozen is a setting of supervised training (--targets)")
         start = args.init
         if start is None and (args.encoding != 1 or args.hidden_crashed):
             from backgammon.nn import Evaluator
@@ -428,6 +430,10 @@ def _parser() -> argparse.ArgumentParser:
                     help="supervised: adam (default) or SGD with momentum")
     tr.add_argument("--validation", type=float, default=0.05,
                     help="supervised: held-out fraction (default 0.05)")
+    tr.add_argument("--frozen", nargs="+", choices=("contact", "race", "crashed"), default=None,
+                    metavar="NET",
+                    help="supervised: nets that keep the weights of --init (contact, race, "
+                         "crashed), e.g. a new contact net beside the old race and crashed nets")
     tr.add_argument("--out", metavar="DIR", default=None, help="run directory (resumable)")
     tr.add_argument("--games", type=int, default=None, help="self-play: total games (default 1,000,000)")
     tr.add_argument("--seed", type=int, default=0)

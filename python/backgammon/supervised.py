@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -75,6 +75,7 @@ class FitSettings:
     beta2: float = 0.999
     eps: float = 1e-8
     validation: float = 0.05     # the held-out fraction
+    frozen: tuple[str, ...] = ()  # nets kept as they are (their positions are not trained)
 
 
 def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = None,
@@ -83,7 +84,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         encoding: int = 1, validation: float = 0.05, threads: int | None = None,
         start: Evaluator | str | os.PathLike[str] | None = None,
         max_minutes: float | None = None, progress: bool = True,
-        log: Callable[[str], Any] | None = None) -> Evaluator:
+        log: Callable[[str], Any] | None = None, frozen: Iterable[str] = ()) -> Evaluator:
     """Trains nets on ``targets`` (a file, a directory, a list of files and directories,
     or a read :class:`~backgammon.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
@@ -91,7 +92,9 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     size) crashed nets; ``encoding`` the inputs (1, 2 or 3, docs/nn.md).
     ``start`` (an Evaluator or a nets file) replaces the random initial nets
     of a fresh run (its nets, sizes and encoding win over ``hidden`` and
-    ``encoding``).
+    ``encoding``).  ``frozen`` names nets (``"race"``, ``"crashed"``,
+    ``"contact"``) that keep the weights they start with: e.g. a new contact
+    net trained beside the race and crashed nets of ``start``.
     ``max_minutes`` stops at the end of the first epoch past that wall time."""
     optimizer = _choice(optimizer)
     settings = FitSettings(
@@ -100,7 +103,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         lr=learning_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
         lr_final=learning_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",
                        zero=True),
-        validation=_fraction(validation))
+        validation=_fraction(validation), frozen=_frozen(frozen))
     nthreads = _threads(threads, len(settings.hidden))
     if max_minutes is not None and not (isinstance(max_minutes, (int, float))
                                         and math.isfinite(max_minutes) and max_minutes >= 0):
@@ -111,10 +114,15 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     init = start_nets(start)
     if init is not None:
         settings = FitSettings(**{**asdict(settings), "hidden": init.hidden,
-                                  "encoding": init.encoding})
+                                  "encoding": init.encoding, "frozen": settings.frozen})
         nthreads = _threads(threads, len(settings.hidden))
     net = (init.copy() if init is not None
            else Evaluator.random(settings.hidden, settings.seed, settings.encoding))
+    if set(settings.frozen) - set(net.nets):
+        raise BackgammonError(f"frozen names nets these nets lack: {sorted(settings.frozen)} "
+                              f"of {net.nets}")
+    if set(net.nets) <= set(settings.frozen):
+        raise BackgammonError("every net is frozen: nothing to train")
     split = _Split(net, data, settings)
     outdir = Path(out) if out is not None else None
     st = _State.fresh(net, settings, data.fingerprint())
@@ -193,7 +201,9 @@ class _Split:
         held[rng.permutation(len(data))[:int(round(s.validation * len(data)))]] = True
         self.names = net.nets
         k = len(self.names)
-        self.train = [np.flatnonzero((cls == c) & ~held).astype(np.int64) for c in range(k)]
+        # a frozen net gets no training positions (its validation loss is still reported)
+        self.train = [np.flatnonzero((cls == c) & ~held & (self.names[c] not in s.frozen))
+                      .astype(np.int64) for c in range(k)]
         self.val = [np.flatnonzero((cls == c) & held).astype(np.int64) for c in range(k)]
         self.val_all = np.flatnonzero(held)
 
@@ -354,7 +364,8 @@ class _State:
             raise TrainingDataError(f"{where}: not a checkpoint of supervised training "
                                     f"(kind {state.get('kind')!r})")
         try:
-            saved = FitSettings(**{**state["settings"], "hidden": tuple(state["settings"]["hidden"])})
+            saved = FitSettings(**{**state["settings"], "hidden": tuple(state["settings"]["hidden"]),
+                                   "frozen": tuple(state["settings"].get("frozen", ()))})
             epoch, done, steps = int(state["epoch"]), list(map(int, state["done"])), list(map(int, state["steps"]))
             seconds = float(state["seconds"])
             best = None if state["best"] is None else float(state["best"])
@@ -440,6 +451,14 @@ def _choice(optimizer: Any) -> str:
     if optimizer not in OPTIMIZERS:
         raise BackgammonError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {optimizer!r}")
     return str(optimizer)
+
+
+def _frozen(frozen: Any) -> tuple[str, ...]:
+    names = (frozen,) if isinstance(frozen, str) else tuple(frozen)
+    bad = [n for n in names if n not in ("contact", "race", "crashed")]
+    if bad:
+        raise BackgammonError(f"frozen nets are some of contact, race and crashed, got {bad!r}"[:200])
+    return tuple(sorted(set(names)))
 
 
 def _hidden(hidden: Any) -> tuple[int, ...]:

@@ -27,7 +27,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -71,14 +71,15 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
           max_minutes: float | None = None, start: Evaluator | str | os.PathLike[str] | None = None,
           progress: bool = True, log: Callable[[str], Any] | None = None,
           epochs: int = 20, batch: int = 128, optimizer: str = "adam",
-          validation: float = 0.05, encoding: int = 1) -> Evaluator:
+          validation: float = 0.05, encoding: int = 1, frozen: Iterable[str] = ()) -> Evaluator:
     """Trains for ``games`` self-play games (in total, counting a resumed
     run's) and returns the :class:`~backgammon.Evaluator`; with ``targets``
     (a targets file, a directory of them, a list of files), trains
     supervised on them instead (:func:`backgammon.supervised.fit`: ``epochs``,
     ``batch``, ``optimizer`` "adam" or "momentum", ``validation`` the
     held-out fraction; ``lr`` and ``lr_final`` default to 0.003 and 0.0001
-    for Adam, 0.1 and 0.0033 for momentum; ``threads`` at most one a net).
+    for Adam, 0.1 and 0.0033 for momentum; ``threads`` at most one a net;
+    ``frozen`` names nets that keep their starting weights).
 
     With ``out``, a directory, the run keeps ``checkpoint.npz`` (the nets and
     the training state, after every evaluation and at the end), ``best.npz``
@@ -96,7 +97,9 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
                    lr_final=lr_final, seed=seed, hidden=hidden, encoding=encoding,
                    validation=validation,
                    threads=threads, start=start, max_minutes=max_minutes, progress=progress,
-                   log=log)
+                   log=log, frozen=frozen)
+    if frozen:
+        raise BackgammonError("frozen nets are a setting of supervised training (targets=...)")
     if games is None:
         raise BackgammonError("train needs games (self-play) or targets (supervised)")
     from backgammon.supervised import learning_rate, start_nets, training_seed
