@@ -273,7 +273,8 @@ def die_steps(a: list[int], die: int) -> list[list[int]]:
 
 # ------------------------------------------------------------------ the contestants
 
-def contestants(bg: Any, nets: list[str]) -> tuple[list[str], list[tuple[str, Any]]]:
+def contestants(bg: Any, nets: list[str],
+                unfiltered: bool = True) -> tuple[list[str], list[tuple[str, Any]]]:
     """The names of the nets, and (label, function from a decision to its chosen result)."""
     out, names = [], []
     for path in [None, *nets]:
@@ -284,8 +285,10 @@ def contestants(bg: Any, nets: list[str]) -> tuple[list[str], list[tuple[str, An
         name = "net" if path is None else Path(path).name
         name = name if name not in names else str(path)  # two files of the same name
         names.append(name)
-        for label, ply, filtered in (("0-ply", 0, False), ("1-ply", 1, False),
-                                     ("2-ply filtered", 2, True), ("2-ply", 2, False)):
+        levels = [("0-ply", 0, False), ("1-ply", 1, False), ("2-ply filtered", 2, True)]
+        if unfiltered:
+            levels.append(("2-ply", 2, False))
+        for label, ply, filtered in levels:
             out.append((f"{name} {label}",
                         lambda d, ev=ev, ply=ply, f=filtered:
                         d["position"].best_play(d["dice"], ply, ev, filtered=f).result))
@@ -312,7 +315,7 @@ def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
 
 
 def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
-    names, players = contestants(bg, args.nets)  # a bad nets file fails before gnubg's long work
+    names, players = contestants(bg, args.nets, args.unfiltered)  # a bad nets file fails before gnubg's long work
     sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
     decisions = sample["decisions"]
     print(f"{len(decisions)} unforced decisions sampled (seed {args.seed}) of {sample['pool']} "
@@ -393,6 +396,8 @@ def report(out: dict[str, Any]) -> None:
               f"not within 1e-4)")
     for name in out["nets"]:
         filt, plain = f"{name} 2-ply filtered", f"{name} 2-ply"
+        if plain not in t:
+            continue
         mean, se = paired(t, filt, plain)
         peers = [f"{peer}'s {t[peer]['seconds'] / t[filt]['seconds']:.1f}x"
                  for peer in ("gnubg 2-ply", "gnubg-nn 2-ply") if peer in t]
@@ -445,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
                          "it again in this run")
     ap.add_argument("--check-plies", action="store_true",
                     help="show gnubg's 2-ply ranking of a few decisions beside the judge's numbers")
+    ap.add_argument("--no-unfiltered", dest="unfiltered", action="store_false",
+                    help="leave out the nets' unfiltered 2-ply (the slowest contestant)")
     ap.add_argument("--json", type=Path, metavar="OUT")
     args = ap.parse_args(argv)
     if args.decisions < 1 or args.matches < 1:
