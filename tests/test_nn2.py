@@ -135,7 +135,8 @@ def test_crashed_positions_by_hand(own, opp, crashed):
 # ----------------------------------------------------------------------
 # Nets of encoding 2 with a crashed net
 
-@pytest.mark.parametrize("hidden, encoding", [((24, 16, 16), 2), ((16, 8, 12), 1), ((16, 8), 2)])
+@pytest.mark.parametrize("hidden, encoding", [((24, 16, 16), 2), ((16, 8, 12), 1), ((16, 8), 2),
+                                              ((24, 16, 16), 3), ((16, 8), 3)])
 def test_incremental_choice_equals_full_evaluation(positions, hidden, encoding):
     ev = Evaluator.random(hidden, seed=3, encoding=encoding)
     rng = np.random.default_rng(4)
@@ -150,10 +151,11 @@ def test_incremental_choice_equals_full_evaluation(positions, hidden, encoding):
         assert eq[pick] >= eq.max() - 1e-5
 
 
-def test_encoding_2_inputs_and_a_numpy_forward_pass(positions):
-    ev = Evaluator.random((16, 8, 8), seed=5, encoding=2)
+@pytest.mark.parametrize("encoding, inputs", [(2, 224), (3, 238)])
+def test_encoding_inputs_and_a_numpy_forward_pass(positions, encoding, inputs):
+    ev = Evaluator.random((16, 8, 8), seed=5, encoding=encoding)
     w = ev.weights()
-    assert w["contact_w1"].shape == (224, 16) and w["crashed_w1"].shape == (224, 8)
+    assert w["contact_w1"].shape == (inputs, 16) and w["crashed_w1"].shape == (inputs, 8)
     cls = ev._nets.classify(positions)
     assert set(cls.tolist()) >= {0, 1, 2}
     got = ev.evaluate_batch(positions)
@@ -161,9 +163,10 @@ def test_encoding_2_inputs_and_a_numpy_forward_pass(positions):
         if c < 0:
             continue
         name = ev.nets[c]
-        idx, val = _bgcore.nn_encode(row.tobytes(), 2)
-        x = np.zeros(224)
+        idx, val = _bgcore.nn_encode(row.tobytes(), encoding)
+        x = np.zeros(inputs)
         np.add.at(x, idx, val)
+        assert np.allclose(x[196:], _bgcore.nn_features(row.tobytes(), encoding), atol=1e-7)
         a = w[f"{name}_b1"] + x @ w[f"{name}_w1"]
         h = 0.5 + a / (2 * (1 + np.abs(a)))
         raw = 1 / (1 + np.exp(-(w[f"{name}_w2"] @ h + w[f"{name}_b2"])))
@@ -215,20 +218,21 @@ def test_pickles_and_copies_keep_the_encoding(positions):
         assert np.array_equal(other.evaluate_batch(positions[:50]), ev.evaluate_batch(positions[:50]))
 
 
-def test_supervised_training_of_three_nets_on_encoding_2(positions):
+@pytest.mark.parametrize("encoding", [2, 3])
+def test_supervised_training_of_three_nets(positions, encoding):
     t = Evaluator.default().evaluate_batch(positions)
     from backgammon.targets import TargetSet
     data = TargetSet(positions, t, np.zeros(len(t), np.float32), ())
     lines: list[str] = []
-    a = bg.train(targets=data, epochs=6, hidden=(16, 8, 8), encoding=2, seed=1, validation=0.2,
+    a = bg.train(targets=data, epochs=6, hidden=(16, 8, 8), encoding=encoding, seed=1, validation=0.2,
                  progress=False, log=lines.append)
-    assert a.encoding == 2 and a.nets == ("contact", "race", "crashed")
+    assert a.encoding == encoding and a.nets == ("contact", "race", "crashed")
     hist = [line for line in lines if line.startswith("epoch=")]
     assert "crashed:" in hist[0]
     first = float(hist[0].split("train_loss=")[1].split("all:")[1].split()[0])
     last = float(hist[-1].split("train_loss=")[1].split("all:")[1].split()[0])
     assert last < first
-    b = bg.train(targets=data, epochs=6, hidden=(16, 8, 8), encoding=2, seed=1, validation=0.2,
+    b = bg.train(targets=data, epochs=6, hidden=(16, 8, 8), encoding=encoding, seed=1, validation=0.2,
                  progress=False, threads=1)
     assert all(np.array_equal(a.weights()[k], b.weights()[k]) for k in a.weights())
 

@@ -1,7 +1,7 @@
 """Encoding 3: the escape table and the 14 features beyond encoding 2's,
 counted by hand, against a slow point-by-point reference written here,
-under swapping sides; nets of encoding 3 (incremental choice, growth,
-files, training)."""
+under swapping sides; nets of encoding 3 (growth, files; test_nn2 runs its
+incremental choice, forward pass and training tests on encoding 3 too)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluator
 from boards import board
+from test_nn2 import check
 
 NAMES = ["contain", "contain2", "dance", "dance2", "break", "rear", "dshots"]
 
@@ -22,11 +23,6 @@ def features(pos: bg.Position) -> tuple[dict[str, float], dict[str, float]]:
     assert len(f) == 42
     assert f[:28] == _bgcore.nn_features(pos._b, 2)     # encoding 2's features come first
     return dict(zip(NAMES, f[28:35])), dict(zip(NAMES, f[35:42]))
-
-
-def check(got: dict[str, float], want: dict[str, float]) -> None:
-    for k, v in want.items():
-        assert got[k] == pytest.approx(v, abs=1e-6), k
 
 
 # ----------------------------------------------------------------------
@@ -251,41 +247,6 @@ def test_features_are_symmetric_under_swapping(positions):
 # ----------------------------------------------------------------------
 # Nets of encoding 3
 
-@pytest.mark.parametrize("hidden", [(24, 16, 16), (16, 8)])
-def test_incremental_choice_equals_full_evaluation(positions, hidden):
-    ev = Evaluator.random(hidden, seed=3, encoding=3)
-    rng = np.random.default_rng(4)
-    for row in positions[:300]:
-        b = row.tobytes()
-        d = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        res = _bgcore.successors(b, d)
-        pick, probs = ev._nets.choose(b, res)
-        full = ev.evaluate_batch(np.ascontiguousarray(-res[:, ::-1]))
-        np.testing.assert_allclose(probs, full, atol=2e-5)
-
-
-def test_encoding_3_inputs_and_a_numpy_forward_pass(positions):
-    ev = Evaluator.random((16, 8, 8), seed=5, encoding=3)
-    w = ev.weights()
-    assert w["contact_w1"].shape == (238, 16)
-    got = ev.evaluate_batch(positions)
-    cls = ev._nets.classify(positions)
-    for row, c, p in zip(positions[:200], cls[:200], got[:200]):
-        if c < 0:
-            continue
-        name = ev.nets[c]
-        idx, val = _bgcore.nn_encode(row.tobytes(), 3)
-        x = np.zeros(238)
-        np.add.at(x, idx, val)
-        assert np.allclose(x[196:], _bgcore.nn_features(row.tobytes(), 3), atol=1e-7)
-        a = w[f"{name}_b1"] + x @ w[f"{name}_w1"]
-        h = 0.5 + a / (2 * (1 + np.abs(a)))
-        raw = 1 / (1 + np.exp(-(w[f"{name}_w2"] @ h + w[f"{name}_b2"])))
-        if raw[1] <= raw[0] and raw[2] <= raw[1] and raw[3] <= 1 - raw[0] and raw[4] <= raw[3]:
-            if ((row[row > 0]).sum() == 15) and (-(row[row < 0]).sum() == 15):
-                np.testing.assert_allclose(p, raw, rtol=1e-4, atol=1e-6)
-
-
 def test_the_bundled_nets_grow_to_encoding_3_and_answer_as_before(positions):
     ev = Evaluator.default()
     big = ev.grown(encoding=3)
@@ -309,23 +270,6 @@ def test_files_of_encoding_3(tmp_path, positions):
     np.savez(tmp_path / "bad.npz", **{**data, "encoding": np.array(bg.nn.ENCODINGS[2])})
     with pytest.raises(bg.InvalidWeightsError):
         Evaluator.load(tmp_path / "bad.npz")
-
-
-def test_supervised_training_on_encoding_3(positions):
-    from backgammon.targets import TargetSet
-    t = Evaluator.default().evaluate_batch(positions)
-    data = TargetSet(positions, t, np.zeros(len(t), np.float32), ())
-    lines: list[str] = []
-    a = bg.train(targets=data, epochs=5, hidden=(16, 8, 8), encoding=3, seed=1, validation=0.2,
-                 progress=False, log=lines.append)
-    assert a.encoding == 3
-    hist = [line for line in lines if line.startswith("epoch=")]
-    first = float(hist[0].split("train_loss=")[1].split("all:")[1].split()[0])
-    last = float(hist[-1].split("train_loss=")[1].split("all:")[1].split()[0])
-    assert last < first
-    b = bg.train(targets=data, epochs=5, hidden=(16, 8, 8), encoding=3, seed=1, validation=0.2,
-                 progress=False, threads=1)
-    assert all(np.array_equal(a.weights()[k], b.weights()[k]) for k in a.weights())
 
 
 def test_the_fast_nets_are_bundled_beside_the_default_ones(positions):

@@ -75,7 +75,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     from backgammon.rollout import rollout
 
     pos = _position(args.position)
-    result = rollout(pos, games=args.games, policy=_duel_policy(args.policy), seed=args.seed,
+    result = rollout(pos, games=args.games, policy=_policy(args.policy), seed=args.seed,
                      workers=args.workers, stratify=not args.no_stratify,
                      progress=not args.no_progress, stop_error=args.stop_error,
                      max_seconds=args.max_seconds)
@@ -98,7 +98,7 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
     else:
         raise InvalidDiceError(f"{args.position!r} carries no dice: give them, e.g. 31")
     result = rollout_plays(pos, dice, top=args.top, games=args.games, ply=args.ply,
-                           policy=_duel_policy(args.policy), seed=args.seed, workers=args.workers,
+                           policy=_policy(args.policy), seed=args.seed, workers=args.workers,
                            progress=not args.no_progress, stop_error=args.stop_error,
                            max_seconds=args.max_seconds,
                            variance_reduction=args.variance_reduction, truncate=args.truncate,
@@ -152,7 +152,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _duel_policy(text: str):
+def _policy(text: str):
     """A policy named on the command line: net, fast, pubeval, random or a nets file."""
     if text in ("net", "pubeval", "random"):
         return text
@@ -164,7 +164,7 @@ def _duel_policy(text: str):
 def _cmd_duel(args: argparse.Namespace) -> int:
     from backgammon.duel import duel
 
-    result = duel(_duel_policy(args.a), _duel_policy(args.b), games=args.games,
+    result = duel(_policy(args.a), _policy(args.b), games=args.games,
                   seed=args.seed, workers=args.workers)
     print(result)
     return 0

@@ -204,10 +204,7 @@ class Evaluator:
     @classmethod
     def default(cls) -> Evaluator:
         """The bundled nets (package data), loaded on first use."""
-        with cls._default_lock:
-            if cls._default is None:
-                cls._default = cls.load(_DEFAULT_FILE)
-            return cls._default
+        return cls._bundled("_default", _DEFAULT_FILE)
 
     @classmethod
     def fast(cls) -> Evaluator:
@@ -221,10 +218,16 @@ class Evaluator:
             >>> fast.hidden[0] < Evaluator.default().hidden[0]
             True
         """
+        return cls._bundled("_fast", _FAST_FILE)
+
+    @classmethod
+    def _bundled(cls, attr: str, path: Path) -> Evaluator:
+        """The package's nets file ``path``, loaded once into class attribute ``attr``."""
         with cls._default_lock:
-            if cls._fast is None:
-                cls._fast = cls.load(_FAST_FILE)
-            return cls._fast
+            if getattr(cls, attr) is None:
+                setattr(cls, attr, cls.load(path))
+            ev: Evaluator = getattr(cls, attr)
+            return ev
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:
