@@ -1,7 +1,7 @@
 """Judged play: the equity engines' checker plays lose on real decisions, judged by gnubg 2-ply.
 
     python benchmarks/peers_judged.py [--decisions 1500] [--matches 50] [--seed 2026]
-        [--nets FILE ...] [--cache DIR] [--json OUT]
+        [--nets FILE ...] [--focus CLASS N ...] [--cache DIR] [--json OUT]
 
 The decisions: the unforced checker plays (more than one distinct legal
 result) of ``--matches`` real matches drawn with ``--seed`` from the
@@ -32,6 +32,12 @@ the matches.  For each: the mean loss a decision with its standard error,
 the share of decisions where the choice is the judged best, and CPU seconds a
 decision.  gnubg's 2-ply best move is timed again in every run (a subprocess,
 CPU time), so the speed ratio against our filtered 2-ply is of the same run.
+
+Each contestant's loss is also split by the class of the position before the
+move (``targets.net_class``: contact, crashed, race; the net that answers it).
+Crashed and race positions are few in a sample (about 5 % and 14 %), so
+``--focus crashed 400`` also judges 400 decisions of that class drawn (seeded)
+from the matches the main sample leaves out, and scores every contestant on them.
 """
 
 from __future__ import annotations
@@ -315,6 +321,7 @@ def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
 
 
 def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
+    from backgammon.targets import net_class  # noqa: PLC0415 - after main's checks
     names, players = contestants(bg, args.nets, args.unfiltered)  # a bad nets file fails before gnubg's long work
     sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
     decisions = sample["decisions"]
@@ -322,11 +329,33 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
           f"in {len(sample['matches'])} matches", flush=True)
     os.makedirs(args.cache, exist_ok=True)
     path = os.path.join(args.cache, JUDGE + ".jsonl")
+    judged, rows = judged_decisions(decisions, path, args.timeout)
+    table = play_all(players, judged, rows, args.gnubg_timing, args.timeout)
+    out = {"decisions": len(judged), "pool": sample["pool"], "matches": sample["matches"],
+           "seed": args.seed, "judge": JUDGE, "cache": path, "nets": names, "table": table,
+           "classes": [net_class(d["position"]._b) for d in judged],
+           "ambiguous_gnubg_moves": sum(d.get("ambiguous", 0) for d in judged),
+           "unresolved_gnubg_moves": sum(d.get("unresolved", 0) for d in judged)}
+    out["focus"] = {}
+    for cls, n in args.focus:
+        chosen = focus_decisions(bg, args.galaxy, set(sample["matches"]), cls, n, args.seed)
+        print(f"focus: {len(chosen)} {cls} decisions of the other matches (seed {args.seed})",
+              flush=True)
+        judged, rows = judged_decisions(chosen, path, args.timeout)
+        out["focus"][cls] = {"decisions": len(judged),
+                             "table": play_all(players, judged, rows, False, args.timeout)}
+    return out
+
+
+def judged_decisions(decisions: list[dict[str, Any]], path: str,
+                     timeout: float) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The decisions gnubg has judged (judging those not yet in the cache ``path``),
+    each with the judge's equity of every result, and the cache's rows."""
     rows = read_rows(path)
     todo = [task(d) for d in decisions if key(d) not in rows]
     if todo:
         print(f"gnubg judges {len(todo)} decisions not in {path} ...", flush=True)
-        run_workers("judge", todo, path, args.timeout)
+        run_workers("judge", todo, path, timeout)
         rows = read_rows(path)
     judged = [d for d in decisions if key(d) in rows]
     if not judged:
@@ -337,7 +366,12 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
         row = rows[key(d)]
         d["equity"] = {p.result.position_id(): result_equity(row, p.result) for p in d["plays"]}
         d["best"] = max(d["equity"].values())
+    return judged, rows
 
+
+def play_all(players: list[tuple[str, Any]], judged: list[dict[str, Any]], rows: dict[str, Any],
+             gnubg_timing: bool, timeout: float) -> dict[str, dict[str, Any]]:
+    """Every contestant's losses on the judged decisions, with gnubg's picks and the humans'."""
     def loss(d: dict[str, Any], result: Any) -> float:
         return d["best"] - d["equity"][result.position_id()]
 
@@ -349,10 +383,10 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
         table[label] = score([loss(d, r) for d, r in zip(judged, picks)], seconds)
         table[label]["losses"] = [loss(d, r) for d, r in zip(judged, picks)]
         print(f"  {label}: {table[label]['mp']:.2f} mp", file=sys.stderr, flush=True)
-    if args.gnubg_timing:
+    if gnubg_timing:
         timed_path = os.path.join(tempfile.mkdtemp(), "timed.jsonl")
         run_workers("time", [{"key": key(d), "board": d["position"].to_gnubg_board(),
-                              "dice": list(d["dice"])} for d in judged], timed_path, args.timeout)
+                              "dice": list(d["dice"])} for d in judged], timed_path, timeout)
         timed = read_rows(timed_path)
         gnubg2_seconds = sum(r["gnubg2_seconds"] for r in timed.values())
         gnubg2_seconds *= len(judged) / max(len(timed), 1)
@@ -364,13 +398,33 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
                                        rows[key(d)])) for d in judged]
         table[label] = score(losses, seconds)
         table[label]["losses"] = losses
-    ambiguous = sum(d.get("ambiguous", 0) for d in judged)
-    unresolved = sum(d.get("unresolved", 0) for d in judged)
     table["humans"] = score([loss(d, d["human"]) for d in judged], None)
     table["humans"]["losses"] = [loss(d, d["human"]) for d in judged]
-    return {"decisions": len(judged), "pool": sample["pool"], "matches": sample["matches"],
-            "seed": args.seed, "judge": JUDGE, "cache": path, "nets": names, "table": table,
-            "ambiguous_gnubg_moves": ambiguous, "unresolved_gnubg_moves": unresolved}
+    return table
+
+
+def focus_decisions(bg: Any, folder: str, exclude: set[str], cls: str, n: int,
+                    seed: int) -> list[dict[str, Any]]:
+    """A seeded sample of ``n`` unforced checker plays from positions of class ``cls``
+    (``net_class``) of every readable match in ``folder`` except ``exclude`` (the main
+    sample's matches): a finer look at a class the main sample holds few of."""
+    from backgammon.targets import net_class  # noqa: PLC0415 - after main's checks
+    pool = []
+    for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
+        if os.path.basename(path) in exclude:
+            continue
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            text = f.read()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                match = bg.Match.from_mat(text)
+            pool.extend(d for d in match_decisions(match, os.path.basename(path))
+                        if net_class(d["position"]._b) == cls)
+        except bg.BackgammonError:
+            continue
+    rng = random.Random(f"{seed}:{cls}")
+    return rng.sample(pool, min(n, len(pool)))
 
 
 def paired(table: dict[str, Any], a: str, b: str) -> tuple[float, float]:
@@ -390,6 +444,11 @@ def report(out: dict[str, Any]) -> None:
         secs = "" if r["seconds"] is None else f"{r['seconds']:.4f}"
         print(f"  {label:<28} {r['mp']:>9.2f} +- {r['se_mp']:<4.2f} {r['best_share']:>12.1%} "
               f"{secs:>15}")
+    by_class(out)
+    for cls, f in out.get("focus", {}).items():
+        print(f"\n  focus: {f['decisions']} {cls} decisions of the other matches")
+        for label, r in f["table"].items():
+            print(f"    {label:<26} {r['mp']:>9.2f} +- {r['se_mp']:<4.2f} {r['best_share']:>12.1%}")
     if out["ambiguous_gnubg_moves"]:
         print(f"  ({out['ambiguous_gnubg_moves']} of gnubg's moves, cut short by its module at "
               f"a bear-off, told apart by their scores; {out['unresolved_gnubg_moves']} "
@@ -403,6 +462,21 @@ def report(out: dict[str, Any]) -> None:
                  for peer in ("gnubg 2-ply", "gnubg-nn 2-ply") if peer in t]
         print(f"  {name}: 2-ply filtered minus unfiltered {mean:+.2f} mp (se {se:.2f}, paired); "
               f"CPU time of a best move against the filtered 2-ply: {', '.join(peers)}")
+
+
+def by_class(out: dict[str, Any]) -> None:
+    """Each contestant's mean loss (mp) in each class of position before the move
+    (``targets.net_class``: the net that answers it): where a net's loss comes from."""
+    classes = out["classes"]
+    names = [c for c in ("contact", "crashed", "race") if c in classes]
+    counts = {c: classes.count(c) for c in names}
+    print("  by class (mp a decision): " + ", ".join(f"{c} {counts[c]}" for c in names))
+    for label, r in out["table"].items():
+        cells = []
+        for c in names:
+            losses = [x for x, k in zip(r["losses"], classes) if k == c]
+            cells.append(f"{c} {1000 * statistics.fmean(losses):6.2f}")
+        print(f"    {label:<26} " + "   ".join(cells))
 
 
 # ------------------------------------------------------------------ checks and main
@@ -452,8 +526,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="show gnubg's 2-ply ranking of a few decisions beside the judge's numbers")
     ap.add_argument("--no-unfiltered", dest="unfiltered", action="store_false",
                     help="leave out the nets' unfiltered 2-ply (the slowest contestant)")
+    ap.add_argument("--focus", nargs=2, action="append", default=[], metavar=("CLASS", "N"),
+                    help="also judge N decisions of positions of CLASS (contact, crashed or "
+                         "race) from the matches the main sample leaves out (repeatable)")
     ap.add_argument("--json", type=Path, metavar="OUT")
     args = ap.parse_args(argv)
+    try:
+        args.focus = [(c, int(n)) for c, n in args.focus]
+    except ValueError:
+        ap.error("--focus takes a class and a number")
+    if any(c not in ("contact", "crashed", "race") or n < 1 for c, n in args.focus):
+        ap.error("--focus: the class is contact, crashed or race, N positive")
     if args.decisions < 1 or args.matches < 1:
         ap.error("--decisions and --matches must be positive")
     if importlib.util.find_spec("gnubg") is None:
@@ -461,7 +544,6 @@ def main(argv: list[str] | None = None) -> int:
               "installed here: pip install gnubg==1.1.0a16 (measurement only)", file=sys.stderr)
         return 2
     import backgammon as bg
-
     if args.check_plies:
         sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
         check_plies(sample["decisions"])
@@ -469,8 +551,12 @@ def main(argv: list[str] | None = None) -> int:
     out = judge(bg, args)
     report(out)
     if args.json:
-        slim = {**out, "table": {k: {f: v for f, v in r.items() if f != "losses"}
-                                 for k, r in out["table"].items()}}
+        def drop(table: dict[str, Any]) -> dict[str, Any]:
+            return {k: {f: v for f, v in r.items() if f != "losses"} for k, r in table.items()}
+        slim = {**out, "table": drop(out["table"]),
+                "focus": {c: {**f, "table": drop(f["table"])} for c, f in out["focus"].items()}}
+        slim["class_counts"] = {c: out["classes"].count(c) for c in set(out["classes"])}
+        del slim["classes"]
         args.json.write_text(json.dumps(slim, indent=2) + "\n")
     return 0
 
