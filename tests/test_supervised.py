@@ -396,6 +396,18 @@ def test_a_ctrl_c_while_the_threads_are_joined_is_raised_not_swallowed():
     assert done == [True] and cancel.is_set()   # the thread finished first, and was told to stop
 
 
+def test_the_log_shows_the_learning_rate_of_a_net_that_trains(data):
+    """With the contact net frozen the log's rate is the race net's, halfway down its
+    cosine after the first of two epochs (it once showed the frozen net's, lr_final)."""
+    lines: list[str] = []
+    start = Evaluator.random((16, 8), seed=4, encoding=2)
+    bg.train(targets=data, epochs=2, start=start, seed=1, progress=False, lr=0.002,
+             lr_final=0.0002, frozen=("contact",), log=lines.append)
+    first = next(line for line in lines if line.startswith("epoch=1 "))
+    assert " lr=0.00110 " in first
+    assert "train_loss=contact:-,race:" in first
+
+
 def test_frozen_nets_keep_their_weights(data, tmp_path):
     from backgammon.cli import main
 

@@ -155,8 +155,10 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
             st.seconds = seconds_before + time.perf_counter() - t0
             val = split.validation_loss(net, cancel)
             eq_err = split.validation_equity_error(net)
+            # the rate of the first net that trains (a frozen or empty one has no schedule)
+            c = next((c for c in range(len(split.names)) if split.total_steps(c)), 0)
             line = (f"epoch={st.epoch} seconds={st.seconds:.1f} "
-                    f"lr={_lr_at(settings, st.steps[0], split.total_steps(0)):.5f} "
+                    f"lr={_lr_at(settings, st.steps[c], split.total_steps(c)):.5f} "
                     f"train_loss={_fmt(losses)} val_loss={_fmt(val)} val_equity_mae={eq_err:.5f}")
             st.history.append({"epoch": st.epoch, "train_loss": losses, "val_loss": val,
                                "val_equity_mae": eq_err})
