@@ -46,7 +46,7 @@ from backgammon.rules import Rules
 
 try:
     from gymnasium import spaces
-    from pettingzoo import AECEnv  # type: ignore[import-untyped]  # it ships no type information
+    from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]  # no type information (yet)
 except ImportError as e:  # pragma: no cover - the optional extra
     raise ImportError("backgammon.env.aec_env needs pettingzoo and gymnasium: "
                       "pip install 'backgammon[env]'") from e
