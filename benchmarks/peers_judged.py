@@ -151,19 +151,26 @@ def sample_decisions(bg: Any, folder: str, matches: int, n: int, seed: int) -> d
     for path in rng.sample(files, len(files)):
         if len(used) == matches:
             break
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            text = f.read()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                match = bg.Match.from_mat(text)
-            found = list(match_decisions(match, os.path.basename(path)))
-        except bg.BackgammonError:
+        found = file_decisions(bg, path)
+        if found is None:
             continue  # a file the reader refuses: the next one
         used.append(os.path.basename(path))
         pool.extend(found)
     picked = sorted(rng.sample(range(len(pool)), min(n, len(pool))))
     return {"matches": used, "pool": len(pool), "decisions": [pool[i] for i in picked]}
+
+
+def file_decisions(bg: Any, path: str) -> list[dict[str, Any]] | None:
+    """Every unforced checker play of the match file ``path`` (None: the reader refuses it)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as f:
+        text = f.read()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            match = bg.Match.from_mat(text)
+        return list(match_decisions(match, os.path.basename(path)))
+    except bg.BackgammonError:
+        return None
 
 
 def match_decisions(match: Any, name: str) -> Iterator[dict[str, Any]]:
@@ -411,18 +418,9 @@ def focus_decisions(bg: Any, folder: str, exclude: set[str], cls: str, n: int,
     from backgammon.targets import net_class  # noqa: PLC0415 - after main's checks
     pool = []
     for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
-        if os.path.basename(path) in exclude:
-            continue
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            text = f.read()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                match = bg.Match.from_mat(text)
-            pool.extend(d for d in match_decisions(match, os.path.basename(path))
+        if os.path.basename(path) not in exclude:
+            pool.extend(d for d in file_decisions(bg, path) or ()
                         if net_class(d["position"]._b) == cls)
-        except bg.BackgammonError:
-            continue
     rng = random.Random(f"{seed}:{cls}")
     return rng.sample(pool, min(n, len(pool)))
 
@@ -544,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
               "installed here: pip install gnubg==1.1.0a16 (measurement only)", file=sys.stderr)
         return 2
     import backgammon as bg
+
     if args.check_plies:
         sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
         check_plies(sample["decisions"])
