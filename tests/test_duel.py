@@ -123,3 +123,22 @@ def test_net_rollouts_are_identical_for_any_workers():
     # the net policy is neither random nor pubeval
     assert not np.array_equal(one.strata, bg.rollout(pos, games=1296, seed=5,
                                                      policy="pubeval").strata)
+
+
+def test_results_name_the_nets_that_played(tmp_path):
+    # rollouts and duels name an Evaluator by what it is, not "net" for any nets
+    import pickle
+    pos = bg.Position.initial()
+    assert bg.rollout(pos, games=36, seed=1, policy=Evaluator.default()).policy == "net"
+    assert bg.rollout(pos, games=36, seed=1, policy=Evaluator.fast()).policy == "fast"
+    mine = Evaluator.random(hidden=(8, 4), seed=1)
+    assert bg.rollout(pos, games=36, seed=1, policy=mine).policy == "net(contact 8/race 4)"
+    mine.save(tmp_path / "mine.npz")
+    loaded = Evaluator.load(tmp_path / "mine.npz")
+    assert loaded.policy_name == "net(mine.npz)"
+    assert pickle.loads(pickle.dumps(loaded)).policy_name == "net(mine.npz)"
+    assert loaded.copy().policy_name == "net(mine.npz)"
+    result = bg.duel(loaded, Evaluator.default(), games=4, seed=2)
+    assert (result.a, result.b) == ("net(mine.npz)", "net")
+    plays = bg.rollout_plays(pos, (3, 1), top=2, games=36, seed=1, policy=loaded)
+    assert plays.policy == "net(mine.npz)"

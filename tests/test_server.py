@@ -629,3 +629,93 @@ def test_ids_bring_their_cube_and_score(client):
     by_id = client.get(f"/move?position={rolled.xgid()}").json()
     by_hand = client.get("/move?" + query(die1=3, die2=1, x_away=3, o_away=2, **INITIAL)).json()
     assert by_id == by_hand
+
+
+# ---------------------------------------------------------------- quotas and leases
+
+def test_rate_limit_bucket_hand_worked():
+    from backgammon.server.app import _RateLimit
+    limit = _RateLimit(2)                    # 2 at once, then one every 30 s
+    assert limit.take("a", now=0.0) == 0.0
+    assert limit.take("a", now=0.0) == 0.0
+    assert limit.take("a", now=0.0) == pytest.approx(30.0)   # empty: a token in 30 s
+    assert limit.take("b", now=0.0) == 0.0                    # another client has its own
+    assert limit.take("a", now=15.0) == pytest.approx(15.0)  # half a token so far
+    assert limit.take("a", now=30.0) == 0.0                   # one token back
+    assert limit.take("a", now=30.0) == pytest.approx(30.0)
+    small = _RateLimit(1, addresses=2)
+    assert small.take("a", now=0.0) == 0.0
+    assert small.take("b", now=0.0) == 0.0 and small.take("c", now=0.0) == 0.0
+    assert small.take("a", now=0.0) == 0.0   # forgotten (the oldest of three): forgiven
+    assert small.take("c", now=0.0) > 0      # remembered
+
+
+def test_new_games_are_rate_limited_per_client(database, monkeypatch):
+    from backgammon.server import app as app_module
+    monkeypatch.setattr(app_module, "MAX_GAMES_PER_MINUTE", 3)
+    app = create_app(database)
+    with TestClient(app) as one, TestClient(app, client=("10.0.0.2", 4000)) as two:
+        for _ in range(3):
+            assert one.post("/games", json={}).status_code == 201
+        r = one.post("/games", json={})
+        is_error(r, 429, "TooManyRequests")
+        assert r.headers["Retry-After"] == "20"       # 3 a minute: a token every 20 s
+        assert two.post("/games", json={}).status_code == 201
+
+
+def test_a_job_whose_process_died_is_failed(client):
+    from backgammon.server.store import STALE_MESSAGE, open_store
+    store = open_store(client.database)
+    try:
+        request = {"position": "4HPwATDgc/ABMA", "games": 72}
+        for job_id, age in (("dead-job", 3600.0), ("live-job", 1.0)):
+            store.create_job(job_id, "rollout", request, 72, owner="gone")
+            store.update_job(job_id, status="running", heartbeat=time.time() - age)
+        dead = client.get("/rollouts/dead-job").json()
+        assert dead["status"] == "failed" and dead["message"] == STALE_MESSAGE
+        assert "heartbeat" not in dead and "cancel" not in dead
+        assert client.get("/rollouts/live-job").json()["status"] == "running"
+        # a beat renews only its owner's unfinished jobs
+        store.update_job("live-job", heartbeat=time.time() - 3600)
+        assert store.beat("someone else") == 0
+        assert store.beat("gone") == 1
+        assert not store.expire_job("live-job", 60.0)
+        assert client.get("/rollouts/live-job").json()["status"] == "running"
+        # a finished job never expires
+        store.update_job("live-job", status="done", heartbeat=0.0)
+        assert not store.expire_job("live-job", 60.0)
+    finally:
+        store.close()
+
+
+_OLD_JOBS = """CREATE TABLE jobs (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL,
+    done BIGINT NOT NULL, total BIGINT NOT NULL, request TEXT NOT NULL,
+    result TEXT, message TEXT, cancel INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)"""
+_OLD_ROW = ("INSERT INTO jobs VALUES ('old-job', 'rollout', 'running', 10, 72, '{}', NULL, NULL, "
+            "0, 1000.0)")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_database_of_the_version_before_leases_is_migrated(kind, tmp_path, request):
+    # a database written before jobs had leases: its running job (from a process
+    # long gone) is failed, and new jobs work
+    if kind == "sqlite":
+        import sqlite3
+        url = f"sqlite:///{tmp_path}/old.sqlite3"
+        conn = sqlite3.connect(tmp_path / "old.sqlite3")
+        conn.execute(_OLD_JOBS)
+        conn.execute(_OLD_ROW)
+        conn.commit()
+        conn.close()
+    else:
+        import psycopg
+        url = request.getfixturevalue("postgres").fresh_database("bg_before_leases")
+        with psycopg.connect(url) as conn:
+            conn.execute(_OLD_JOBS)
+            conn.execute(_OLD_ROW)
+    with TestClient(create_app(url)) as c:
+        old = c.get("/rollouts/old-job").json()
+        assert old["status"] == "failed" and old["done"] == 10
+        r = c.post("/rollouts", json={"games": 36, "seed": 1, "policy": "pubeval"})
+        assert _wait(c, r.json()["id"], {"done", "failed"})["status"] == "done"

@@ -296,8 +296,8 @@ class PolicyRunner:
             self.name = getattr(policy, "__name__", type(policy).__name__)
             self.code, self.net = -1, None
         else:
-            self.name = "net" if net is not None else str(policy)
-            self.code = POLICIES[self.name]
+            self.name = net.policy_name if net is not None else str(policy)
+            self.code = POLICIES["net" if net is not None else self.name]
             self.net = net if net is not None or self.code != 2 else Evaluator.default()
 
     @property

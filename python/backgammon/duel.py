@@ -186,8 +186,11 @@ def _player(policy: Any) -> tuple[int, Any, Any]:
 
 
 def _name(policy: Any) -> str:
+    from backgammon.nn import Evaluator
     if isinstance(policy, str):
         return policy
+    if isinstance(policy, Evaluator):
+        return policy.policy_name
     return getattr(policy, "__name__", type(policy).__name__)
 
 

@@ -160,11 +160,32 @@ class Evaluator:
         self.encoding: int = int(encoding)
         self.hidden: tuple[int, ...] = hidden
         self.meta: dict[str, str] = {str(k): str(v) for k, v in (meta or {}).items()}
+        self.source: str | None = None  # the file's name, when read by load()
 
     @property
     def nets(self) -> tuple[str, ...]:
         """The names of the nets, in the order of :attr:`hidden`."""
         return NETS[:len(self.hidden)]
+
+    @property
+    def policy_name(self) -> str:
+        """How rollout and duel results name a policy played by these nets:
+        ``"net"`` for :meth:`default`, ``"fast"`` for :meth:`fast`,
+        ``"net(FILE)"`` for nets read from FILE by :meth:`load`, else their
+        sizes, ``"net(contact 512/race 64/crashed 512)"``.
+
+            >>> Evaluator.default().policy_name
+            'net'
+            >>> Evaluator.random(hidden=(8, 4), seed=1).policy_name
+            'net(contact 8/race 4)'
+        """
+        if self is Evaluator._default:
+            return "net"
+        if self is Evaluator._fast:
+            return "fast"
+        if self.source:
+            return f"net({self.source})"
+        return "net(" + "/".join(f"{n} {h}" for n, h in zip(self.nets, self.hidden)) + ")"
 
     # ------------------------------------------------------------------
     # Construction, files
@@ -236,7 +257,9 @@ class Evaluator:
         # shapes and sizes are checked before any array is read (_npz)
         data = read_npz(path, max_file=_MAX_FILE, max_bytes=_MAX_UNPACKED,
                         error=InvalidWeightsError, what="weights")
-        return cls._from_file_arrays(data, os.fspath(path))
+        evaluator = cls._from_file_arrays(data, os.fspath(path))
+        evaluator.source = os.path.basename(os.fspath(path))
+        return evaluator
 
     @classmethod
     def _from_file_arrays(cls, data: dict[str, np.ndarray], where: str) -> Evaluator:
@@ -317,7 +340,9 @@ class Evaluator:
         return out
 
     def copy(self) -> Evaluator:
-        return Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
+        twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
+        twin.source = self.source
+        return twin
 
     def grown(self, hidden: tuple[int, ...] | None = None, encoding: int | None = None,
               seed: int = 0) -> Evaluator:
@@ -372,10 +397,12 @@ class Evaluator:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
-        return (_rebuild, (self.weights(), self.encoding), {"meta": self.meta})
+        return (_rebuild, (self.weights(), self.encoding),
+                {"meta": self.meta, "source": self.source})
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.meta = dict(state["meta"])
+        self.source = state.get("source")
 
     # ------------------------------------------------------------------
     # Evaluation

@@ -52,6 +52,10 @@ _MEASURABLE_GAIN = 1.05
 class RolloutResult:
     """The outcome of :func:`rollout`, from the side of the player on roll.
 
+    ``policy`` names what played: ``"pubeval"``, ``"random"``, a callable's
+    name, or nets by :attr:`Evaluator.policy_name <backgammon.Evaluator.policy_name>`
+    (``"net"`` for the bundled nets, ``"net(FILE)"`` for nets read from FILE).
+
     The five probabilities are gnubg's (cumulative: ``win_gammon`` includes
     backgammons); ``equity`` is cubeless, in points per game (backgammons
     count 3).  Each is an :class:`Estimate`.  With stratification the values

@@ -24,7 +24,8 @@ from backgammon.server.games import Forbidden, GameService, NotFound, SeqMismatc
 from backgammon.server.store import open_store
 
 __all__ = ["create_app", "MAX_BODY", "MAX_UPLOAD", "MAX_QUERY", "MAX_SOCKETS",
-           "MAX_SOCKETS_PER_GAME", "MAX_ROLLOUT_GAMES"]
+           "MAX_SOCKETS_PER_GAME", "MAX_ROLLOUT_GAMES", "MAX_GAMES_PER_MINUTE",
+           "JOB_LEASE_SECONDS"]
 
 log = logging.getLogger("backgammon.server")
 
@@ -37,6 +38,9 @@ MAX_ROLLOUT_GAMES = 1296 * 100
 MAX_JOBS_QUEUED = 16         # rollouts waiting per process
 MAX_ANALYSES = 2             # analyses running at once per process
 POLL_SECONDS = 0.5           # how often a WebSocket looks for actions of other workers
+MAX_GAMES_PER_MINUTE = 60    # POST /games per client address (a burst of as many, then 1 a second)
+HEARTBEAT_SECONDS = 10.0     # how often a process renews the lease of its rollout jobs
+JOB_LEASE_SECONDS = 60.0     # a queued or running job not renewed for this long has lost its process
 
 
 # ---------------------------------------------------------------- bounds (pure ASGI)
@@ -83,6 +87,34 @@ class _Limits:
                           f"the request body is limited to {exc.limit:,} bytes")
 
 
+class _RateLimit:
+    """A token bucket per client address: ``per_minute`` at once, then one
+    every ``60 / per_minute`` seconds.  Remembers at most ``addresses`` clients
+    (the least recently seen are forgotten, which only forgives them)."""
+
+    def __init__(self, per_minute: int, addresses: int = 10_000) -> None:
+        from collections import OrderedDict
+        self.capacity = float(per_minute)
+        self.rate = per_minute / 60.0
+        self.addresses = addresses
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, address: str, now: float | None = None) -> float:
+        """0.0 if ``address`` may go on now (one token taken), else the
+        seconds until it may."""
+        import time
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            tokens, then = self._buckets.pop(address, (self.capacity, now))
+            tokens = min(self.capacity, tokens + (now - then) * self.rate)
+            wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+            self._buckets[address] = (tokens - 1.0 if wait == 0.0 else tokens, now)
+            while len(self._buckets) > self.addresses:
+                self._buckets.popitem(last=False)
+            return wait
+
+
 class _TooLarge(Exception):
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -122,13 +154,25 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
     counters = {"sockets": 0, "queued": 0}
     counters_lock = threading.Lock()  # "queued" moves in request and job threads
     loop_box: dict[str, asyncio.AbstractEventLoop] = {}
+    owner = secrets.token_hex(8)    # this process, as the owner of its rollout jobs
+    new_games = _RateLimit(MAX_GAMES_PER_MINUTE)
 
     from contextlib import asynccontextmanager
+
+    async def heartbeat() -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await asyncio.to_thread(store.beat, owner)
+            except Exception:  # the database is away: the next beat tries again
+                log.warning("could not renew the lease of this process's jobs", exc_info=True)
 
     @asynccontextmanager
     async def lifespan(app: Any) -> Any:
         loop_box["loop"] = asyncio.get_running_loop()
+        beating = asyncio.ensure_future(heartbeat())
         yield
+        beating.cancel()
         jobs.shutdown(wait=False, cancel_futures=True)
         store.close()
 
@@ -343,9 +387,21 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
 
     # ------------------------------------------------------------ games
 
-    @app.post("/games", response_model=Created, status_code=201, tags=["games"])
-    def create_game(body: GameCreate) -> Any:
-        """A new game: two seats with secret tokens (no token for a bot's seat)."""
+    @app.post("/games", response_model=Created, status_code=201, tags=["games"],
+              responses={429: {"model": ErrorMessage}})
+    def create_game(body: GameCreate, request: Request) -> Any:
+        """A new game: two seats with secret tokens (no token for a bot's seat).
+        A client address may create ``MAX_GAMES_PER_MINUTE`` games at once, then
+        one a second (429 with ``Retry-After`` beyond)."""
+        address = request.client.host if request.client else "-"
+        wait = new_games.take(address)
+        if wait:
+            seconds = max(1, int(wait + 0.999))
+            response = error(429, "TooManyRequests",
+                             f"{MAX_GAMES_PER_MINUTE} new games a minute per client: "
+                             f"try again in {seconds} s")
+            response.headers["Retry-After"] = str(seconds)
+            return response
         return service.create(body.model_dump())
 
     @app.get("/games/{game_id}", tags=["games"])
@@ -466,16 +522,21 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
             counters["queued"] += 1
         job_id = secrets.token_urlsafe(12)
         request = body.model_dump()
-        store.create_job(job_id, "rollout", request, body.games)
+        store.create_job(job_id, "rollout", request, body.games, owner=owner)
         jobs.submit(_run_rollout, store, job_id, request, counters, counters_lock)
         return {"id": job_id, "status": "queued", "done": 0, "total": body.games}
 
     @app.get("/rollouts/{job_id}", tags=["rollouts"])
     def get_rollout(job_id: str) -> Any:
+        """The job: ``status`` (queued, running, done, failed, cancelled),
+        ``done`` of ``total`` games, and ``result`` once done.  A job whose
+        process stopped (no heartbeat for ``JOB_LEASE_SECONDS``) is failed."""
+        store.expire_job(job_id[:64], JOB_LEASE_SECONDS)
         job = store.job(job_id[:64])
         if job is None or job["kind"] != "rollout":
             raise NotFound(f"no rollout {job_id[:64]!r}")
         job.pop("cancel")
+        job.pop("heartbeat")
         return job
 
     @app.delete("/rollouts/{job_id}", tags=["rollouts"])
@@ -624,7 +685,7 @@ def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dic
         now = time.monotonic()
         if now - last[0] >= 0.25 or done >= total:
             last[0] = now
-            store.update_job(job_id, done=done)
+            store.update_job(job_id, done=done, heartbeat=time.time())
             if store.job(job_id)["cancel"]:  # type: ignore[index]
                 raise _Cancelled
 

@@ -9,7 +9,11 @@ Tables (the same in both):
   kind, value), ``request_key`` (the idempotency key of the request that
   wrote it), primary key ``(game_id, seq)``;
 - ``jobs``: rollouts and other long work: ``id``, ``kind``, ``status``,
-  ``done``, ``total``, ``request`` and ``result`` (JSON), ``cancel``.
+  ``done``, ``total``, ``request`` and ``result`` (JSON), ``cancel``, and the
+  lease: ``owner`` (the server process running it) and ``heartbeat`` (when
+  that process last said it is alive).  A queued or running job whose
+  heartbeat is older than the lease is failed by whoever reads it
+  (:meth:`Store.expire_job`): its process died, and nothing will finish it.
 
 :meth:`Store.append` writes a request's entries and moves ``seq`` on in one
 transaction, only if ``seq`` is still what the request read
@@ -29,7 +33,7 @@ import time
 from typing import Any, Iterable
 from urllib.parse import unquote, urlparse
 
-__all__ = ["Conflict", "Store", "default_database", "open_store"]
+__all__ = ["Conflict", "STALE_MESSAGE", "Store", "default_database", "open_store"]
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
@@ -41,8 +45,14 @@ _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS jobs (
         id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL,
         done BIGINT NOT NULL, total BIGINT NOT NULL, request TEXT NOT NULL,
-        result TEXT, message TEXT, cancel INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+        result TEXT, message TEXT, cancel INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL,
+        owner TEXT, heartbeat DOUBLE PRECISION)""",
 ]
+
+# Columns added after the first release: (table, column, type), added to older databases.
+_ADDED_COLUMNS = [("jobs", "owner", "TEXT"), ("jobs", "heartbeat", "DOUBLE PRECISION")]
+
+STALE_MESSAGE = "the server process running this job stopped: start the job again"
 
 
 class Conflict(Exception):
@@ -112,6 +122,18 @@ class Store:
     def create_schema(self) -> None:
         for sql in _SCHEMA:
             self._run(sql, write=True)
+        have = {(t, c) for t, c in self._columns()}
+        for table, column, kind in _ADDED_COLUMNS:
+            if (table, column) not in have:
+                try:
+                    self._run(f"ALTER TABLE {table} ADD COLUMN {column} {kind}", write=True)
+                except sqlite3.OperationalError as exc:  # another worker added it first
+                    if "duplicate column" not in str(exc):
+                        raise
+
+    def _columns(self) -> list[tuple[str, str]]:
+        """``(table, column)`` of every column of the tables the store keeps."""
+        raise NotImplementedError
 
     def close(self) -> None:
         with self._lock:
@@ -189,21 +211,58 @@ class Store:
 
     # ------------------------------------------------------------ jobs
 
-    def create_job(self, job_id: str, kind: str, request: dict[str, Any], total: int) -> None:
+    def create_job(self, job_id: str, kind: str, request: dict[str, Any], total: int,
+                   owner: str | None = None) -> None:
+        now = time.time()
         self._run("INSERT INTO jobs (id, kind, status, done, total, request, result, message, "
-                  "cancel, created) VALUES (?, ?, 'queued', 0, ?, ?, NULL, NULL, 0, ?)",
-                  (job_id, kind, total, json.dumps(request), time.time()), write=True)
+                  "cancel, created, owner, heartbeat) "
+                  "VALUES (?, ?, 'queued', 0, ?, ?, NULL, NULL, 0, ?, ?, ?)",
+                  (job_id, kind, total, json.dumps(request), now, owner, now), write=True)
 
     def job(self, job_id: str) -> dict[str, Any] | None:
-        rows = self._run("SELECT kind, status, done, total, request, result, message, cancel "
-                         "FROM jobs WHERE id = ?", (job_id,))
+        """The job as a dict (``heartbeat``: the owner's last sign of life,
+        else the job's creation), or None."""
+        rows = self._run("SELECT kind, status, done, total, request, result, message, cancel, "
+                         "COALESCE(heartbeat, created) FROM jobs WHERE id = ?", (job_id,))
         if not rows:
             return None
-        kind, status, done, total, request, result, message, cancel = rows[0]
+        kind, status, done, total, request, result, message, cancel, heartbeat = rows[0]
         return {"id": job_id, "kind": kind, "status": status, "done": int(done),
                 "total": int(total), "request": json.loads(request),
                 "result": None if result is None else json.loads(result),
-                "message": message, "cancel": bool(cancel)}
+                "message": message, "cancel": bool(cancel), "heartbeat": float(heartbeat)}
+
+    def beat(self, owner: str) -> int:
+        """Renew the lease of ``owner``'s queued and running jobs; how many."""
+        conn = self._conn()
+        try:
+            cur = conn.cursor()
+            cur.execute(self._sql("UPDATE jobs SET heartbeat = ? WHERE owner = ? "
+                                  "AND status IN ('queued', 'running')"), (time.time(), owner))
+            count = cur.rowcount
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return int(count)
+
+    def expire_job(self, job_id: str, lease: float) -> bool:
+        """Fail the job if it is queued or running and its heartbeat is older
+        than ``lease`` seconds (its process is gone); whether it did.  One
+        statement, so of several workers reading it at once one expires it."""
+        conn = self._conn()
+        try:
+            cur = conn.cursor()
+            cur.execute(self._sql("UPDATE jobs SET status = 'failed', message = ? WHERE id = ? "
+                                  "AND status IN ('queued', 'running') "
+                                  "AND COALESCE(heartbeat, created) < ?"),
+                        (STALE_MESSAGE, job_id, time.time() - lease))
+            count = cur.rowcount
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return count == 1
 
     def update_job(self, job_id: str, **fields: Any) -> None:
         if "result" in fields and fields["result"] is not None:
@@ -247,6 +306,10 @@ class SqliteStore(Store):
 
     def _begin(self, cur: Any) -> None:
         cur.execute("BEGIN IMMEDIATE")  # take the write lock now: no upgrade deadlock
+
+    def _columns(self) -> list[tuple[str, str]]:
+        return [(table, str(row[1])) for table in ("games", "actions", "jobs")
+                for row in self._run(f"PRAGMA table_info({table})")]
 
 
 class _Autocommit:
@@ -330,4 +393,6 @@ class PostgresStore(Store):
             cur.execute("SELECT pg_advisory_xact_lock(4242)")
             for sql in _SCHEMA:
                 cur.execute(sql)
+            for table, column, kind in _ADDED_COLUMNS:
+                cur.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
         conn.commit()
