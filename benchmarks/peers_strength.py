@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 
