@@ -719,3 +719,21 @@ def test_a_database_of_the_version_before_leases_is_migrated(kind, tmp_path, req
         assert old["status"] == "failed" and old["done"] == 10
         r = c.post("/rollouts", json={"games": 36, "seed": 1, "policy": "pubeval"})
         assert _wait(c, r.json()["id"], {"done", "failed"})["status"] == "done"
+
+
+def test_a_game_journal_is_bounded(client, monkeypatch):
+    # resigning and rejecting forever would grow a game without end: a game keeps
+    # at most MAX_JOURNAL actions, and the refused action changes nothing
+    from backgammon.server import games
+    monkeypatch.setattr(games, "MAX_JOURNAL", 3)
+    created = client.post("/games", json={}).json()
+    gid, tokens = created["id"], created["tokens"]
+    # each action is one journal entry: resign (seq 1), reject (2), resign (3)
+    for seq, (seat, action, extra) in enumerate([(0, "resign", {"points": 1}), (1, "reject", {}),
+                                                 (0, "resign", {"points": 1})]):
+        r = act(client, gid, tokens[str(seat)], action, seq, **extra)
+        assert r.status_code == 200 and r.json()["seq"] == seq + 1, r.json()
+    before = client.get(f"/games/{gid}").json()
+    body = is_error(act(client, gid, tokens["1"], "reject", 3), 400, "IllegalActionError")
+    assert "start a new game" in body["message"]
+    assert client.get(f"/games/{gid}").json() == before

@@ -36,6 +36,7 @@ _RULES = ("cube", "max_cube", "jacoby", "beaver", "automatic_doubles", "backgamm
 _CACHE = 2048            # games kept rebuilt per process
 _BOT_ACTIONS = 64        # a bot's turn is a few actions; this bounds a runaway loop
 _BOT_MATCH = 25          # the bundled match equity table's length
+MAX_JOURNAL = 100_000    # actions of one game (a 64-point match takes some 15,000)
 
 
 class NotFound(BackgammonError):
@@ -274,6 +275,9 @@ class GameService:
                     return state
                 raise SeqMismatch(f"seq {seq!r} is not the game's: it has {live.seq} actions "
                                   "(GET the game and retry)", live.seq)
+            if live.seq >= MAX_JOURNAL:  # e.g. resign and reject forever: the database is bounded
+                raise IllegalActionError(f"this game has {live.seq:,} actions, the most a game "
+                                         "keeps: start a new game")
             start = live.seq
             entries: list[dict[str, Any]] = []
             try:
