@@ -479,6 +479,33 @@ def test_bad_arguments():
         analyse(game, evaluator=object())
     with pytest.raises(BackgammonError):
         analyse(game, evaluator=ev).error_rate(2)
+    for workers in (0, -1, 1.5, True, 257):
+        with pytest.raises(BackgammonError, match="workers"):
+            analyse(game, evaluator=ev, workers=workers)
+
+
+def test_games_analysed_on_threads_give_the_same_analysis():
+    # each game is analysed by its own analyser; merged in order, any number of
+    # threads gives the very same report as one
+    m = bg.Match(5, rng=11)
+    policy = bg.PipCountCubePolicy()
+    while not m.over:
+        g = m.game
+        while not g.over:
+            if g.phase is bg.Phase.OPENING:
+                g.roll()
+            elif g.phase is bg.Phase.ROLL:
+                g.double() if policy.should_double(g) else g.roll()
+            elif g.phase is bg.Phase.DOUBLED:
+                g.take() if policy.should_take(g) else g.drop()
+            else:
+                g.play(g.position.best_play(g.dice))
+        if not m.over:
+            m.next_game()
+    assert len(m.games) >= 2
+    one = analyse(m, ply=0, workers=1)
+    for workers in (2, 3, None):
+        assert analyse(m, ply=0, workers=workers) == one
 
 
 @pytest.mark.slow
@@ -503,6 +530,8 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["analyse", str(tmp_path / "missing.mat")]) == 2
     assert "cannot read" in capsys.readouterr().err
+    assert main(["analyse", str(path), "--workers", "0"]) == 2
+    assert "workers" in capsys.readouterr().err
     monkeypatch.undo()                                # now with the bundled nets (1-ply:
     assert main(["analyse", str(path), "--ply", "1"]) == 0   # the default 2-ply takes ~10 s)
     assert "Error rate" in capsys.readouterr().out

@@ -681,7 +681,7 @@ def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
 
 
 def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: Any = None, *,
-            thresholds: Any = (0.03, 0.06, 0.12)) -> Analysis:
+            thresholds: Any = (0.03, 0.06, 0.12), workers: int | None = None) -> Analysis:
     """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
     or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
 
@@ -698,6 +698,9 @@ def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: An
     Any object with ``evaluate_batch(boards) -> (n, 5)`` chances may serve as
     the evaluator at ply 0.  ``thresholds``: the losses above which a decision
     is doubtful, bad and very bad (default gnubg 1.1.0a16's 0.03, 0.06, 0.12).
+    ``workers``: threads analysing games at once with the nets (default: every
+    core; the core's searches run without the GIL); the result is the same for
+    any number.  Other evaluators run in the calling thread.
 
         >>> import backgammon as bg
         >>> m = bg.Match(1, rng=3)
@@ -713,16 +716,50 @@ def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: An
         if evaluator is None:
             evaluator = default_evaluator()
         ply = DEFAULT_PLY if is_nets(evaluator) else 0
-    analyser = _Analyser(Valuer(evaluator, ply), bool(cube), _thresholds(thresholds))
+    valuer = Valuer(evaluator, ply)
+    limits = _thresholds(thresholds)
+    threads = _analysis_workers(workers, len(games))
+    if not is_nets(valuer.evaluator):  # a Python evaluator may not be thread-safe
+        threads = 1
+
+    def one(number: int) -> _Analyser:
+        analyser = _Analyser(valuer, bool(cube), limits)
+        analyser.game(number, games[number])
+        return analyser
+
+    if threads > 1:  # games are independent: each its own analyser, merged in order
+        from concurrent.futures import ThreadPoolExecutor
+        # the longest games first, so that no thread is left with a long one at the end
+        order = sorted(range(len(games)), key=lambda n: -len(games[n].actions))
+        with ThreadPoolExecutor(threads, thread_name_prefix="backgammon-analyse") as pool:
+            done = dict(zip(order, pool.map(one, order)))
+        parts = [done[number] for number in range(len(games))]
+    else:
+        parts = [one(number) for number in range(len(games))]
     results = []
-    for number, game in enumerate(games):
-        analyser.game(number, game)
+    for game in games:
         r = game.result
         results.append(None if r is None else GameEnd(winner=r.winner, points=r.points,
                                                       kind=r.kind, reason=r.reason))
     return Analysis(names=names, match_length=length, ply=ply, cube=bool(cube),
-                    decisions=tuple(analyser.decisions), rolls=tuple(analyser.rolls),
-                    results=tuple(results), forced=(analyser.forced[0], analyser.forced[1]))
+                    decisions=tuple(d for a in parts for d in a.decisions),
+                    rolls=tuple(r for a in parts for r in a.rolls), results=tuple(results),
+                    forced=(sum(a.forced[0] for a in parts), sum(a.forced[1] for a in parts)))
+
+
+_MAX_WORKERS = 256
+
+
+def _analysis_workers(workers: int | None, games: int) -> int:
+    """The threads :func:`analyse` uses: ``workers`` (checked), else every core,
+    never more than the games."""
+    if workers is None:
+        import os
+        workers = os.cpu_count() or 1
+    elif isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= _MAX_WORKERS:
+        raise BackgammonError(f"workers is a whole number from 1 to {_MAX_WORKERS}, got "
+                              f"{workers!r}"[:200])
+    return max(1, min(workers, games))
 
 
 # ---------------------------------------------------------------- the report

@@ -134,8 +134,8 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     record = read_record(args.file)
     source = record.match if record.match is not None else record.games
     names = record.names
-    result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube),
-                                 names=names)
+    result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube,
+                                         workers=args.workers), names=names)
     if args.html:
         try:
             with open(args.html, "w", encoding="utf-8") as f:
@@ -326,7 +326,7 @@ def _parser() -> argparse.ArgumentParser:
                          "the first two rolls)")
     ro.add_argument("--policy", choices=("net", "fast", "pubeval", "random"), default="net",
                     help="how both sides play: the bundled nets (default), the bundled fast "
-                         "nets (about twice the games a second), pubeval or random")
+                         "nets (about three times the games a second), pubeval or random")
     ro.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ro.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -360,6 +360,8 @@ def _parser() -> argparse.ArgumentParser:
     an.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
                     help="evaluation depth (default 2, with gnubg-style move filters: nearest gnubg's own analysis)")
     an.add_argument("--no-cube", action="store_true", help="leave cube decisions out")
+    an.add_argument("--workers", type=int, default=None,
+                    help="threads analysing games at once (default: every core)")
     out = an.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the analysis as JSON")
     out.add_argument("--html", metavar="OUT", help="write a self-contained HTML report to OUT")
