@@ -28,7 +28,9 @@ SHAPES = [("bundled", None),
           ("enc 3, 128/64/128", dict(hidden=(128, 64, 128), encoding=3)),
           ("enc 3, 256/64/128", dict(hidden=(256, 64, 128), encoding=3)),
           ("enc 3, 384/64/128", dict(hidden=(384, 64, 128), encoding=3)),
-          ("enc 3, 512/64/128", dict(hidden=(512, 64, 128), encoding=3))]
+          ("enc 3, 512/64/128", dict(hidden=(512, 64, 128), encoding=3)),
+          ("enc 3, 512/64/512 (generation 6)", dict(hidden=(512, 64, 512), encoding=3)),
+          ("enc 3, 1024/64/512", dict(hidden=(1024, 64, 512), encoding=3))]
 
 
 def main() -> None:

@@ -230,8 +230,8 @@ class Evaluator:
     @classmethod
     def fast(cls) -> Evaluator:
         """The bundled fast nets (package data), loaded on first use: smaller
-        nets that evaluate about twice as fast as :meth:`default` and play a
-        little weaker (docs/nn.md, "The bundled nets", has both measured).
+        nets that evaluate about five times as fast as :meth:`default` and play
+        weaker (docs/nn.md, "The bundled nets", has both measured).
         For rollouts and self-play where games a second matter more than
         the last millipoints.
 
