@@ -487,21 +487,7 @@ def test_bad_arguments():
 def test_games_analysed_on_threads_give_the_same_analysis():
     # each game is analysed by its own analyser; merged in order, any number of
     # threads gives the very same report as one
-    m = bg.Match(5, rng=11)
-    policy = bg.PipCountCubePolicy()
-    while not m.over:
-        g = m.game
-        while not g.over:
-            if g.phase is bg.Phase.OPENING:
-                g.roll()
-            elif g.phase is bg.Phase.ROLL:
-                g.double() if policy.should_double(g) else g.roll()
-            elif g.phase is bg.Phase.DOUBLED:
-                g.take() if policy.should_take(g) else g.drop()
-            else:
-                g.play(g.position.best_play(g.dice))
-        if not m.over:
-            m.next_game()
+    m, _ = _bot_match(5, seed=11, evaluator=bg.Evaluator.default(), blunder_at=None)
     assert len(m.games) >= 2
     one = analyse(m, ply=0, workers=1)
     for workers in (2, 3, None):
