@@ -252,22 +252,23 @@ def test_filters_wide_open_give_the_unfiltered_answers(monkeypatch, positions):
     from backgammon import nn
 
     monkeypatch.setattr(nn, "FILTERS", (nn.MoveFilter(8, 1e9), nn.MoveFilter(8, 1e9)))
+    fast = bg.Evaluator.fast()  # the search, not the weights, is under test
     rng = np.random.default_rng(5)
     for row in positions[:6]:
         pos = bg.Position.from_array(row)
         d = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        a = nn.rank_plays(pos, d, 1)
-        b = nn.rank_plays(pos, d, 1, filtered=True)
+        a = nn.rank_plays(pos, d, 1, fast)
+        b = nn.rank_plays(pos, d, 1, fast, filtered=True)
         assert [(r.play, r.equity, r.ply) for r in a] == [(r.play, r.equity, r.ply) for r in b]
         # at ply 2 the same 8 plays go deeper; each is valued by the filtered 2-ply
-        a = nn.rank_plays(pos, d, 2)
-        b = nn.rank_plays(pos, d, 2, filtered=True)
+        a = nn.rank_plays(pos, d, 2, fast)
+        b = nn.rank_plays(pos, d, 2, fast, filtered=True)
         assert {r.play for r in a if r.ply == 2} == {r.play for r in b if r.ply == 2}
         for r in b:
             if r.ply == 2:
                 seen = r.play.result.swapped()
-                assert r.equity == pytest.approx(-nn.evaluate(seen, 2, filtered=True).equity,
-                                                 abs=1e-6)
+                assert r.equity == pytest.approx(
+                    -nn.evaluate(seen, 2, fast, filtered=True).equity, abs=1e-6)
 
 
 def _slow_filtered_two_ply(pos):

@@ -67,15 +67,16 @@ def test_same_seed_same_games_for_any_workers_and_chunks():
 
 @pytest.mark.slow
 def test_executors_give_the_local_result():
-    pos = bg.Position.initial()
-    base = bg.rollout(pos, games=3000, seed=7)
+    # nets sent to threads and to processes (pickled); the fast nets keep it quick
+    pos, fast = bg.Position.initial(), bg.Evaluator.fast()
+    base = bg.rollout(pos, games=3000, seed=7, policy=fast)
     with ThreadPoolExecutor(2) as pool:
-        assert np.array_equal(bg.rollout(pos, games=3000, seed=7, executor=pool).strata,
-                              base.strata)
+        assert np.array_equal(bg.rollout(pos, games=3000, seed=7, policy=fast,
+                                         executor=pool).strata, base.strata)
     with ProcessPoolExecutor(2) as pool:
         assert np.array_equal(
-            bg.rollout(pos, games=3000, seed=7, executor=pool, chunk_games=500).strata,
-            base.strata)
+            bg.rollout(pos, games=3000, seed=7, policy=fast, executor=pool,
+                       chunk_games=500).strata, base.strata)
 
 
 @pytest.mark.slow
@@ -151,10 +152,11 @@ def test_result_reads_well_and_serialises():
 
 def test_progress_callback_and_bar(capsys):
     seen = []
-    bg.rollout(bg.Position.initial(), games=2592, seed=1, chunk_games=1296,
+    fast = bg.Evaluator.fast()
+    bg.rollout(bg.Position.initial(), games=2592, seed=1, chunk_games=1296, policy=fast,
                progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1296, 2592), (2592, 2592)]
-    bg.rollout(bg.Position.initial(), games=1296, seed=1, progress=True)
+    bg.rollout(bg.Position.initial(), games=1296, seed=1, policy=fast, progress=True)
     err = capsys.readouterr().err
     assert "1,296" in err or "1.30k" in err  # the plain bar, or tqdm's
 
@@ -310,7 +312,7 @@ def test_huge_sizes_are_refused(kwargs, match):
 def test_summary_says_plainly_when_stratifying_gained_nothing():
     import dataclasses
 
-    r = bg.rollout(bg.Position.initial(), games=2592, seed=1)
+    r = bg.rollout(bg.Position.initial(), games=2592, seed=1, policy=bg.Evaluator.fast())
     same = dataclasses.replace(r, unstratified_stderr=r.equity.stderr * 1.01)
     text = str(same)
     assert "gained nothing measurable" in text and "cut the equity error" not in text
