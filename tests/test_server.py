@@ -737,3 +737,102 @@ def test_a_game_journal_is_bounded(client, monkeypatch):
     body = is_error(act(client, gid, tokens["1"], "reject", 3), 400, "IllegalActionError")
     assert "start a new game" in body["message"]
     assert client.get(f"/games/{gid}").json() == before
+
+
+# ---------------------------------------------------------------- retention
+
+_LONG_AGO = 1000.0     # 1970: older than any cutoff below, and than any other test's rows
+_TEN_YEARS = 10 * 365 * 86400.0
+
+
+def test_idle_games_and_old_jobs_are_purged(client):
+    from backgammon.server.store import open_store
+    store = open_store(client.database)
+    try:
+        made = [client.post("/games", json={}).json() for _ in range(2)]
+        idle, live = made[0]["id"], made[1]["id"]
+        # the idle game has two journal entries: resign (seq 0) and its reject (1)
+        assert act(client, idle, made[0]["tokens"]["0"], "resign", 0, points=1).status_code == 200
+        assert act(client, idle, made[0]["tokens"]["1"], "reject", 1).status_code == 200
+        assert act(client, live, made[1]["tokens"]["0"], "resign", 0, points=1).status_code == 200
+        store._run("UPDATE games SET created = ?, updated = ? WHERE id = ?",
+                   (_LONG_AGO, _LONG_AGO, idle), write=True)
+        # a game created long ago but played today is not idle
+        store._run("UPDATE games SET created = ? WHERE id = ?", (_LONG_AGO, live), write=True)
+        request = {"position": "4HPwATDgc/ABMA", "games": 72}
+        for job_id, status, beat in (("old-done", "done", _LONG_AGO),
+                                     ("old-dead", "running", _LONG_AGO),
+                                     ("old-alive", "running", time.time()),
+                                     ("new-done", "done", time.time())):
+            store.create_job(job_id, "rollout", request, 72, owner="x")
+            store.update_job(job_id, status=status, heartbeat=beat)
+            if job_id.startswith("old"):
+                store._run("UPDATE jobs SET created = ? WHERE id = ?", (_LONG_AGO, job_id),
+                           write=True)
+        # the idle game and its 2 entries; the finished old job and the one whose
+        # process stopped long ago; the running one still renewed stays
+        assert store.purge(_TEN_YEARS) == {"games": 1, "actions": 2, "jobs": 2}
+        is_error(client.get(f"/games/{idle}"), 404)
+        assert client.get(f"/games/{live}").json()["seq"] == 1
+        assert len(client.get(f"/games/{live}/actions").json()["entries"]) == 1
+        assert [store.job(j) is None for j in ("old-done", "old-dead", "old-alive", "new-done")] \
+            == [True, True, False, False]
+        assert store.purge(_TEN_YEARS) == {"games": 0, "actions": 0, "jobs": 0}
+        for bad in (0, -1.0, float("nan")):
+            with pytest.raises(ValueError, match="idle"):
+                store.purge(bad)
+    finally:
+        store.close()
+
+
+def test_keep_days_purges_at_start_and_is_checked(database, monkeypatch):
+    from backgammon.cli import main
+    from backgammon.server.store import open_store
+    store = open_store(database)
+    try:
+        gid = "purge-at-start"
+        store.create_game(gid, {"match_length": 0}, {})
+        store._run("UPDATE games SET created = ?, updated = ? WHERE id = ?",
+                   (_LONG_AGO, _LONG_AGO, gid), write=True)
+        assert store.seq(gid) == 0
+        with TestClient(create_app(database, keep_days=3650)):
+            for _ in range(100):
+                if store.seq(gid) is None:
+                    break
+                time.sleep(0.05)
+        assert store.seq(gid) is None
+    finally:
+        store.close()
+    for bad in (0, -2, 1e9, True, "7"):
+        with pytest.raises(ValueError, match="keep_days"):
+            create_app(database, keep_days=bad)
+    assert main(["serve", "--keep-days", "0"]) == 2
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_games_of_the_version_before_updated_are_aged_by_creation(kind, tmp_path, request):
+    old_games = """CREATE TABLE games (id TEXT PRIMARY KEY, spec TEXT NOT NULL,
+        seq INTEGER NOT NULL, tokens TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)"""
+    rows = [f"INSERT INTO games VALUES ('old', '{{}}', 0, '{{}}', {_LONG_AGO})",
+            f"INSERT INTO games VALUES ('new', '{{}}', 0, '{{}}', {time.time()})"]
+    if kind == "sqlite":
+        import sqlite3
+        url = f"sqlite:///{tmp_path}/old.sqlite3"
+        conn = sqlite3.connect(tmp_path / "old.sqlite3")
+        for sql in [old_games] + rows:
+            conn.execute(sql)
+        conn.commit()
+        conn.close()
+    else:
+        import psycopg
+        url = request.getfixturevalue("postgres").fresh_database("bg_before_updated")
+        with psycopg.connect(url) as conn:
+            for sql in [old_games] + rows:
+                conn.execute(sql)
+    from backgammon.server.store import open_store
+    store = open_store(url)
+    try:
+        assert store.purge(_TEN_YEARS) == {"games": 1, "actions": 0, "jobs": 0}
+        assert store.seq("old") is None and store.seq("new") == 0
+    finally:
+        store.close()

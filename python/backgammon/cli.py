@@ -12,7 +12,8 @@
     backgammon duel A B [--games N] [--seed S] [--workers W]   (net, pubeval, random or a .npz)
     backgammon train --out DIR [--games N] [--seed S] [--threads T] [--max-minutes M] ...
     backgammon serve [--host 127.0.0.1] [--port 8080] [--database sqlite:///FILE | postgresql://...]
-                     [--workers N]       games, the wildbg-compatible API and a page to play on
+                     [--workers N] [--keep-days DAYS]
+                                            games, the wildbg-compatible API and a page to play on
     backgammon benchmark [NETS ...] [--sets DIR] [--ply P] [--json]
                                             error rates on the strength benchmark's sets
     backgammon benchmark NEW --gate OLD [--pairs N] [--seed S]
@@ -247,8 +248,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("backgammon: error: --workers is at least 1", file=sys.stderr)
         return 2
+    if args.keep_days is not None and not 0 < args.keep_days <= 36_500:
+        print("backgammon: error: --keep-days is a number of days in (0, 36500]", file=sys.stderr)
+        return 2
     print(f"serving on http://{args.host}:{args.port}/ (docs at /docs)", flush=True)
-    serve(args.host, args.port, args.database, args.workers)
+    serve(args.host, args.port, args.database, args.workers, args.keep_days)
     return 0
 
 
@@ -506,6 +510,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="sqlite:///FILE or postgresql://... (default: SQLite in the user's "
                          "data directory)")
     sv.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    sv.add_argument("--keep-days", type=float, default=None, metavar="DAYS",
+                    help="delete games with no action for DAYS days, and jobs as old, at start "
+                         "and every hour (default: keep everything)")
     sv.set_defaults(run=_cmd_serve)
     be = sub.add_parser(
         "benchmark", help="error rates of nets on the strength benchmark",

@@ -41,6 +41,7 @@ POLL_SECONDS = 0.5           # how often a WebSocket looks for actions of other 
 MAX_GAMES_PER_MINUTE = 60    # POST /games per client address (a burst of as many, then 1 a second)
 HEARTBEAT_SECONDS = 10.0     # how often a process renews the lease of its rollout jobs
 JOB_LEASE_SECONDS = 60.0     # a queued or running job not renewed for this long has lost its process
+PURGE_SECONDS = 3600.0       # how often a process with keep_days deletes idle games and old jobs
 
 
 # ---------------------------------------------------------------- bounds (pure ASGI)
@@ -133,9 +134,13 @@ async def _refuse(scope: dict, send: Any, status: int, name: str, message: str) 
 
 # ---------------------------------------------------------------- the app
 
-def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
+def create_app(database: str | None = None, *, evaluator: Any = None,
+               keep_days: float | None = None) -> Any:
     """The service on ``database`` (default: ``$BACKGAMMON_DATABASE``, else SQLite
-    in the user's data directory)."""
+    in the user's data directory).  With ``keep_days``, games idle for longer
+    (no action) and jobs as old are deleted at start and every hour
+    (:meth:`Store.purge`); by default nothing is ever deleted."""
+    idle = keep_seconds(keep_days)
     try:
         from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
         from fastapi.exceptions import RequestValidationError
@@ -167,12 +172,26 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
             except Exception:  # the database is away: the next beat tries again
                 log.warning("could not renew the lease of this process's jobs", exc_info=True)
 
+    async def purging(idle: float) -> None:
+        while True:
+            try:
+                gone = await asyncio.to_thread(store.purge, idle)
+                if any(gone.values()):
+                    log.info("purged %(games)d idle games (%(actions)d actions) and %(jobs)d jobs",
+                             gone)
+            except Exception:  # the database is away: the next round tries again
+                log.warning("could not purge idle games", exc_info=True)
+            await asyncio.sleep(PURGE_SECONDS)
+
     @asynccontextmanager
     async def lifespan(app: Any) -> Any:
         loop_box["loop"] = asyncio.get_running_loop()
-        beating = asyncio.ensure_future(heartbeat())
+        tasks = [asyncio.ensure_future(heartbeat())]
+        if idle is not None:
+            tasks.append(asyncio.ensure_future(purging(idle)))
         yield
-        beating.cancel()
+        for task in tasks:
+            task.cancel()
         jobs.shutdown(wait=False, cancel_futures=True)
         store.close()
 
@@ -586,6 +605,16 @@ def create_app(database: str | None = None, *, evaluator: Any = None) -> Any:
 
 
 # ---------------------------------------------------------------- helpers
+
+def keep_seconds(keep_days: float | None) -> float | None:
+    """``keep_days`` in seconds, checked (None: keep everything)."""
+    if keep_days is None:
+        return None
+    if isinstance(keep_days, bool) or not isinstance(keep_days, (int, float)) \
+            or not 0 < keep_days <= 36_500:
+        raise ValueError(f"keep_days is a number of days in (0, 36500], got {keep_days!r}")
+    return float(keep_days) * 86400.0
+
 
 def _version() -> str:
     from backgammon import __version__

@@ -4,7 +4,8 @@ Tables (the same in both):
 
 - ``games``: ``id``, ``spec`` (the JSON the game was created with), ``seq``
   (how many journal entries it has), ``tokens`` (JSON: seat -> SHA-256 of the
-  seat's token), ``created``;
+  seat's token), ``created``, ``updated`` (the last action's time: what
+  :meth:`Store.purge` ages games by);
 - ``actions``: ``game_id``, ``seq``, ``entry`` (JSON: game index, player,
   kind, value), ``request_key`` (the idempotency key of the request that
   wrote it), primary key ``(game_id, seq)``;
@@ -38,7 +39,7 @@ __all__ = ["Conflict", "STALE_MESSAGE", "Store", "default_database", "open_store
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY, spec TEXT NOT NULL, seq INTEGER NOT NULL,
-        tokens TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+        tokens TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, updated DOUBLE PRECISION)""",
     """CREATE TABLE IF NOT EXISTS actions (
         game_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
         request_key TEXT, PRIMARY KEY (game_id, seq))""",
@@ -50,7 +51,8 @@ _SCHEMA = [
 ]
 
 # Columns added after the first release: (table, column, type), added to older databases.
-_ADDED_COLUMNS = [("jobs", "owner", "TEXT"), ("jobs", "heartbeat", "DOUBLE PRECISION")]
+_ADDED_COLUMNS = [("jobs", "owner", "TEXT"), ("jobs", "heartbeat", "DOUBLE PRECISION"),
+                  ("games", "updated", "DOUBLE PRECISION")]
 
 STALE_MESSAGE = "the server process running this job stopped: start the job again"
 
@@ -148,8 +150,10 @@ class Store:
     # ------------------------------------------------------------ games
 
     def create_game(self, game_id: str, spec: dict[str, Any], tokens: dict[str, str]) -> None:
-        self._run("INSERT INTO games (id, spec, seq, tokens, created) VALUES (?, ?, 0, ?, ?)",
-                  (game_id, json.dumps(spec), json.dumps(tokens), time.time()), write=True)
+        now = time.time()
+        self._run("INSERT INTO games (id, spec, seq, tokens, created, updated) "
+                  "VALUES (?, ?, 0, ?, ?, ?)",
+                  (game_id, json.dumps(spec), json.dumps(tokens), now, now), write=True)
 
     def game(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]] | None:
         """``(spec, seq, token hashes)`` of a game, or None."""
@@ -188,8 +192,8 @@ class Store:
         try:
             cur = conn.cursor()
             self._begin(cur)
-            cur.execute(self._sql("UPDATE games SET seq = ? WHERE id = ? AND seq = ?"),
-                        (new, game_id, seq))
+            cur.execute(self._sql("UPDATE games SET seq = ?, updated = ? WHERE id = ? AND seq = ?"),
+                        (new, time.time(), game_id, seq))
             if cur.rowcount != 1:
                 conn.rollback()
                 now = self.seq(game_id)
@@ -208,6 +212,42 @@ class Store:
 
     def _begin(self, cur: Any) -> None:
         pass
+
+    def purge(self, idle: float, now: float | None = None) -> dict[str, int]:
+        """Delete what has been idle for more than ``idle`` seconds: games whose
+        last action (or creation) is older, with their journals, and jobs
+        created before then that are finished or whose process stopped
+        renewing them as long.  Returns how many games, actions and jobs went.
+
+        One transaction: the games go first, then every journal entry whose
+        game is gone, so an action racing with the purge either lands before
+        it (and its game is no longer idle) or finds no game (a conflict).
+
+        >>> store.purge(30 * 86400)                    # doctest: +SKIP
+        {'games': 12, 'actions': 3410, 'jobs': 2}
+        """
+        if not idle > 0:  # also refuses NaN
+            raise ValueError(f"idle is a positive number of seconds, got {idle!r}")
+        cutoff = (time.time() if now is None else now) - idle
+        conn = self._conn()
+        try:
+            cur = conn.cursor()
+            self._begin(cur)
+            cur.execute(self._sql("DELETE FROM games WHERE COALESCE(updated, created) < ?"),
+                        (cutoff,))
+            games = cur.rowcount
+            cur.execute("DELETE FROM actions WHERE NOT EXISTS "
+                        "(SELECT 1 FROM games WHERE games.id = actions.game_id)")
+            actions = cur.rowcount
+            cur.execute(self._sql("DELETE FROM jobs WHERE created < ? AND (status NOT IN "
+                                  "('queued', 'running') OR COALESCE(heartbeat, created) < ?)"),
+                        (cutoff, cutoff))
+            jobs = cur.rowcount
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return {"games": int(games), "actions": int(actions), "jobs": int(jobs)}
 
     # ------------------------------------------------------------ jobs
 
