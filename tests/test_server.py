@@ -52,6 +52,15 @@ def database(request, tmp_path):
     return request.getfixturevalue("postgres_url")
 
 
+@pytest.fixture(autouse=True)
+def _games_unlimited(monkeypatch):
+    # the limit on new games is shared through the database, and the PostgreSQL
+    # database is the session's: the tests' games must not count against each other
+    # (the tests of the limit set their own)
+    from backgammon.server import app as app_module
+    monkeypatch.setattr(app_module, "MAX_GAMES_PER_MINUTE", 1_000_000)
+
+
 @pytest.fixture
 def client(database):
     with TestClient(create_app(database)) as c:
@@ -633,34 +642,48 @@ def test_ids_bring_their_cube_and_score(client):
 
 # ---------------------------------------------------------------- quotas and leases
 
-def test_rate_limit_bucket_hand_worked():
-    from backgammon.server.app import _RateLimit
-    limit = _RateLimit(2)                    # 2 at once, then one every 30 s
-    assert limit.take("a", now=0.0) == 0.0
-    assert limit.take("a", now=0.0) == 0.0
-    assert limit.take("a", now=0.0) == pytest.approx(30.0)   # empty: a token in 30 s
-    assert limit.take("b", now=0.0) == 0.0                    # another client has its own
-    assert limit.take("a", now=15.0) == pytest.approx(15.0)  # half a token so far
-    assert limit.take("a", now=30.0) == 0.0                   # one token back
-    assert limit.take("a", now=30.0) == pytest.approx(30.0)
-    small = _RateLimit(1, addresses=2)
-    assert small.take("a", now=0.0) == 0.0
-    assert small.take("b", now=0.0) == 0.0 and small.take("c", now=0.0) == 0.0
-    assert small.take("a", now=0.0) == 0.0   # forgotten (the oldest of three): forgiven
-    assert small.take("c", now=0.0) > 0      # remembered
+def test_rate_limit_bucket_hand_worked(database):
+    from backgammon.server.store import open_store
+    store = open_store(database)
+    try:
+        t, key = 1e9, f"test:{database[:6]}:{time.time()}"   # a key of this run only
+        take = store.take_token
+        assert take(key, 2, now=t) == 0.0          # 2 at once, then one every 30 s
+        assert take(key, 2, now=t) == 0.0
+        assert take(key, 2, now=t) == pytest.approx(30.0)        # empty: a token in 30 s
+        assert take(key + "b", 2, now=t) == 0.0                  # another client has its own
+        assert take(key, 2, now=t + 15) == pytest.approx(15.0)   # half a token so far
+        assert take(key, 2, now=t + 30) == 0.0                   # one token back
+        assert take(key, 2, now=t + 30) == pytest.approx(30.0)
+        assert take(key, 2, now=t + 20) == pytest.approx(30.0)   # the clock went back: no refill
+        # untouched for a minute: full again, so forgotten; the others stay
+        assert take(key + "c", 2, now=t + 80) == 0.0
+        assert store.forget_quotas(now=t + 91) == 2              # key (t + 30) and key + "b" (t)
+        assert take(key, 2, now=t + 91) == 0.0 and take(key, 2, now=t + 91) == 0.0
+        assert take(key + "c", 2, now=t + 91) == 0.0             # kept: one token left of two
+        assert take(key + "c", 2, now=t + 91) > 0
+        with pytest.raises(ValueError, match="per_minute"):
+            take(key, 0)
+    finally:
+        store.close()
 
 
 def test_new_games_are_rate_limited_per_client(database, monkeypatch):
     from backgammon.server import app as app_module
     monkeypatch.setattr(app_module, "MAX_GAMES_PER_MINUTE", 3)
     app = create_app(database)
-    with TestClient(app) as one, TestClient(app, client=("10.0.0.2", 4000)) as two:
+    me = f"rate-test-{time.time()}"    # an address of this run only (the database may be shared)
+    with TestClient(app, client=(me, 4000)) as one, \
+            TestClient(app, client=(me + "-2", 4000)) as two:
         for _ in range(3):
             assert one.post("/games", json={}).status_code == 201
         r = one.post("/games", json={})
         is_error(r, 429, "TooManyRequests")
         assert r.headers["Retry-After"] == "20"       # 3 a minute: a token every 20 s
         assert two.post("/games", json={}).status_code == 201
+    # another worker on the same database counts against the same limit
+    with TestClient(create_app(database), client=(me, 4001)) as other:
+        is_error(other.post("/games", json={}), 429, "TooManyRequests")
 
 
 def test_a_job_whose_process_died_is_failed(client):

@@ -88,34 +88,6 @@ class _Limits:
                           f"the request body is limited to {exc.limit:,} bytes")
 
 
-class _RateLimit:
-    """A token bucket per client address: ``per_minute`` at once, then one
-    every ``60 / per_minute`` seconds.  Remembers at most ``addresses`` clients
-    (the least recently seen are forgotten, which only forgives them)."""
-
-    def __init__(self, per_minute: int, addresses: int = 10_000) -> None:
-        from collections import OrderedDict
-        self.capacity = float(per_minute)
-        self.rate = per_minute / 60.0
-        self.addresses = addresses
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def take(self, address: str, now: float | None = None) -> float:
-        """0.0 if ``address`` may go on now (one token taken), else the
-        seconds until it may."""
-        import time
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            tokens, then = self._buckets.pop(address, (self.capacity, now))
-            tokens = min(self.capacity, tokens + (now - then) * self.rate)
-            wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
-            self._buckets[address] = (tokens - 1.0 if wait == 0.0 else tokens, now)
-            while len(self._buckets) > self.addresses:
-                self._buckets.popitem(last=False)
-            return wait
-
-
 class _TooLarge(Exception):
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -160,7 +132,6 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     counters_lock = threading.Lock()  # "queued" moves in request and job threads
     loop_box: dict[str, asyncio.AbstractEventLoop] = {}
     owner = secrets.token_hex(8)    # this process, as the owner of its rollout jobs
-    new_games = _RateLimit(MAX_GAMES_PER_MINUTE)
 
     from contextlib import asynccontextmanager
 
@@ -169,6 +140,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
                 await asyncio.to_thread(store.beat, owner)
+                await asyncio.to_thread(store.forget_quotas)
             except Exception:  # the database is away: the next beat tries again
                 log.warning("could not renew the lease of this process's jobs", exc_info=True)
 
@@ -411,9 +383,10 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     def create_game(body: GameCreate, request: Request) -> Any:
         """A new game: two seats with secret tokens (no token for a bot's seat).
         A client address may create ``MAX_GAMES_PER_MINUTE`` games at once, then
-        one a second (429 with ``Retry-After`` beyond)."""
+        one a second (429 with ``Retry-After`` beyond), counted in the database
+        across every worker."""
         address = request.client.host if request.client else "-"
-        wait = new_games.take(address)
+        wait = store.take_token("games:" + address[:100], MAX_GAMES_PER_MINUTE)
         if wait:
             seconds = max(1, int(wait + 0.999))
             response = error(429, "TooManyRequests",

@@ -14,7 +14,9 @@ Tables (the same in both):
   lease: ``owner`` (the server process running it) and ``heartbeat`` (when
   that process last said it is alive).  A queued or running job whose
   heartbeat is older than the lease is failed by whoever reads it
-  (:meth:`Store.expire_job`): its process died, and nothing will finish it.
+  (:meth:`Store.expire_job`): its process died, and nothing will finish it;
+- ``quotas``: a token bucket per client (``key``, ``tokens``, ``stamp``), shared
+  by every worker on the database (:meth:`Store.take_token`).
 
 :meth:`Store.append` writes a request's entries and moves ``seq`` on in one
 transaction, only if ``seq`` is still what the request read
@@ -48,6 +50,9 @@ _SCHEMA = [
         done BIGINT NOT NULL, total BIGINT NOT NULL, request TEXT NOT NULL,
         result TEXT, message TEXT, cancel INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL,
         owner TEXT, heartbeat DOUBLE PRECISION)""",
+    """CREATE TABLE IF NOT EXISTS quotas (
+        key TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL,
+        stamp DOUBLE PRECISION NOT NULL)""",
 ]
 
 # Columns added after the first release: (table, column, type), added to older databases.
@@ -249,6 +254,61 @@ class Store:
             raise
         return {"games": int(games), "actions": int(actions), "jobs": int(jobs)}
 
+    # ------------------------------------------------------------ quotas
+
+    def take_token(self, key: str, per_minute: int, now: float | None = None) -> float:
+        """A token bucket per ``key`` (a client address), shared by every process
+        on the database: ``per_minute`` at once, then one every ``60 /
+        per_minute`` seconds.  Returns 0.0 if ``key`` may go on now (a token is
+        taken), else the seconds until it may.  Buckets untouched for a minute
+        are full again and are deleted, so the table holds only the clients of
+        the last minute.
+
+        >>> store.take_token("10.0.0.2", 60)           # doctest: +SKIP
+        0.0
+        """
+        if per_minute < 1:
+            raise ValueError(f"per_minute is at least 1, got {per_minute!r}")
+        now = time.time() if now is None else now
+        capacity, rate = float(per_minute), per_minute / 60.0
+        conn = self._conn()
+        try:
+            cur = conn.cursor()
+            self._begin(cur)
+            cur.execute(self._sql("INSERT INTO quotas (key, tokens, stamp) VALUES (?, ?, ?) "
+                                  "ON CONFLICT (key) DO NOTHING"), (key, capacity, now))
+            cur.execute(self._sql("SELECT tokens, stamp FROM quotas WHERE key = ?"
+                                  + self._for_update), (key,))
+            tokens, stamp = cur.fetchone()
+            # a clock that went back refills nothing
+            tokens = min(capacity, float(tokens) + max(0.0, now - float(stamp)) * rate)
+            wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
+            cur.execute(self._sql("UPDATE quotas SET tokens = ?, stamp = ? WHERE key = ?"),
+                        (tokens - 1.0 if wait == 0.0 else tokens, max(now, float(stamp)), key))
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return wait
+
+    _for_update = ""
+
+    def forget_quotas(self, now: float | None = None) -> int:
+        """Delete the buckets untouched for a minute (full again); how many.
+        The server does it with every heartbeat, so the table holds only the
+        clients of the last minute or so."""
+        now = time.time() if now is None else now
+        conn = self._conn()
+        try:
+            cur = conn.cursor()
+            cur.execute(self._sql("DELETE FROM quotas WHERE stamp < ?"), (now - 60.0,))
+            count = cur.rowcount
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return int(count)
+
     # ------------------------------------------------------------ jobs
 
     def create_job(self, job_id: str, kind: str, request: dict[str, Any], total: int,
@@ -348,7 +408,7 @@ class SqliteStore(Store):
         cur.execute("BEGIN IMMEDIATE")  # take the write lock now: no upgrade deadlock
 
     def _columns(self) -> list[tuple[str, str]]:
-        return [(table, str(row[1])) for table in ("games", "actions", "jobs")
+        return [(table, str(row[1])) for table in ("games", "actions", "jobs", "quotas")
                 for row in self._run(f"PRAGMA table_info({table})")]
 
 
@@ -412,6 +472,7 @@ class PostgresStore(Store):
     """PostgreSQL through psycopg 3 (the ``server`` extra); a connection per thread."""
 
     placeholder = "%s"
+    _for_update = " FOR UPDATE"   # the bucket's row is locked until the transaction ends
 
     def __init__(self, url: str) -> None:
         super().__init__()
