@@ -719,24 +719,30 @@ _OLD_ROW = ("INSERT INTO jobs VALUES ('old-job', 'rollout', 'running', 10, 72, '
             "0, 1000.0)")
 
 
+def _old_database(kind, statements, name, tmp_path, request):
+    """The URL of a new database of ``kind`` made by ``statements`` (an older
+    version's tables and rows), before any server opened it."""
+    if kind == "sqlite":
+        import sqlite3
+        conn = sqlite3.connect(tmp_path / "old.sqlite3")
+        for sql in statements:
+            conn.execute(sql)
+        conn.commit()
+        conn.close()
+        return f"sqlite:///{tmp_path}/old.sqlite3"
+    import psycopg
+    url = request.getfixturevalue("postgres").fresh_database(name)
+    with psycopg.connect(url) as conn:
+        for sql in statements:
+            conn.execute(sql)
+    return url
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_database_of_the_version_before_leases_is_migrated(kind, tmp_path, request):
     # a database written before jobs had leases: its running job (from a process
     # long gone) is failed, and new jobs work
-    if kind == "sqlite":
-        import sqlite3
-        url = f"sqlite:///{tmp_path}/old.sqlite3"
-        conn = sqlite3.connect(tmp_path / "old.sqlite3")
-        conn.execute(_OLD_JOBS)
-        conn.execute(_OLD_ROW)
-        conn.commit()
-        conn.close()
-    else:
-        import psycopg
-        url = request.getfixturevalue("postgres").fresh_database("bg_before_leases")
-        with psycopg.connect(url) as conn:
-            conn.execute(_OLD_JOBS)
-            conn.execute(_OLD_ROW)
+    url = _old_database(kind, [_OLD_JOBS, _OLD_ROW], "bg_before_leases", tmp_path, request)
     with TestClient(create_app(url)) as c:
         old = c.get("/rollouts/old-job").json()
         assert old["status"] == "failed" and old["done"] == 10
@@ -838,20 +844,7 @@ def test_games_of_the_version_before_updated_are_aged_by_creation(kind, tmp_path
         seq INTEGER NOT NULL, tokens TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)"""
     rows = [f"INSERT INTO games VALUES ('old', '{{}}', 0, '{{}}', {_LONG_AGO})",
             f"INSERT INTO games VALUES ('new', '{{}}', 0, '{{}}', {time.time()})"]
-    if kind == "sqlite":
-        import sqlite3
-        url = f"sqlite:///{tmp_path}/old.sqlite3"
-        conn = sqlite3.connect(tmp_path / "old.sqlite3")
-        for sql in [old_games] + rows:
-            conn.execute(sql)
-        conn.commit()
-        conn.close()
-    else:
-        import psycopg
-        url = request.getfixturevalue("postgres").fresh_database("bg_before_updated")
-        with psycopg.connect(url) as conn:
-            for sql in [old_games] + rows:
-                conn.execute(sql)
+    url = _old_database(kind, [old_games] + rows, "bg_before_updated", tmp_path, request)
     from backgammon.server.store import open_store
     store = open_store(url)
     try:

@@ -114,6 +114,19 @@ class Store:
     def _sql(self, sql: str) -> str:
         return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
 
+    def _count(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """Run one writing statement in its own transaction; the rows it touched."""
+        conn = self._conn()
+        try:
+            cur = conn.cursor()
+            cur.execute(self._sql(sql), tuple(args))
+            count = cur.rowcount
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return int(count)
+
     def _run(self, sql: str, args: Iterable[Any] = (), *, write: bool = False) -> list[tuple]:
         conn = self._conn()
         try:
@@ -298,16 +311,7 @@ class Store:
         The server does it with every heartbeat, so the table holds only the
         clients of the last minute or so."""
         now = time.time() if now is None else now
-        conn = self._conn()
-        try:
-            cur = conn.cursor()
-            cur.execute(self._sql("DELETE FROM quotas WHERE stamp < ?"), (now - 60.0,))
-            count = cur.rowcount
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
-        return int(count)
+        return self._count("DELETE FROM quotas WHERE stamp < ?", (now - 60.0,))
 
     # ------------------------------------------------------------ jobs
 
@@ -334,35 +338,17 @@ class Store:
 
     def beat(self, owner: str) -> int:
         """Renew the lease of ``owner``'s queued and running jobs; how many."""
-        conn = self._conn()
-        try:
-            cur = conn.cursor()
-            cur.execute(self._sql("UPDATE jobs SET heartbeat = ? WHERE owner = ? "
-                                  "AND status IN ('queued', 'running')"), (time.time(), owner))
-            count = cur.rowcount
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
-        return int(count)
+        return self._count("UPDATE jobs SET heartbeat = ? WHERE owner = ? "
+                           "AND status IN ('queued', 'running')", (time.time(), owner))
 
     def expire_job(self, job_id: str, lease: float) -> bool:
         """Fail the job if it is queued or running and its heartbeat is older
         than ``lease`` seconds (its process is gone); whether it did.  One
         statement, so of several workers reading it at once one expires it."""
-        conn = self._conn()
-        try:
-            cur = conn.cursor()
-            cur.execute(self._sql("UPDATE jobs SET status = 'failed', message = ? WHERE id = ? "
-                                  "AND status IN ('queued', 'running') "
-                                  "AND COALESCE(heartbeat, created) < ?"),
-                        (STALE_MESSAGE, job_id, time.time() - lease))
-            count = cur.rowcount
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
-        return count == 1
+        return self._count("UPDATE jobs SET status = 'failed', message = ? WHERE id = ? "
+                           "AND status IN ('queued', 'running') "
+                           "AND COALESCE(heartbeat, created) < ?",
+                           (STALE_MESSAGE, job_id, time.time() - lease)) == 1
 
     def update_job(self, job_id: str, **fields: Any) -> None:
         if "result" in fields and fields["result"] is not None:
