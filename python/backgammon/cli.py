@@ -248,8 +248,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("backgammon: error: --workers is at least 1", file=sys.stderr)
         return 2
-    if args.keep_days is not None and not 0 < args.keep_days <= 36_500:
-        print("backgammon: error: --keep-days is a number of days in (0, 36500]", file=sys.stderr)
+    from backgammon.server.app import keep_seconds
+    try:
+        keep_seconds(args.keep_days)
+    except ValueError as exc:
+        print(f"backgammon: error: --keep-days: {exc}", file=sys.stderr)
         return 2
     print(f"serving on http://{args.host}:{args.port}/ (docs at /docs)", flush=True)
     serve(args.host, args.port, args.database, args.workers, args.keep_days)

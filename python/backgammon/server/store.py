@@ -33,7 +33,8 @@ import os
 import sqlite3
 import threading
 import time
-from typing import Any, Iterable
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
 from urllib.parse import unquote, urlparse
 
 __all__ = ["Conflict", "STALE_MESSAGE", "Store", "default_database", "open_store"]
@@ -92,6 +93,7 @@ class Store:
     """What the server needs of a database; a connection per thread."""
 
     placeholder = "?"
+    _for_update = ""   # how a SELECT locks its rows to the end of the transaction (Postgres)
 
     def __init__(self) -> None:
         self._local = threading.local()
@@ -114,18 +116,25 @@ class Store:
     def _sql(self, sql: str) -> str:
         return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
 
-    def _count(self, sql: str, args: Iterable[Any] = ()) -> int:
-        """Run one writing statement in its own transaction; the rows it touched."""
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        """A cursor in one write transaction: committed when the block ends,
+        rolled back if it raises."""
         conn = self._conn()
         try:
             cur = conn.cursor()
-            cur.execute(self._sql(sql), tuple(args))
-            count = cur.rowcount
+            self._begin(cur)
+            yield cur
             conn.commit()
         except BaseException:
             conn.rollback()
             raise
-        return int(count)
+
+    def _count(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """Run one writing statement in its own transaction; the rows it touched."""
+        with self._transaction() as cur:
+            cur.execute(self._sql(sql), tuple(args))
+            return int(cur.rowcount)
 
     def _run(self, sql: str, args: Iterable[Any] = (), *, write: bool = False) -> list[tuple]:
         conn = self._conn()
@@ -205,27 +214,18 @@ class Store:
                key: str | None = None) -> int:
         """Write ``entries`` after entry ``seq - 1`` and return the new seq, in one
         transaction; :class:`Conflict` if the game's seq is no longer ``seq``."""
-        conn = self._conn()
         new = seq + len(entries)
-        try:
-            cur = conn.cursor()
-            self._begin(cur)
+        with self._transaction() as cur:
             cur.execute(self._sql("UPDATE games SET seq = ?, updated = ? WHERE id = ? AND seq = ?"),
                         (new, time.time(), game_id, seq))
-            if cur.rowcount != 1:
-                conn.rollback()
-                now = self.seq(game_id)
-                raise Conflict(-1 if now is None else now)
-            for i, entry in enumerate(entries):
+            moved = cur.rowcount == 1
+            for i, entry in enumerate(entries if moved else ()):  # else nothing is written
                 cur.execute(self._sql("INSERT INTO actions (game_id, seq, entry, request_key) "
                                       "VALUES (?, ?, ?, ?)"),
                             (game_id, seq + i, json.dumps(entry), key if i == 0 else None))
-            conn.commit()
-        except Conflict:
-            raise
-        except BaseException:
-            conn.rollback()
-            raise
+        if not moved:
+            now = self.seq(game_id)
+            raise Conflict(-1 if now is None else now)
         return new
 
     def _begin(self, cur: Any) -> None:
@@ -247,10 +247,7 @@ class Store:
         if not idle > 0:  # also refuses NaN
             raise ValueError(f"idle is a positive number of seconds, got {idle!r}")
         cutoff = (time.time() if now is None else now) - idle
-        conn = self._conn()
-        try:
-            cur = conn.cursor()
-            self._begin(cur)
+        with self._transaction() as cur:
             cur.execute(self._sql("DELETE FROM games WHERE COALESCE(updated, created) < ?"),
                         (cutoff,))
             games = cur.rowcount
@@ -261,10 +258,6 @@ class Store:
                                   "('queued', 'running') OR COALESCE(heartbeat, created) < ?)"),
                         (cutoff, cutoff))
             jobs = cur.rowcount
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
         return {"games": int(games), "actions": int(actions), "jobs": int(jobs)}
 
     # ------------------------------------------------------------ quotas
@@ -273,9 +266,8 @@ class Store:
         """A token bucket per ``key`` (a client address), shared by every process
         on the database: ``per_minute`` at once, then one every ``60 /
         per_minute`` seconds.  Returns 0.0 if ``key`` may go on now (a token is
-        taken), else the seconds until it may.  Buckets untouched for a minute
-        are full again and are deleted, so the table holds only the clients of
-        the last minute.
+        taken), else the seconds until it may.  A bucket untouched for a minute
+        is full again, the same as none: :meth:`forget_quotas` deletes those.
 
         >>> store.take_token("10.0.0.2", 60)           # doctest: +SKIP
         0.0
@@ -284,10 +276,7 @@ class Store:
             raise ValueError(f"per_minute is at least 1, got {per_minute!r}")
         now = time.time() if now is None else now
         capacity, rate = float(per_minute), per_minute / 60.0
-        conn = self._conn()
-        try:
-            cur = conn.cursor()
-            self._begin(cur)
+        with self._transaction() as cur:
             cur.execute(self._sql("INSERT INTO quotas (key, tokens, stamp) VALUES (?, ?, ?) "
                                   "ON CONFLICT (key) DO NOTHING"), (key, capacity, now))
             cur.execute(self._sql("SELECT tokens, stamp FROM quotas WHERE key = ?"
@@ -298,13 +287,7 @@ class Store:
             wait = 0.0 if tokens >= 1.0 else (1.0 - tokens) / rate
             cur.execute(self._sql("UPDATE quotas SET tokens = ?, stamp = ? WHERE key = ?"),
                         (tokens - 1.0 if wait == 0.0 else tokens, max(now, float(stamp)), key))
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
         return wait
-
-    _for_update = ""
 
     def forget_quotas(self, now: float | None = None) -> int:
         """Delete the buckets untouched for a minute (full again); how many.
