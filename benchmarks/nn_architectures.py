@@ -3,7 +3,7 @@
 Times ``Evaluator.evaluate_batch`` on the positions compare_peers.py uses
 (20,000 distinct ones) for the bundled nets and for untrained nets of other
 shapes (speed does not depend on the weights): encodings 1 to 3, more hidden
-units; the net's move
+units, a second hidden layer ("512x32": 32 middle units); the net's move
 choice (``choose_groups``, incremental) on 2,000 (position, roll) pairs; and
 gnubg-nn's ``probabilities(board, 0)`` loop.  Ratios by CPU time.
 
@@ -30,7 +30,10 @@ SHAPES = [("bundled", None),
           ("enc 3, 384/64/128", dict(hidden=(384, 64, 128), encoding=3)),
           ("enc 3, 512/64/128", dict(hidden=(512, 64, 128), encoding=3)),
           ("enc 3, 512/64/512 (generation 6)", dict(hidden=(512, 64, 512), encoding=3)),
-          ("enc 3, 1024/64/512", dict(hidden=(1024, 64, 512), encoding=3))]
+          ("enc 3, 1024/64/512", dict(hidden=(1024, 64, 512), encoding=3)),
+          ("enc 3, 512x32/64/512", dict(hidden=(512, 64, 512), encoding=3, middle=(32, 0, 0))),
+          ("enc 3, 768x32/64/512", dict(hidden=(768, 64, 512), encoding=3, middle=(32, 0, 0))),
+          ("enc 3, 1024x32/64/512", dict(hidden=(1024, 64, 512), encoding=3, middle=(32, 0, 0)))]
 
 
 def main() -> None:

@@ -89,13 +89,15 @@ NN_FEATURES_BY_ENCODING: dict[int, int]
 NN_MAX_NETS: int
 NN_OUTPUTS: int
 NN_MAX_HIDDEN: int
+NN_MAX_MIDDLE: int
 NN_ENCODING: int
 
 class Nets:
     arrays: tuple[npt.NDArray[np.float32], ...]
     hidden: tuple[int, ...]
+    middle: tuple[int, ...]
     encoding: int
-    def __init__(self, arrays: Any, hidden: Any, encoding: int = 1) -> None: ...
+    def __init__(self, arrays: Any, hidden: Any, encoding: int = 1, middle: Any = None) -> None: ...
     def evaluate(self, boards: npt.NDArray[np.int8], cancel: Cancel | None = None) -> npt.NDArray[np.float32]: ...
     def choose(self, before: bytes, cands: npt.NDArray[np.int8]) -> tuple[int, npt.NDArray[np.float32]]: ...
     def choose_groups(

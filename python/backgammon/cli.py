@@ -176,6 +176,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
     hidden = (args.hidden_contact, args.hidden_race) + (
         (args.hidden_crashed,) if args.hidden_crashed else ())
+    middle = (args.middle_contact, args.middle_race) + (
+        (args.middle_crashed,) if args.hidden_crashed else ())
+    if args.middle_crashed and not args.hidden_crashed:
+        raise BackgammonError("--middle-crashed needs a crashed net: give --hidden-crashed")
     if args.targets is not None:  # supervised (backgammon.supervised)
         if args.games is not None:
             raise BackgammonError("give --games (self-play) or --targets (supervised), not both")
@@ -185,16 +189,22 @@ def _cmd_train(args: argparse.Namespace) -> int:
             from backgammon.nn import Evaluator
             if start is None:
                 raise BackgammonError("--grow grows the nets of --init: give --init NETS")
+            if any(middle):
+                raise BackgammonError("--grow keeps the layers of --init; --middle-* sizes "
+                                      "are for fresh nets")
             start = Evaluator.load(start).grown(hidden, args.encoding, seed=args.seed)
         net = train(targets=targets, out=args.out, seed=args.seed, threads=args.threads,
                     hidden=hidden, encoding=args.encoding, lr=args.lr,
                     lr_final=args.lr_final, epochs=args.epochs, batch=args.batch,
                     optimizer=args.optimizer, validation=args.validation,
                     start=start, max_minutes=args.max_minutes,
-                    progress=not args.no_progress, frozen=args.frozen or ())
+                    progress=not args.no_progress, frozen=args.frozen or (),
+                    middle=middle if any(middle) else None)
     else:
         if args.frozen:
             raise BackgammonError("--frozen is a setting of supervised training (--targets)")
+        if any(middle):
+            raise BackgammonError("--middle-* is a setting of supervised training (--targets)")
         start = args.init
         if start is None and (args.encoding != 1 or args.hidden_crashed):
             from backgammon.nn import Evaluator
@@ -451,6 +461,10 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--hidden-race", type=int, default=64)
     tr.add_argument("--hidden-crashed", type=int, default=0,
                     help="hidden units of a third net for crashed positions (0: none, the default)")
+    for name in ("contact", "race", "crashed"):
+        tr.add_argument(f"--middle-{name}", type=int, default=0, metavar="M",
+                        help=f"supervised: a second hidden layer of M units in a fresh {name} "
+                             "net (0: none, the default)")
     tr.add_argument("--encoding", type=int, choices=(1, 2, 3), default=1,
                     help="input encoding of fresh nets (docs/nn.md; default 1)")
     tr.add_argument("--lr", type=float, default=None,

@@ -40,6 +40,11 @@ VERSION = 2
 VERSIONS = (1, 2)
 ARCHITECTURE = "mlp-1-softsigmoid-logistic5"
 """One hidden layer of soft sigmoids (1/2 + x / (2 (1 + |x|))), five logistic outputs."""
+ARCHITECTURE_MIDDLE = "mlp-2-softsigmoid-logistic5"
+"""The same, where a net may have a second ("middle") hidden layer of soft
+sigmoids between the first and the outputs (``NAME_wm``, ``NAME_bm``).
+Files write it only when a net has one, so older readers refuse such files
+by name and read every other file as before."""
 ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2",
              3: "tesauro4-bar-off-feat42-v3"}
 """The input encodings by number, as files name them (docs/nn.md)."""
@@ -51,6 +56,7 @@ OUTPUTS = _bgcore.NN_OUTPUTS
 NETS = ("contact", "race", "crashed")
 """The nets in the core's order; the crashed one is optional (contact answers then)."""
 _PARTS = ("w1", "b1", "w2", "b2")
+_MID_PARTS = ("wm", "bm")
 _DEFAULT_FILE = Path(__file__).with_name("data") / "nets.npz"
 _FAST_FILE = Path(__file__).with_name("data") / "nets-fast.npz"
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
@@ -144,6 +150,8 @@ class Evaluator:
         (1, 5)
         >>> Evaluator.random(hidden=(16, 8, 8), encoding=2).nets
         ('contact', 'race', 'crashed')
+        >>> Evaluator.random(hidden=(16, 8), middle=(8, 0)).middle
+        (8, 0)
     """
 
     def __init__(self, weights: Mapping[str, np.ndarray], *,
@@ -152,13 +160,18 @@ class Evaluator:
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
         same for ``"race_"`` (and optionally ``"crashed_"``) to arrays, inputs
         those of ``encoding`` (1: 204, 2: 224, 3: 238); ``meta`` is free text kept in
-        files."""
+        files.  A net with a second hidden layer of M units adds
+        ``"contact_wm"`` ``(M, H)`` and ``"contact_bm"`` ``(M,)``, and its
+        ``"contact_w2"`` is ``(5, M)``."""
         if isinstance(encoding, bool) or encoding not in ENCODINGS:
             raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
-        arrays, hidden = _padded(weights, INPUTS_BY_ENCODING[encoding])
-        self._nets = _bgcore.Nets(arrays, hidden, encoding)
+        arrays, hidden, middle = _padded(weights, INPUTS_BY_ENCODING[encoding])
+        self._nets = _bgcore.Nets(arrays, hidden, encoding, middle)
         self.encoding: int = int(encoding)
         self.hidden: tuple[int, ...] = hidden
+        """The first hidden layer's units of each net (:attr:`nets` order)."""
+        self.middle: tuple[int, ...] = middle
+        """The second hidden layer's units of each net, 0 where it has none."""
         self.meta: dict[str, str] = {str(k): str(v) for k, v in (meta or {}).items()}
         self.source: str | None = None  # the file's name, when read by load()
 
@@ -178,6 +191,8 @@ class Evaluator:
             'net'
             >>> Evaluator.random(hidden=(8, 4), seed=1).policy_name
             'net(contact 8/race 4)'
+            >>> Evaluator.random(hidden=(8, 4), middle=(8, 0), seed=1).policy_name
+            'net(contact 8x8/race 4)'
         """
         if self is Evaluator._default:
             return "net"
@@ -185,16 +200,22 @@ class Evaluator:
             return "fast"
         if self.source:
             return f"net({self.source})"
-        return "net(" + "/".join(f"{n} {h}" for n, h in zip(self.nets, self.hidden)) + ")"
+        return "net(" + "/".join(f"{n} {s}" for n, s in zip(self.nets, self._sizes())) + ")"
+
+    def _sizes(self) -> list[str]:
+        """Each net's hidden sizes as text: ``"512"``, or ``"512x32"`` with a middle layer."""
+        return [f"{h}x{m}" if m else str(h) for h, m in zip(self.hidden, self.middle)]
 
     # ------------------------------------------------------------------
     # Construction, files
 
     @classmethod
     def random(cls, hidden: tuple[int, ...] = (128, 64), seed: int = 0,
-               encoding: int = 1) -> Evaluator:
+               encoding: int = 1, middle: tuple[int, ...] | None = None) -> Evaluator:
         """Untrained nets with small random weights (seeded): hidden sizes of
-        contact, race and, when a third is given, crashed."""
+        contact, race and, when a third is given, crashed; ``middle``, one
+        size a net (0: none), adds a second hidden layer (up to
+        ``NN_MAX_MIDDLE`` units) between the first and the outputs."""
         if isinstance(encoding, bool) or encoding not in ENCODINGS:
             raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
         try:
@@ -204,18 +225,34 @@ class Evaluator:
         if len(hidden) not in (2, 3):
             raise InvalidWeightsError(f"hidden must be 2 or 3 sizes (contact, race[, crashed]), "
                                       f"got {hidden!r}")
+        try:
+            mids = (0,) * len(hidden) if middle is None else tuple(middle)
+        except TypeError:
+            raise InvalidWeightsError(f"middle must be one size a net, got {middle!r}") from None
+        if len(mids) != len(hidden):
+            raise InvalidWeightsError(f"middle must be one size a net ({len(hidden)}), got {middle!r}")
         inputs = INPUTS_BY_ENCODING[encoding]
         rng = np.random.default_rng(seed)
         weights = {}
-        for name, h in zip(NETS, hidden):
+        for name, h, m in zip(NETS, hidden, mids):
             if not isinstance(h, (int, np.integer)) or not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
                 raise InvalidWeightsError(
                     f"hidden sizes must be integers from 1 to {_bgcore.NN_MAX_HIDDEN}, got {hidden!r}")
+            if (not isinstance(m, (int, np.integer)) or isinstance(m, bool)
+                    or not 0 <= m <= _bgcore.NN_MAX_MIDDLE):
+                raise InvalidWeightsError(
+                    f"middle sizes must be integers from 0 to {_bgcore.NN_MAX_MIDDLE}, got {middle!r}")
             weights[f"{name}_w1"] = rng.uniform(-0.15, 0.15, (inputs, h)).astype(np.float32)
             weights[f"{name}_b1"] = np.zeros(h, np.float32)
-            weights[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (OUTPUTS, h)).astype(np.float32)
+            if m:
+                # sums of h activations near 1/2: the spread keeps them in the slope
+                r = float(np.sqrt(3.0 / h))
+                weights[f"{name}_wm"] = rng.uniform(-r, r, (m, h)).astype(np.float32)
+                weights[f"{name}_bm"] = np.zeros(m, np.float32)
+            weights[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (OUTPUTS, m or h)).astype(np.float32)
             weights[f"{name}_b2"] = np.zeros(OUTPUTS, np.float32)
-        return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}, seed={seed}, "
+        mid = f", middle={mids}" if any(mids) else ""
+        return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}{mid}, seed={seed}, "
                                             f"encoding={encoding})"}, encoding=encoding)
 
     _default: Evaluator | None = None
@@ -273,9 +310,10 @@ class Evaluator:
         if version not in {str(v) for v in VERSIONS}:
             raise InvalidWeightsError(f"{where}: format version {version}, this library reads "
                                       f"{' and '.join(map(str, VERSIONS))}")
-        if text("architecture") != ARCHITECTURE:
+        if text("architecture") not in (ARCHITECTURE, ARCHITECTURE_MIDDLE):
             raise InvalidWeightsError(f"{where}: architecture {text('architecture')!r}, this "
-                                      f"library runs {ARCHITECTURE!r}")
+                                      f"library runs {ARCHITECTURE!r} and {ARCHITECTURE_MIDDLE!r}")
+        middle_allowed = text("architecture") == ARCHITECTURE_MIDDLE
         names = {v: k for k, v in ENCODINGS.items()}
         enc_name = text("encoding")
         if version == "1":   # two nets, encoding 1
@@ -291,7 +329,11 @@ class Evaluator:
             if nets not in (NETS[:2], NETS):
                 raise InvalidWeightsError(f"{where}: nets {text('nets')!r}: 'contact,race' or "
                                           "'contact,race,crashed' expected")
-        weights = {f"{n}_{p}": data[f"{n}_{p}"] for n in NETS for p in _PARTS if f"{n}_{p}" in data}
+        parts = _PARTS + _MID_PARTS if middle_allowed else _PARTS
+        if not middle_allowed and any(f"{n}_{p}" in data for n in NETS for p in _MID_PARTS):
+            raise InvalidWeightsError(f"{where}: middle-layer arrays in a file of architecture "
+                                      f"{ARCHITECTURE!r}")
+        weights = {f"{n}_{p}": data[f"{n}_{p}"] for n in NETS for p in parts if f"{n}_{p}" in data}
         missing = [f"{n}_{p}" for n in nets for p in _PARTS if f"{n}_{p}" not in data]
         if missing:
             raise InvalidWeightsError(f"{where}: missing weight arrays: {', '.join(missing)}")
@@ -314,9 +356,11 @@ class Evaluator:
         state), which :meth:`load` ignores."""
         assert all(k.startswith("train_") for k in extra)
         # two nets of encoding 1 keep the version 1 layout (older readers load them)
-        version = 1 if len(self.hidden) == 2 and self.encoding == 1 else VERSION
+        version = 1 if len(self.hidden) == 2 and self.encoding == 1 and not any(self.middle) \
+            else VERSION
+        arch = ARCHITECTURE_MIDDLE if any(self.middle) else ARCHITECTURE
         data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(version)),
-                                "architecture": np.array(ARCHITECTURE),
+                                "architecture": np.array(arch),
                                 "encoding": np.array(ENCODINGS[self.encoding])}
         if version >= 2:
             data["nets"] = np.array(",".join(self.nets))
@@ -331,12 +375,15 @@ class Evaluator:
         out = {}
         arrays = self._nets.arrays
         for c, name in enumerate(self.nets):
-            h = self.hidden[c]
-            w1, b1, w2, b2 = arrays[4 * c: 4 * c + 4]
+            h, m = self.hidden[c], self.middle[c]
+            w1, b1, w2, b2, wm, bm = arrays[6 * c: 6 * c + 6]
             out[f"{name}_w1"] = w1[:, :h].copy()
             out[f"{name}_b1"] = b1[:h].copy()
-            out[f"{name}_w2"] = w2[:, :h].copy()
+            out[f"{name}_w2"] = w2[:, :m or h].copy()
             out[f"{name}_b2"] = b2.copy()
+            if m:
+                out[f"{name}_wm"] = wm[:m, :h].copy()
+                out[f"{name}_bm"] = bm[:m].copy()
         return out
 
     def copy(self) -> Evaluator:
@@ -351,7 +398,8 @@ class Evaluator:
         the new inputs and units start silent (new inputs with zero weights
         into the hidden layer, new units with small random input weights and
         zero weights out), and a crashed net this one lacks starts as its
-        contact net, which answered those positions.  The start of a
+        contact net, which answered those positions.  A second hidden layer
+        is kept as it is (new first-layer units feed it with zero weights).  The start of a
         supervised generation that keeps what the previous nets learned.
 
             >>> ev = Evaluator.random(hidden=(8, 4), seed=1)
@@ -386,8 +434,15 @@ class Evaluator:
             g1 = np.zeros((inputs, h), np.float32)
             g1[:w1.shape[0], :have] = w1
             g1[:, have:] = rng.uniform(-0.1, 0.1, (inputs, h - have))
-            g2 = np.zeros((OUTPUTS, h), np.float32)
-            g2[:, :have] = w2
+            if f"{src}_wm" in old:    # the outputs read the middle layer
+                wm = old[f"{src}_wm"]
+                gm = np.zeros((wm.shape[0], h), np.float32)
+                gm[:, :have] = wm
+                weights.update({f"{name}_wm": gm, f"{name}_bm": old[f"{src}_bm"].copy()})
+                g2 = w2.copy()
+            else:
+                g2 = np.zeros((OUTPUTS, h), np.float32)
+                g2[:, :have] = w2
             weights.update({f"{name}_w1": g1, f"{name}_b1": np.pad(b1, (0, h - have)),
                             f"{name}_w2": g2, f"{name}_b2": b2.copy()})
         meta = dict(self.meta)
@@ -427,7 +482,7 @@ class Evaluator:
 
     def __repr__(self) -> str:
         origin = self.meta.get("origin", "")
-        sizes = ", ".join(f"{n} {h} hidden" for n, h in zip(self.nets, self.hidden))
+        sizes = ", ".join(f"{n} {s} hidden" for n, s in zip(self.nets, self._sizes()))
         enc = f", encoding {self.encoding}" if self.encoding != 1 else ""
         return f"<Evaluator {sizes}{enc}{', ' + origin if origin else ''}>"
 
@@ -661,8 +716,9 @@ def _rebuild(weights: dict[str, np.ndarray], encoding: int) -> Evaluator:
 
 
 def _padded(weights: Mapping[str, Any], inputs: int = INPUTS
-            ) -> tuple[tuple[np.ndarray, ...], tuple[int, ...]]:
-    """The core's padded arrays of a weight mapping, after checking it."""
+            ) -> tuple[tuple[np.ndarray, ...], tuple[int, ...], tuple[int, ...]]:
+    """The core's padded arrays (six a net) of a weight mapping, after
+    checking it, with each net's first and second hidden sizes."""
     if not isinstance(weights, Mapping):
         raise TypeError(f"weights must be a mapping of arrays, got {type(weights).__name__}")
     nets = NETS if any(k.startswith("crashed_") for k in weights) else NETS[:2]
@@ -670,41 +726,58 @@ def _padded(weights: Mapping[str, Any], inputs: int = INPUTS
     missing = sorted(want - set(weights))
     if missing:
         raise InvalidWeightsError(f"missing weight arrays: {', '.join(missing)}")
-    extra = sorted(set(weights) - want)
+    for n in nets:
+        if (f"{n}_wm" in weights) != (f"{n}_bm" in weights):
+            raise InvalidWeightsError(f"{n} net: a middle layer needs both {n}_wm and {n}_bm")
+    extra = sorted(set(weights) - want - {f"{n}_{p}" for n in nets for p in _MID_PARTS})
     if extra:
         raise InvalidWeightsError(f"unknown weight arrays: {', '.join(extra)}")
     arrays: list[np.ndarray] = []
     hidden = []
+    middle = []
     for name in nets:
+        parts = _PARTS + (_MID_PARTS if f"{name}_wm" in weights else ())
         try:
-            w1, b1, w2, b2 = (np.asarray(weights[f"{name}_{p}"]) for p in _PARTS)
+            given = {p: np.asarray(weights[f"{name}_{p}"]) for p in parts}
         except (TypeError, ValueError) as exc:
             raise InvalidWeightsError(f"{name} net: {exc}") from None
-        for part, a in zip(_PARTS, (w1, b1, w2, b2)):
+        for part, a in given.items():
             if a.dtype.kind not in "fiu":
                 raise InvalidWeightsError(f"{name}_{part} must be numeric, got dtype {a.dtype}")
+        w1 = given["w1"]
         if w1.ndim != 2 or w1.shape[0] != inputs:
             raise InvalidWeightsError(f"{name}_w1 must have shape ({inputs}, H), got {w1.shape}")
         h = w1.shape[1]
         if not 1 <= h <= _bgcore.NN_MAX_HIDDEN:
             raise InvalidWeightsError(
                 f"{name} net: {h} hidden units, from 1 to {_bgcore.NN_MAX_HIDDEN} allowed")
-        for part, a, shape in (("b1", b1, (h,)), ("w2", w2, (OUTPUTS, h)), ("b2", b2, (OUTPUTS,))):
-            if a.shape != shape:
-                raise InvalidWeightsError(f"{name}_{part} must have shape {shape}, got {a.shape}")
+        m = 0
+        if "wm" in given:
+            wm = given["wm"]
+            if wm.ndim != 2 or wm.shape[1] != h:
+                raise InvalidWeightsError(f"{name}_wm must have shape (M, {h}), got {wm.shape}")
+            m = wm.shape[0]
+            if not 1 <= m <= _bgcore.NN_MAX_MIDDLE:
+                raise InvalidWeightsError(
+                    f"{name} net: {m} middle units, from 1 to {_bgcore.NN_MAX_MIDDLE} allowed")
+        shapes = {"b1": (h,), "w2": (OUTPUTS, m or h), "b2": (OUTPUTS,), "bm": (m,)}
+        for part, a in given.items():
+            if part in shapes and a.shape != shapes[part]:
+                raise InvalidWeightsError(f"{name}_{part} must have shape {shapes[part]}, got {a.shape}")
         hp = (h + 7) // 8 * 8
-        p1 = np.zeros((inputs, hp), np.float32)
-        q1 = np.zeros(hp, np.float32)
-        p2 = np.zeros((OUTPUTS, hp), np.float32)
+        mp = (m + 7) // 8 * 8
+        padded = {"w1": np.zeros((inputs, hp), np.float32), "b1": np.zeros(hp, np.float32),
+                  "w2": np.zeros((OUTPUTS, mp or hp), np.float32),
+                  "b2": np.zeros(OUTPUTS, np.float32),
+                  "wm": np.zeros((mp, hp), np.float32), "bm": np.zeros(mp, np.float32)}
         with np.errstate(over="ignore", invalid="ignore"):
-            p1[:, :h] = w1
-            q1[:h] = b1
-            p2[:, :h] = w2
-            q2 = np.array(b2, np.float32)
-        for part, a in zip(_PARTS, (p1, q1, p2, q2)):
+            for part, a in given.items():
+                padded[part][tuple(slice(0, d) for d in a.shape)] = a
+        for part, a in padded.items():
             if not np.isfinite(a).all():  # checked as float32: 1e39 does not fit
                 raise InvalidWeightsError(f"{name}_{part} holds values that are not finite "
                                           "float32 numbers")
-        arrays += [p1, q1, p2, q2]
+        arrays += [padded[p] for p in _PARTS + _MID_PARTS]
         hidden.append(h)
-    return tuple(arrays), tuple(hidden)
+        middle.append(m)
+    return tuple(arrays), tuple(hidden), tuple(middle)

@@ -66,6 +66,7 @@ class FitSettings:
     seed: int = 0
     hidden: tuple[int, ...] = (128, 64)   # contact, race[, crashed]
     encoding: int = 1
+    middle: tuple[int, ...] = ()  # second hidden layers, one size a net (0: none); (): none
     epochs: int = 20
     batch: int = 128
     optimizer: str = "adam"
@@ -84,21 +85,24 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         encoding: int = 1, validation: float = 0.05, threads: int | None = None,
         start: Evaluator | str | os.PathLike[str] | None = None,
         max_minutes: float | None = None, progress: bool = True,
-        log: Callable[[str], Any] | None = None, frozen: Iterable[str] = ()) -> Evaluator:
+        log: Callable[[str], Any] | None = None, frozen: Iterable[str] = (),
+        middle: tuple[int, ...] | None = None) -> Evaluator:
     """Trains nets on ``targets`` (a file, a directory, a list of files and directories,
     or a read :class:`~backgammon.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
     run's).  ``hidden`` gives the sizes of the contact, race and (a third
-    size) crashed nets; ``encoding`` the inputs (1, 2 or 3, docs/nn.md).
-    ``start`` (an Evaluator or a nets file) replaces the random initial nets
-    of a fresh run (its nets, sizes and encoding win over ``hidden`` and
-    ``encoding``).  ``frozen`` names nets (``"race"``, ``"crashed"``,
+    size) crashed nets; ``encoding`` the inputs (1, 2 or 3, docs/nn.md);
+    ``middle``, one size a net (0: none), a second hidden layer between the
+    first and the outputs.  ``start`` (an Evaluator or a nets file) replaces
+    the random initial nets of a fresh run (its nets, sizes and encoding win
+    over ``hidden``, ``middle`` and ``encoding``).  ``frozen`` names nets (``"race"``, ``"crashed"``,
     ``"contact"``) that keep the weights they start with: e.g. a new contact
     net trained beside the race and crashed nets of ``start``.
     ``max_minutes`` stops at the end of the first epoch past that wall time."""
     optimizer = _choice(optimizer)
     settings = FitSettings(
-        seed=training_seed(seed), hidden=_hidden(hidden), encoding=_encoding(encoding), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
+        seed=training_seed(seed), hidden=_hidden(hidden), encoding=_encoding(encoding),
+        middle=_middle(middle, len(_hidden(hidden))), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
         batch=_count(batch, "batch", _MAX_BATCH), optimizer=optimizer,
         lr=learning_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
         lr_final=learning_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",
@@ -114,10 +118,12 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     init = start_nets(start)
     if init is not None:
         settings = FitSettings(**{**asdict(settings), "hidden": init.hidden,
+                                  "middle": init.middle if any(init.middle) else (),
                                   "encoding": init.encoding, "frozen": settings.frozen})
         nthreads = _threads(threads, len(settings.hidden))
     net = (init.copy() if init is not None
-           else Evaluator.random(settings.hidden, settings.seed, settings.encoding))
+           else Evaluator.random(settings.hidden, settings.seed, settings.encoding,
+                                 middle=settings.middle or None))
     if set(settings.frozen) - set(net.nets):
         raise BackgammonError(f"frozen names nets these nets lack: {sorted(settings.frozen)} "
                               f"of {net.nets}")
@@ -367,6 +373,7 @@ class _State:
                                     f"(kind {state.get('kind')!r})")
         try:
             saved = FitSettings(**{**state["settings"], "hidden": tuple(state["settings"]["hidden"]),
+                                   "middle": tuple(state["settings"].get("middle", ())),
                                    "frozen": tuple(state["settings"].get("frozen", ()))})
             epoch, done, steps = int(state["epoch"]), list(map(int, state["done"])), list(map(int, state["steps"]))
             seconds = float(state["seconds"])
@@ -476,6 +483,22 @@ def _hidden(hidden: Any) -> tuple[int, ...]:
             raise BackgammonError(f"hidden sizes must be integers from 1 to "
                                   f"{_bgcore.NN_MAX_HIDDEN}, got {hidden!r}")
     return tuple(int(h) for h in sizes)
+
+
+def _middle(middle: Any, nets: int) -> tuple[int, ...]:
+    """The second hidden layers' sizes, one a net; () when none has one."""
+    if middle is None:
+        return ()
+    try:
+        sizes = tuple(middle)
+    except TypeError:
+        sizes = (None,)
+    if len(sizes) != nets or any(
+            isinstance(m, bool) or not isinstance(m, (int, np.integer))
+            or not 0 <= m <= _bgcore.NN_MAX_MIDDLE for m in sizes):
+        raise BackgammonError(f"middle must be {nets} integers from 0 to "
+                              f"{_bgcore.NN_MAX_MIDDLE} (0: no middle layer), got {middle!r}")
+    return tuple(int(m) for m in sizes) if any(sizes) else ()
 
 
 def _encoding(encoding: Any) -> int:

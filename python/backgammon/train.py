@@ -71,7 +71,8 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
           max_minutes: float | None = None, start: Evaluator | str | os.PathLike[str] | None = None,
           progress: bool = True, log: Callable[[str], Any] | None = None,
           epochs: int = 20, batch: int = 128, optimizer: str = "adam",
-          validation: float = 0.05, encoding: int = 1, frozen: Iterable[str] = ()) -> Evaluator:
+          validation: float = 0.05, encoding: int = 1, frozen: Iterable[str] = (),
+          middle: tuple[int, ...] | None = None) -> Evaluator:
     """Trains for ``games`` self-play games (in total, counting a resumed
     run's) and returns the :class:`~backgammon.Evaluator`; with ``targets``
     (a targets file, a directory of them, a list of files), trains
@@ -79,7 +80,8 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
     ``batch``, ``optimizer`` "adam" or "momentum", ``validation`` the
     held-out fraction; ``lr`` and ``lr_final`` default to 0.003 and 0.0001
     for Adam, 0.1 and 0.0033 for momentum; ``threads`` at most one a net;
-    ``frozen`` names nets that keep their starting weights).
+    ``frozen`` names nets that keep their starting weights; ``middle`` gives
+    fresh nets a second hidden layer, one size a net, 0 for none).
 
     With ``out``, a directory, the run keeps ``checkpoint.npz`` (the nets and
     the training state, after every evaluation and at the end), ``best.npz``
@@ -97,9 +99,12 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
                    lr_final=lr_final, seed=seed, hidden=hidden, encoding=encoding,
                    validation=validation,
                    threads=threads, start=start, max_minutes=max_minutes, progress=progress,
-                   log=log, frozen=frozen)
+                   log=log, frozen=frozen, middle=middle)
     if frozen:
         raise BackgammonError("frozen nets are a setting of supervised training (targets=...)")
+    if middle is not None and any(middle):
+        raise BackgammonError("TD self-play trains nets of one hidden layer; a middle layer "
+                              "is a setting of supervised training (targets=...)")
     if games is None:
         raise BackgammonError("train needs games (self-play) or targets (supervised)")
     from backgammon.supervised import learning_rate, start_nets, training_seed
@@ -107,6 +112,9 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
     lr = learning_rate(0.1 if lr is None else lr, "lr")
     lr_final = learning_rate(0.01 if lr_final is None else lr_final, "lr_final", zero=True)
     start = start_nets(start)
+    if start is not None and any(start.middle):
+        raise BackgammonError("TD self-play trains nets of one hidden layer; these nets have "
+                              "a middle layer (train them on targets)")
     if threads is None:
         threads = min(2, os.cpu_count() or 1)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)):

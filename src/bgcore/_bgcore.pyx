@@ -691,6 +691,7 @@ bg_nn3_init()   # encoding 3's escape table, once, before any evaluation
 NN_MAX_NETS = BG_NN_MAXNETS
 NN_OUTPUTS = BG_NN_NOUT
 NN_MAX_HIDDEN = BG_NN_MAXH
+NN_MAX_MIDDLE = BG_NN_MAXMID
 NN_ENCODING = BG_NN_ENCODING
 # AVX2 kernels when the CPU has them (results are identical either way);
 # BACKGAMMON_NO_AVX2=1 keeps the baseline ones.
@@ -720,45 +721,58 @@ cdef int _bearoff_exact(const void *ctx, const int8_t *b, float *out) noexcept n
 cdef class Nets:
     """The contact, race and (optionally) crashed nets over padded float32 arrays.
 
-    ``arrays`` is ``(w1, b1, w2, b2)`` of each net in the order contact,
-    race, crashed: ``w1`` ``(inputs, hpad)`` input-major, ``b1`` ``(hpad,)``,
-    ``w2`` ``(5, hpad)``, ``b2`` ``(5,)``, hpad a multiple of 8 whose columns
-    past ``hidden[c]`` are zero; ``inputs`` that of ``encoding`` (1: 204, 2:
-    224, 3: 238).  With two nets crashed positions go to the contact net.  The core
-    reads (and training writes) the arrays in place, so they are kept here.
-    Evaluation only reads: one Nets may serve any number of threads at once;
-    training needs its own copy.
+    ``arrays`` is ``(w1, b1, w2, b2, wm, bm)`` of each net in the order
+    contact, race, crashed: ``w1`` ``(inputs, hpad)`` input-major, ``b1``
+    ``(hpad,)``, ``w2`` ``(5, opad)``, ``b2`` ``(5,)``, and a second hidden
+    layer's ``wm`` ``(mpad, hpad)`` unit-major and ``bm`` ``(mpad,)``; hpad
+    and mpad multiples of 8 whose entries past ``hidden[c]`` and
+    ``middle[c]`` are zero, opad mpad with a middle layer and hpad without
+    (``wm`` ``(0, hpad)`` and ``bm`` ``(0,)`` then); ``inputs`` that of
+    ``encoding`` (1: 204, 2: 224, 3: 238).  With two nets crashed positions
+    go to the contact net.  The core reads (and training writes) the arrays
+    in place, so they are kept here.  Evaluation only reads: one Nets may
+    serve any number of threads at once; training needs its own copy.
     """
     cdef bg_nn nn
     cdef bg_evaluator ev
     cdef bg_mlp_rw rw[3]
     cdef readonly tuple arrays
     cdef readonly tuple hidden
+    cdef readonly tuple middle
     cdef readonly int encoding
 
-    def __init__(self, arrays, hidden, int encoding=1):
-        cdef float[:, ::1] w1, w2
-        cdef float[::1] b1, b2
-        cdef int c, hpad, k, nin
+    def __init__(self, arrays, hidden, int encoding=1, middle=None):
+        cdef float[:, ::1] w1, w2, wm
+        cdef float[::1] b1, b2, bm
+        cdef int c, hpad, mpad, opad, k, nin
         arrays = tuple(arrays)
         hidden = tuple(int(h) for h in hidden)
         k = len(hidden)
-        if k not in (2, 3) or len(arrays) != 4 * k:
-            raise ValueError("Nets needs 2 or 3 nets: 4 arrays and a hidden size each")
+        middle = (0,) * k if middle is None else tuple(int(h) for h in middle)
+        if k not in (2, 3) or len(arrays) != 6 * k or len(middle) != k:
+            raise ValueError("Nets needs 2 or 3 nets: 6 arrays, a hidden size and a middle size each")
         if not 1 <= encoding <= BG_NN_ENCODING_MAX:
             raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
         nin = bg_nn_inputs(encoding)
         memset(&self.nn, 0, sizeof(self.nn))
+        memset(self.rw, 0, sizeof(self.rw))
         self.nn.nnets = k
         for c in range(k):
-            w1 = arrays[4 * c]
-            b1 = arrays[4 * c + 1]
-            w2 = arrays[4 * c + 2]
-            b2 = arrays[4 * c + 3]
+            w1 = arrays[6 * c]
+            b1 = arrays[6 * c + 1]
+            w2 = arrays[6 * c + 2]
+            b2 = arrays[6 * c + 3]
+            wm = arrays[6 * c + 4]
+            bm = arrays[6 * c + 5]
             hpad = w1.shape[1]
+            mpad = wm.shape[0]
+            opad = mpad if middle[c] else hpad
             if (w1.shape[0] != nin or hpad % 8 or hpad > BG_NN_MAXH or hpad < 8
-                    or b1.shape[0] != hpad or w2.shape[0] != BG_NN_NOUT or w2.shape[1] != hpad
-                    or b2.shape[0] != BG_NN_NOUT or not 0 < hidden[c] <= hpad < hidden[c] + 8):
+                    or b1.shape[0] != hpad or w2.shape[0] != BG_NN_NOUT or w2.shape[1] != opad
+                    or b2.shape[0] != BG_NN_NOUT or not 0 < hidden[c] <= hpad < hidden[c] + 8
+                    or wm.shape[1] != hpad or bm.shape[0] != mpad or mpad % 8
+                    or mpad > BG_NN_MAXMID or (middle[c] == 0) != (mpad == 0)
+                    or not (middle[c] == 0 or 0 < middle[c] <= mpad < middle[c] + 8)):
                 raise ValueError("net arrays of the wrong shapes")
             self.nn.net[c].nin = nin
             self.nn.net[c].enc = encoding
@@ -772,9 +786,17 @@ cdef class Nets:
             self.rw[c].b1 = &b1[0]
             self.rw[c].w2 = &w2[0, 0]
             self.rw[c].b2 = &b2[0]
+            if middle[c]:
+                self.nn.net[c].nmid = middle[c]
+                self.nn.net[c].mpad = mpad
+                self.nn.net[c].wm = &wm[0, 0]
+                self.nn.net[c].bm = &bm[0]
+                self.rw[c].wm = &wm[0, 0]
+                self.rw[c].bm = &bm[0]
         self.encoding = encoding
         self.arrays = arrays
         self.hidden = hidden
+        self.middle = middle
         self.ev.nn = &self.nn
         # positions the bear-off database covers get its exact chances, in
         # evaluation, move choice and as training targets
@@ -892,6 +914,9 @@ cdef class Nets:
         _check_playing(b)
         if ngames < 0 or first_game < 0:
             raise ValueError("game numbers must be >= 0")
+        if any(self.middle):
+            raise ValueError("TD training runs nets of one hidden layer; train nets with a "
+                             "middle layer on targets")
         _cancel_init(&c, cancel, _NET_POLL)
         with nogil:
             r = bg_td_games(&self.ev, self.rw, b, seed, first_game, ngames, lr, &c)

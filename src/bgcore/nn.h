@@ -46,6 +46,8 @@
 #define BG_NN_NOUT 5
 #define BG_NN_MAXNZ 192        /* nonzero inputs: 2 x (15 x 4 + 2) + 42 = 166 at most, + slack */
 #define BG_NN_MAXH 1024       /* hidden units of a net at most */
+#define BG_NN_MAXMID 128       /* units of a second hidden layer at most */
+#define BG_NN_HBUF (BG_NN_MAXH + BG_NN_MAXMID)   /* activations of both hidden layers */
 #define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack */
 #define BG_NN_ENCODING 1       /* the encoding of the bundled nets (docs/nn.md) */
 #define BG_NN_ENCODING_MAX 3   /* encodings this core runs: 1, 2 and 3 */
@@ -63,8 +65,14 @@ typedef struct {
     int enc;           /* input encoding: 1, 2 or 3 (nin = BG_NN_NIN, BG_NN_NIN2 or BG_NN_NIN3) */
     const float *w1;   /* nin x hpad, input-major */
     const float *b1;   /* hpad */
-    const float *w2;   /* 5 x hpad, output-major */
+    const float *w2;   /* 5 x opad, output-major: the outputs' weights on the last
+                          hidden layer (opad: hpad, or mpad with a middle layer) */
     const float *b2;   /* 5 */
+    int nmid, mpad;    /* a second ("middle") hidden layer of nmid units padded to
+                          mpad (0, 0: none); it costs no first-layer work, so the
+                          incremental move choice keeps its speed */
+    const float *wm;   /* mpad x hpad, unit-major: the middle units' weights on the first layer */
+    const float *bm;   /* mpad */
 } bg_mlp;
 
 typedef struct {
@@ -622,12 +630,12 @@ static inline float bg_nn_logistic(float x)
  * is the reference: eight partial sums per output, then
  * ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7)); the SSE2 and AVX2
  * versions do the same operations lane by lane, so all three agree bit for bit. */
-static inline void bg_nn_head_plain(const bg_mlp *m, const float *acc, float *h, float *t)
+static inline void bg_nn_head_plain(const float *w2, int hp, const float *acc, float *h, float *t)
 {
-    int k, j, l, hp = m->hpad;
+    int k, j, l;
     for (j = 0; j < hp; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
     for (k = 0; k < BG_NN_NOUT; k++) {
-        const float *w = m->w2 + (size_t)k * hp;
+        const float *w = w2 + (size_t)k * hp;
         float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (j = 0; j < hp; j += 8)
             for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
@@ -643,12 +651,12 @@ static inline float bg_nn_fold4(__m128 u)
     return (v[0] + v[1]) + (v[2] + v[3]);
 }
 
-static inline void bg_nn_head_base(const bg_mlp *m, const float *acc, float *h, float *t)
+static inline void bg_nn_head_base(const float *w2, int hp, const float *acc, float *h, float *t)
 {
     const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
     const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
     __m128 s[BG_NN_NOUT][2];
-    int k, j, q, hp = m->hpad;
+    int k, j, q;
     for (k = 0; k < BG_NN_NOUT; k++) s[k][0] = s[k][1] = _mm_setzero_ps();
     for (j = 0; j < hp; j += 8) {
         __m128 x[2];
@@ -659,7 +667,7 @@ static inline void bg_nn_head_base(const bg_mlp *m, const float *acc, float *h, 
             _mm_storeu_ps(h + j + 4 * q, x[q]);
         }
         for (k = 0; k < BG_NN_NOUT; k++) {
-            const float *w = m->w2 + (size_t)k * hp + j;
+            const float *w = w2 + (size_t)k * hp + j;
             s[k][0] = _mm_add_ps(s[k][0], _mm_mul_ps(_mm_loadu_ps(w), x[0]));
             s[k][1] = _mm_add_ps(s[k][1], _mm_mul_ps(_mm_loadu_ps(w + 4), x[1]));
         }
@@ -671,13 +679,13 @@ static inline void bg_nn_head_base(const bg_mlp *m, const float *acc, float *h, 
 #endif
 
 #ifdef BG_NN_X86_DISPATCH
-__attribute__((target("avx2"))) static void bg_nn_head_avx2(const bg_mlp *m, const float *acc,
-                                                             float *h, float *t)
+__attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int hp,
+                                                             const float *acc, float *h, float *t)
 {
     const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
     const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
     __m256 s[BG_NN_NOUT];
-    int k, j, hp = m->hpad;
+    int k, j;
     for (k = 0; k < BG_NN_NOUT; k++) s[k] = _mm256_setzero_ps();
     for (j = 0; j < hp; j += 8) {
         __m256 a = _mm256_loadu_ps(acc + j);
@@ -685,7 +693,7 @@ __attribute__((target("avx2"))) static void bg_nn_head_avx2(const bg_mlp *m, con
         __m256 x = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, a), d));
         _mm256_storeu_ps(h + j, x);
         for (k = 0; k < BG_NN_NOUT; k++)
-            s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(_mm256_loadu_ps(m->w2 + (size_t)k * hp + j), x));
+            s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(_mm256_loadu_ps(w2 + (size_t)k * hp + j), x));
     }
     for (k = 0; k < BG_NN_NOUT; k++) {
         float v[4];
@@ -696,16 +704,82 @@ __attribute__((target("avx2"))) static void bg_nn_head_avx2(const bg_mlp *m, con
 }
 #endif
 
-/* Hidden activations into h and the five raw output probabilities. */
+/* The middle layer's sums u = bm + wm h of the first layer's activations
+ * h.  The plain version is the reference: eight partial sums per unit,
+ * folded as the head folds them; the AVX2 one does the same operations
+ * lane by lane (four units at a time), so both agree bit for bit. */
+static inline void bg_nn_mid_plain(const bg_mlp *m, const float *h, float *u)
+{
+    int i, j, l, hp = m->hpad;
+    for (i = 0; i < m->mpad; i++) {
+        const float *w = m->wm + (size_t)i * hp;
+        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (j = 0; j < hp; j += 8)
+            for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
+        u[i] = (((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))) + m->bm[i];
+    }
+}
+
+#ifdef BG_NN_X86_DISPATCH
+__attribute__((target("avx2"))) static void bg_nn_mid_avx2(const bg_mlp *m, const float *h,
+                                                            float *u)
+{
+    int i, j, q, hp = m->hpad;
+    for (i = 0; i < m->mpad; i += 4) {          /* mpad is a multiple of 8 */
+        __m256 s[4];
+        for (q = 0; q < 4; q++) s[q] = _mm256_setzero_ps();
+        for (j = 0; j < hp; j += 8) {
+            __m256 x = _mm256_loadu_ps(h + j);
+            for (q = 0; q < 4; q++)
+                s[q] = _mm256_add_ps(s[q], _mm256_mul_ps(
+                    _mm256_loadu_ps(m->wm + (size_t)(i + q) * hp + j), x));
+        }
+        for (q = 0; q < 4; q++) {
+            float v[4];
+            __m128 w = _mm_add_ps(_mm256_castps256_ps128(s[q]), _mm256_extractf128_ps(s[q], 1));
+            _mm_storeu_ps(v, w);
+            u[i + q] = ((v[0] + v[1]) + (v[2] + v[3])) + m->bm[i + q];
+        }
+    }
+}
+#endif
+
+/* The soft sigmoid of n sums (the heads' formula, elementwise: every
+ * version rounds alike). */
+static inline void bg_nn_act(const float *acc, float *h, int n)
+{
+    int j;
+    for (j = 0; j < n; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
+}
+
+/* The five output sums t of the last hidden layer's sums acc (hp of
+ * them), its activations into h. */
+static inline void bg_nn_head_sums(const float *w2, int hp, const float *acc, float *h, float *t)
+{
+#ifdef BG_NN_X86_DISPATCH
+    if (bg_nn_avx2) { bg_nn_head_avx2(w2, hp, acc, h, t); return; }
+#endif
+    bg_nn_head_base(w2, hp, acc, h, t);
+}
+
+/* The hidden activations into h (the first layer's hpad, then a middle
+ * layer's mpad: BG_NN_HBUF floats) and the five raw output probabilities. */
 static inline void bg_nn_head(const bg_mlp *m, const float *acc, float *h, float *out)
 {
     float t[BG_NN_NOUT];
     int k;
+    if (m->nmid) {
+        float u[BG_NN_MAXMID];
+        bg_nn_act(acc, h, m->hpad);
 #ifdef BG_NN_X86_DISPATCH
-    if (bg_nn_avx2) bg_nn_head_avx2(m, acc, h, t);
-    else
+        if (bg_nn_avx2) bg_nn_mid_avx2(m, h, u);
+        else
 #endif
-    bg_nn_head_base(m, acc, h, t);
+        bg_nn_mid_plain(m, h, u);
+        bg_nn_head_sums(m->w2, m->mpad, u, h + m->hpad, t);
+    } else {
+        bg_nn_head_sums(m->w2, m->hpad, acc, h, t);
+    }
     for (k = 0; k < BG_NN_NOUT; k++) out[k] = bg_nn_logistic(t[k] + m->b2[k]);
 }
 
@@ -790,7 +864,7 @@ static inline void bg_nn_forward_scan(const bg_mlp *m, const int8_t *b, const bg
 /* The five probabilities of board b for the player on roll, before rolling. */
 static inline void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
 {
-    float acc[BG_NN_MAXH], h[BG_NN_MAXH];
+    float acc[BG_NN_MAXH], h[BG_NN_HBUF];
     bg_nn_scan_t s;
     bg_nn_scan(b, &s);
     if (bg_nn_known(ev, b, &s, out)) return;
@@ -847,7 +921,7 @@ static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cl
 static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, const int8_t *e,
                                     const bg_nn_scan_t *es, float *out)
 {
-    float acc[BG_NN_MAXH], h[BG_NN_MAXH], f[BG_NN_MAXFEAT];
+    float acc[BG_NN_MAXH], h[BG_NN_HBUF], f[BG_NN_MAXFEAT];
     int16_t idx[BG_NN_NPTS_DELTA];
     float val[BG_NN_NPTS_DELTA];
     int i, k, n = 0, c, nf, hp = m->hpad;

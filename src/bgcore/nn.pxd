@@ -16,6 +16,7 @@ cdef extern from "nn.h" nogil:
         BG_NN_CRASHED
         BG_NN_NOUT
         BG_NN_MAXH
+        BG_NN_MAXMID
         BG_NN_MAXNZ
         BG_NN_ENCODING
         BG_NN_RACE
@@ -28,6 +29,9 @@ cdef extern from "nn.h" nogil:
         const float *b1
         const float *w2
         const float *b2
+        int nmid, mpad
+        const float *wm
+        const float *bm
 
     ctypedef struct bg_nn:
         bg_mlp net[3]
@@ -70,6 +74,8 @@ cdef extern from "train.h" nogil:
         float *b1
         float *w2
         float *b2
+        float *wm
+        float *bm
 
     int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, const int8_t *start,
                         uint64_t seed, int64_t first_game, int64_t ngames, float lr,

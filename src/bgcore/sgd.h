@@ -15,7 +15,7 @@
  * The loss of an example is sum_k -(t_k log o_k + (1 - t_k) log(1 - o_k))
  * over the five raw outputs o (before bg_nn_tidy); its gradient with
  * respect to output k's sum is o_k - t_k.  Only the nhid real hidden units
- * learn: the padding of hpad stays zero.
+ * (and nmid real middle units) learn: the padding stays zero.
  */
 #ifndef BGCORE_SGD_H
 #define BGCORE_SGD_H
@@ -34,10 +34,19 @@ typedef struct {
     float beta2, eps;    /* Adam only */
 } bg_sgd_opts;
 
-/* Parameters of a net, in the order the optimizer state holds them. */
+/* The padded width of the layer under the outputs. */
+static inline int bg_sgd_opad(const bg_mlp *m)
+{
+    return m->nmid ? m->mpad : m->hpad;
+}
+
+/* Parameters of a net, in the order the optimizer state holds them: w1,
+ * b1, w2, b2, then a middle layer's wm and bm. */
 static inline int64_t bg_sgd_nparams(const bg_mlp *m)
 {
-    return (int64_t)m->nin * m->hpad + m->hpad + (int64_t)BG_NN_NOUT * m->hpad + BG_NN_NOUT;
+    int64_t mid = m->nmid ? (int64_t)m->mpad * m->hpad + m->mpad : 0;
+    return (int64_t)m->nin * m->hpad + m->hpad + (int64_t)BG_NN_NOUT * bg_sgd_opad(m)
+           + BG_NN_NOUT + mid;
 }
 
 /* The learning rate of step s (0-based). */
@@ -78,7 +87,7 @@ static inline int bg_sgd_loss(const bg_mlp *m, const int8_t *boards, const float
                               const int64_t *order, int64_t n, double *sum, bg_cancel *cancel)
 {
     int16_t idx[BG_NN_MAXNZ];
-    float val[BG_NN_MAXNZ], h[BG_NN_MAXH], out[BG_NN_NOUT];
+    float val[BG_NN_MAXNZ], h[BG_NN_HBUF], out[BG_NN_NOUT];
     int64_t i;
     int nz;
     *sum = 0.0;
@@ -141,9 +150,11 @@ static inline int bg_sgd_train(const bg_mlp *m, const bg_mlp_rw *rw, const bg_sg
                                const int64_t *order, int64_t n, int64_t batch, int64_t *step,
                                int64_t *done, double *loss_sum, bg_cancel *cancel)
 {
-    int hp = m->hpad, nh = m->nhid, nin = m->nin;
+    int hp = m->hpad, nh = m->nhid, nin = m->nin, nm = m->nmid, mp = m->mpad;
+    int op = bg_sgd_opad(m), olive = nm ? nm : nh;
     int64_t np_ = bg_sgd_nparams(m), first, i;
-    int64_t n1 = (int64_t)nin * hp, o_b1 = n1, o_w2 = n1 + hp, o_b2 = o_w2 + (int64_t)BG_NN_NOUT * hp;
+    int64_t n1 = (int64_t)nin * hp, o_b1 = n1, o_w2 = n1 + hp, o_b2 = o_w2 + (int64_t)BG_NN_NOUT * op;
+    int64_t o_wm = o_b2 + BG_NN_NOUT, o_bm = o_wm + (int64_t)mp * hp;
     float *grad = (float *)calloc((size_t)np_, sizeof(float));
     unsigned char *touched = (unsigned char *)calloc((size_t)nin, 1);
     float *mom = state, *sec = state + np_;
@@ -152,25 +163,46 @@ static inline int bg_sgd_train(const bg_mlp *m, const bg_mlp_rw *rw, const bg_sg
     if (!grad || !touched) { free(grad); free(touched); return -1; }
     for (first = 0; first < n; first += batch) {
         int64_t last = first + batch < n ? first + batch : n, t;
-        float lr;
+        float lr, count = (float)(last - first);
         if (bg_cancelled(cancel)) { free(grad); free(touched); return BG_E_CANCELLED; }
         for (i = first; i < last; i++) {
             int16_t idx[BG_NN_MAXNZ];
-            float val[BG_NN_MAXNZ], h[BG_NN_MAXH], out[BG_NN_NOUT], delta[BG_NN_NOUT], ga[BG_NN_MAXH];
+            float val[BG_NN_MAXNZ], h[BG_NN_HBUF], out[BG_NN_NOUT], delta[BG_NN_NOUT], ga[BG_NN_MAXH];
             const float *tg = targets + order[i] * BG_NN_NOUT;
+            const float *top = nm ? h + hp : h;    /* the layer under the outputs */
             int nz, j, k, q;
             bg_sgd_forward(m, boards + order[i] * BG_NPTS, idx, val, &nz, h, out);
             *loss_sum += bg_sgd_xent(out, tg);
             for (k = 0; k < BG_NN_NOUT; k++) delta[k] = out[k] - tg[k];
-            for (j = 0; j < nh; j++) {
-                float a = 1.0f - fabsf(2.0f * h[j] - 1.0f), s = 0.0f;
-                for (k = 0; k < BG_NN_NOUT; k++) s += delta[k] * m->w2[(size_t)k * hp + j];
-                ga[j] = s * 0.5f * a * a;      /* the soft sigmoid's slope */
-            }
             for (k = 0; k < BG_NN_NOUT; k++) {
-                float *gw = grad + o_w2 + (int64_t)k * hp;
-                for (j = 0; j < nh; j++) gw[j] += delta[k] * h[j];
+                float *gw = grad + o_w2 + (int64_t)k * op;
+                for (j = 0; j < olive; j++) gw[j] += delta[k] * top[j];
                 grad[o_b2 + k] += delta[k];
+            }
+            if (nm) {
+                float gm[BG_NN_MAXMID];
+                for (q = 0; q < nm; q++) {
+                    float a = 1.0f - fabsf(2.0f * top[q] - 1.0f), s = 0.0f;
+                    for (k = 0; k < BG_NN_NOUT; k++) s += delta[k] * m->w2[(size_t)k * op + q];
+                    gm[q] = s * 0.5f * a * a;  /* the soft sigmoid's slope */
+                }
+                for (j = 0; j < nh; j++) ga[j] = 0.0f;
+                for (q = 0; q < nm; q++) {
+                    const float *w = m->wm + (size_t)q * hp;
+                    float *gw = grad + o_wm + (int64_t)q * hp, g = gm[q];
+                    for (j = 0; j < nh; j++) { gw[j] += g * h[j]; ga[j] += g * w[j]; }
+                    grad[o_bm + q] += g;
+                }
+                for (j = 0; j < nh; j++) {
+                    float a = 1.0f - fabsf(2.0f * h[j] - 1.0f);
+                    ga[j] *= 0.5f * a * a;
+                }
+            } else {
+                for (j = 0; j < nh; j++) {
+                    float a = 1.0f - fabsf(2.0f * h[j] - 1.0f), s = 0.0f;
+                    for (k = 0; k < BG_NN_NOUT; k++) s += delta[k] * m->w2[(size_t)k * hp + j];
+                    ga[j] = s * 0.5f * a * a;      /* the soft sigmoid's slope */
+                }
             }
             for (j = 0; j < nh; j++) grad[o_b1 + j] += ga[j];
             for (q = 0; q < nz; q++) {
@@ -183,13 +215,16 @@ static inline int bg_sgd_train(const bg_mlp *m, const bg_mlp_rw *rw, const bg_sg
         lr = bg_sgd_lr(o, t - 1);
         /* Adam moves every weight each step (its moments decay); momentum
          * too.  The first layer's gradient is zero outside touched rows. */
-        bg_sgd_apply(o, lr, t, rw->w1, grad, mom, sec, nin, hp, nh, (float)(last - first));
-        bg_sgd_apply(o, lr, t, rw->b1, grad + o_b1, mom + o_b1, sec + o_b1, 1, hp, nh,
-                     (float)(last - first));
+        bg_sgd_apply(o, lr, t, rw->w1, grad, mom, sec, nin, hp, nh, count);
+        bg_sgd_apply(o, lr, t, rw->b1, grad + o_b1, mom + o_b1, sec + o_b1, 1, hp, nh, count);
         bg_sgd_apply(o, lr, t, rw->w2, grad + o_w2, mom + o_w2, sec + o_w2,
-                     BG_NN_NOUT, hp, nh, (float)(last - first));
+                     BG_NN_NOUT, op, olive, count);
         bg_sgd_apply(o, lr, t, rw->b2, grad + o_b2, mom + o_b2, sec + o_b2, 1,
-                     BG_NN_NOUT, BG_NN_NOUT, (float)(last - first));
+                     BG_NN_NOUT, BG_NN_NOUT, count);
+        if (nm) {
+            bg_sgd_apply(o, lr, t, rw->wm, grad + o_wm, mom + o_wm, sec + o_wm, nm, hp, nh, count);
+            bg_sgd_apply(o, lr, t, rw->bm, grad + o_bm, mom + o_bm, sec + o_bm, 1, mp, nm, count);
+        }
         for (i = 0; i < nin; i++)
             if (touched[i]) { memset(grad + i * hp, 0, sizeof(float) * (size_t)hp); touched[i] = 0; }
         memset(grad + o_b1, 0, sizeof(float) * (size_t)(np_ - o_b1));

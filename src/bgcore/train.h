@@ -11,16 +11,19 @@
  * game's result when the play ends it (win, gammon and backgammon flags
  * from bg_finished), an exact value when the evaluator has one, else the
  * nets' own evaluation of it (TD(0) on the positions before each roll).
- * The loss is cross-entropy on each of the five outputs.
+ * The loss is cross-entropy on each of the five outputs.  TD runs nets of
+ * one hidden layer (the caller refuses others); supervised training
+ * (sgd.h) runs both kinds.
  */
 #ifndef BGCORE_TRAIN_H
 #define BGCORE_TRAIN_H
 
 #include "playout.h"
 
-/* The mutable weights of one net (the same arrays as the bg_mlp's). */
+/* The mutable weights of one net (the same arrays as the bg_mlp's; wm and
+ * bm NULL without a middle layer). */
 typedef struct {
-    float *w1, *b1, *w2, *b2;
+    float *w1, *b1, *w2, *b2, *wm, *bm;
 } bg_mlp_rw;
 
 /* One gradient step of net m (writable through rw) moving its outputs at
@@ -29,7 +32,7 @@ static inline void bg_td_update(const bg_mlp *m, const bg_mlp_rw *rw, const int8
                                 const float *t, float lr)
 {
     int16_t idx[BG_NN_MAXNZ];
-    float val[BG_NN_MAXNZ], acc[BG_NN_MAXH], h[BG_NN_MAXH], g[BG_NN_MAXH];
+    float val[BG_NN_MAXNZ], acc[BG_NN_MAXH], h[BG_NN_HBUF], g[BG_NN_MAXH];
     float out[BG_NN_NOUT], delta[BG_NN_NOUT];
     int n, i, j, k, hp = m->hpad, nh = m->nhid;
     n = bg_nn_encode_enc(m->enc, b, idx, val);
