@@ -255,6 +255,66 @@ class Evaluator:
         return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}{mid}, seed={seed}, "
                                             f"encoding={encoding})"}, encoding=encoding)
 
+    @classmethod
+    def ensemble(cls, members: Iterable[Evaluator]) -> Evaluator:
+        """One evaluator that is the mean-logit ensemble of ``members``: each
+        net holds the members' hidden units side by side (second hidden
+        layers block by block) and each output is the logistic of the mean
+        of the members' output sums.  It answers as that ensemble does (to
+        float rounding) and costs what the members cost together; a net
+        that is the same in every member is kept once.  Members must share
+        their encoding and nets, and a net's members must all have a second
+        hidden layer or none.  Averaging independently trained nets cuts
+        the errors that are one net's own (docs/nn.md, "Ensembles").
+
+            >>> a = Evaluator.random((8, 4), seed=1)
+            >>> b = Evaluator.random((8, 4), seed=2)
+            >>> both = Evaluator.ensemble([a, b])
+            >>> both.hidden
+            (16, 8)
+            >>> Evaluator.ensemble([a, a]).hidden
+            (8, 4)
+        """
+        members = list(members)
+        if not members or not all(isinstance(m, Evaluator) for m in members):
+            raise InvalidWeightsError("an ensemble needs one or more Evaluators")
+        if len({m.encoding for m in members}) != 1 or len({m.nets for m in members}) != 1:
+            raise InvalidWeightsError("ensemble members must share their encoding and nets, got "
+                                      + ", ".join(f"{m.nets} encoding {m.encoding}" for m in members))
+        weights: dict[str, np.ndarray] = {}
+        for name in members[0].nets:
+            distinct: list[dict[str, np.ndarray]] = []
+            for m in members:
+                w = m.weights()
+                part = {p: w[f"{name}_{p}"] for p in _PARTS + _MID_PARTS if f"{name}_{p}" in w}
+                if not any(part.keys() == d.keys() and all(np.array_equal(part[k], d[k]) for k in d)
+                           for d in distinct):
+                    distinct.append(part)
+            if len({"wm" in d for d in distinct}) > 1:
+                raise InvalidWeightsError(f"the {name} nets of the members mix one and two hidden "
+                                          "layers: they cannot be combined")
+            k = len(distinct)
+            joined = {"w1": np.concatenate([d["w1"] for d in distinct], axis=1),
+                      "b1": np.concatenate([d["b1"] for d in distinct]),
+                      "w2": np.concatenate([d["w2"] for d in distinct], axis=1) / np.float32(k),
+                      "b2": np.mean([d["b2"] for d in distinct], axis=0, dtype=np.float64)}
+            if "wm" in distinct[0]:
+                rows = sum(d["wm"].shape[0] for d in distinct)
+                wm = np.zeros((rows, joined["w1"].shape[1]), np.float32)
+                r = c = 0
+                for d in distinct:    # each member's middle units read its own first layer
+                    wm[r:r + d["wm"].shape[0], c:c + d["wm"].shape[1]] = d["wm"]
+                    r += d["wm"].shape[0]
+                    c += d["wm"].shape[1]
+                joined["wm"] = wm
+                joined["bm"] = np.concatenate([d["bm"] for d in distinct])
+            if k == 1:
+                joined = distinct[0]
+            weights.update({f"{name}_{p}": np.asarray(v, np.float32) for p, v in joined.items()})
+        names = [m.source or m.meta.get("origin", "nets") for m in members]
+        return cls(weights, meta={"origin": "ensemble of " + "; ".join(names)},
+                   encoding=members[0].encoding)
+
     _default: Evaluator | None = None
     _fast: Evaluator | None = None
     _default_lock = threading.Lock()

@@ -961,9 +961,14 @@ cdef class Nets:
             _raise_cancelled()
         return res
 
+    cdef int _net_index(self, int c) except -1:
+        if not 0 <= c < self.nn.nnets:
+            raise ValueError(f"net index {c}: these nets have 0 to {self.nn.nnets - 1}")
+        return c
+
     def sgd_nparams(self, int c):
         """Floats of one moment array of net ``c``'s optimizer state."""
-        return bg_sgd_nparams(&self.nn.net[c])
+        return bg_sgd_nparams(&self.nn.net[self._net_index(c)])
 
     def sgd_loss(self, int c, const int8_t[:, ::1] boards, const float[:, ::1] targets,
                  const int64_t[::1] order, Cancel cancel=None):
@@ -972,6 +977,7 @@ cdef class Nets:
         cdef double total = 0.0
         cdef int r
         cdef bg_cancel cc
+        self._net_index(c)
         _sgd_check(boards, targets, order)
         _cancel_init(&cc, cancel, 1)
         with nogil:
@@ -996,6 +1002,7 @@ cdef class Nets:
         cdef double loss = 0.0
         cdef int r
         cdef bg_cancel cc
+        self._net_index(c)
         _sgd_check(boards, targets, order)
         if state.shape[0] != 2 * bg_sgd_nparams(&self.nn.net[c]) or progress.shape[0] != 2:
             raise ValueError("optimizer state of the wrong size")

@@ -45,7 +45,7 @@
 #define BG_NN_NIN3 (BG_NN_RAW + BG_NN_NFEAT3)
 #define BG_NN_NOUT 5
 #define BG_NN_MAXNZ 192        /* nonzero inputs: 2 x (15 x 4 + 2) + 42 = 166 at most, + slack */
-#define BG_NN_MAXH 1024       /* hidden units of a net at most */
+#define BG_NN_MAXH 2048       /* hidden units of a net at most (an ensemble of two 1,024s) */
 #define BG_NN_MAXMID 128       /* units of a second hidden layer at most */
 #define BG_NN_HBUF (BG_NN_MAXH + BG_NN_MAXMID)   /* activations of both hidden layers */
 #define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack */
