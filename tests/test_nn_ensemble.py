@@ -11,7 +11,8 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluator
-from test_nn_middle import raw_outputs, sample_positions
+from test_nn import sample_positions
+from test_nn_middle import raw_outputs
 
 
 @pytest.fixture(scope="module")

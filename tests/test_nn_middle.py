@@ -14,22 +14,7 @@ import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import ARCHITECTURE, ARCHITECTURE_MIDDLE, Evaluator
 from backgammon.targets import TargetSet
-
-
-def sample_positions(n: int, seed: int = 1) -> np.ndarray:
-    """Positions from random games (player on roll), both sides playing."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        pos = bg.Position.initial()
-        for _ in range(400):
-            res = pos.successors((rng.randint(1, 6), rng.randint(1, 6)))
-            nxt = bg.Position.from_array(res[rng.randrange(len(res))]).swapped()
-            if nxt.outcome() is not None:
-                break
-            pos = nxt
-            out.append(pos.to_array())
-    return np.array(out[:n], np.int8)
+from test_nn import sample_positions
 
 
 @pytest.fixture(scope="module")
