@@ -15,6 +15,7 @@ from backgammon import _bgcore
 from backgammon.nn import ARCHITECTURE, ARCHITECTURE_MIDDLE, Evaluator
 from backgammon.targets import TargetSet
 from test_nn import sample_positions
+from test_supervised import core_step_matches
 
 
 @pytest.fixture(scope="module")
@@ -218,16 +219,7 @@ def data() -> TargetSet:
 
 def test_one_core_step_is_the_gradient_of_the_cross_entropy(data):
     ev = Evaluator.random((12, 8), seed=4, encoding=3, middle=(10, 0))   # pads 16 and 16
-    rows = np.flatnonzero(ev._nets.classify(data.boards) == 0)[:40].astype(np.int64)
-    want = _numpy_step(ev.weights(), data.boards[rows], data.targets[rows].astype(np.float64), 0.5)
-    state = np.zeros(2 * ev._nets.sgd_nparams(0), np.float32)
-    progress = np.zeros(2, np.int64)
-    ev._nets.sgd_train(0, data.boards, data.targets, rows, len(rows), False, 0.5, 0.5, 1,
-                       0.0, 0.999, 1e-8, state, progress)
-    assert progress.tolist() == [1, len(rows)]
-    got = ev.weights()
-    for k, v in want.items():
-        np.testing.assert_allclose(got[k], v, rtol=1e-4, atol=1e-6)
+    core_step_matches(ev, data, _numpy_step)
     w1, b1, w2, b2, wm, bm = ev._nets.arrays[:6]
     # the padding stays zero: first-layer units 12..15, middle units 10..15
     assert not w1[:, 12:].any() and not b1[12:].any() and not wm[:, 12:].any()

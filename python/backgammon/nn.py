@@ -282,10 +282,10 @@ class Evaluator:
             raise InvalidWeightsError("ensemble members must share their encoding and nets, got "
                                       + ", ".join(f"{m.nets} encoding {m.encoding}" for m in members))
         weights: dict[str, np.ndarray] = {}
+        member_weights = [m.weights() for m in members]
         for name in members[0].nets:
             distinct: list[dict[str, np.ndarray]] = []
-            for m in members:
-                w = m.weights()
+            for w in member_weights:
                 part = {p: w[f"{name}_{p}"] for p in _PARTS + _MID_PARTS if f"{name}_{p}" in w}
                 if not any(part.keys() == d.keys() and all(np.array_equal(part[k], d[k]) for k in d)
                            for d in distinct):
@@ -294,6 +294,9 @@ class Evaluator:
                 raise InvalidWeightsError(f"the {name} nets of the members mix one and two hidden "
                                           "layers: they cannot be combined")
             k = len(distinct)
+            if k == 1:
+                weights.update({f"{name}_{p}": v for p, v in distinct[0].items()})
+                continue
             joined = {"w1": np.concatenate([d["w1"] for d in distinct], axis=1),
                       "b1": np.concatenate([d["b1"] for d in distinct]),
                       "w2": np.concatenate([d["w2"] for d in distinct], axis=1) / np.float32(k),
@@ -308,8 +311,6 @@ class Evaluator:
                     c += d["wm"].shape[1]
                 joined["wm"] = wm
                 joined["bm"] = np.concatenate([d["bm"] for d in distinct])
-            if k == 1:
-                joined = distinct[0]
             weights.update({f"{name}_{p}": np.asarray(v, np.float32) for p, v in joined.items()})
         names = [m.source or m.meta.get("origin", "nets") for m in members]
         return cls(weights, meta={"origin": "ensemble of " + "; ".join(names)},

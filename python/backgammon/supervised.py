@@ -100,9 +100,10 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     net trained beside the race and crashed nets of ``start``.
     ``max_minutes`` stops at the end of the first epoch past that wall time."""
     optimizer = _choice(optimizer)
+    sizes = _hidden(hidden)
     settings = FitSettings(
-        seed=training_seed(seed), hidden=_hidden(hidden), encoding=_encoding(encoding),
-        middle=_middle(middle, len(_hidden(hidden))), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
+        seed=training_seed(seed), hidden=sizes, encoding=_encoding(encoding),
+        middle=_middle(middle, len(sizes)), epochs=_count(epochs, "epochs", _MAX_EPOCHS),
         batch=_count(batch, "batch", _MAX_BATCH), optimizer=optimizer,
         lr=learning_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
         lr_final=learning_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",

@@ -630,17 +630,29 @@ static inline float bg_nn_logistic(float x)
  * is the reference: eight partial sums per output, then
  * ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7)); the SSE2 and AVX2
  * versions do the same operations lane by lane, so all three agree bit for bit. */
+/* The soft sigmoid of n sums, elementwise (every version rounds alike). */
+static inline void bg_nn_act(const float *acc, float *h, int n)
+{
+    int j;
+    for (j = 0; j < n; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
+}
+
+/* The reference dot product of w and h (n a multiple of 8): eight partial
+ * sums, folded ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7)). */
+static inline float bg_nn_dot8(const float *w, const float *h, int n)
+{
+    float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int j, l;
+    for (j = 0; j < n; j += 8)
+        for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
+    return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+}
+
 static inline void bg_nn_head_plain(const float *w2, int hp, const float *acc, float *h, float *t)
 {
-    int k, j, l;
-    for (j = 0; j < hp; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
-    for (k = 0; k < BG_NN_NOUT; k++) {
-        const float *w = w2 + (size_t)k * hp;
-        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        for (j = 0; j < hp; j += 8)
-            for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
-        t[k] = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
-    }
+    int k;
+    bg_nn_act(acc, h, hp);
+    for (k = 0; k < BG_NN_NOUT; k++) t[k] = bg_nn_dot8(w2 + (size_t)k * hp, h, hp);
 }
 
 #ifdef BG_SSE2
@@ -679,6 +691,12 @@ static inline void bg_nn_head_base(const float *w2, int hp, const float *acc, fl
 #endif
 
 #ifdef BG_NN_X86_DISPATCH
+/* The fold of bg_nn_dot8 over the eight lanes of s. */
+__attribute__((target("avx2"))) static inline float bg_nn_fold8(__m256 s)
+{
+    return bg_nn_fold4(_mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1)));
+}
+
 __attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int hp,
                                                              const float *acc, float *h, float *t)
 {
@@ -695,12 +713,7 @@ __attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int
         for (k = 0; k < BG_NN_NOUT; k++)
             s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(_mm256_loadu_ps(w2 + (size_t)k * hp + j), x));
     }
-    for (k = 0; k < BG_NN_NOUT; k++) {
-        float v[4];
-        __m128 u = _mm_add_ps(_mm256_castps256_ps128(s[k]), _mm256_extractf128_ps(s[k], 1));
-        _mm_storeu_ps(v, u);
-        t[k] = (v[0] + v[1]) + (v[2] + v[3]);
-    }
+    for (k = 0; k < BG_NN_NOUT; k++) t[k] = bg_nn_fold8(s[k]);
 }
 #endif
 
@@ -710,14 +723,8 @@ __attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int
  * lane by lane (four units at a time), so both agree bit for bit. */
 static inline void bg_nn_mid_plain(const bg_mlp *m, const float *h, float *u)
 {
-    int i, j, l, hp = m->hpad;
-    for (i = 0; i < m->mpad; i++) {
-        const float *w = m->wm + (size_t)i * hp;
-        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        for (j = 0; j < hp; j += 8)
-            for (l = 0; l < 8; l++) s[l] += w[j + l] * h[j + l];
-        u[i] = (((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))) + m->bm[i];
-    }
+    int i;
+    for (i = 0; i < m->mpad; i++) u[i] = bg_nn_dot8(m->wm + (size_t)i * m->hpad, h, m->hpad) + m->bm[i];
 }
 
 #ifdef BG_NN_X86_DISPATCH
@@ -734,23 +741,10 @@ __attribute__((target("avx2"))) static void bg_nn_mid_avx2(const bg_mlp *m, cons
                 s[q] = _mm256_add_ps(s[q], _mm256_mul_ps(
                     _mm256_loadu_ps(m->wm + (size_t)(i + q) * hp + j), x));
         }
-        for (q = 0; q < 4; q++) {
-            float v[4];
-            __m128 w = _mm_add_ps(_mm256_castps256_ps128(s[q]), _mm256_extractf128_ps(s[q], 1));
-            _mm_storeu_ps(v, w);
-            u[i + q] = ((v[0] + v[1]) + (v[2] + v[3])) + m->bm[i + q];
-        }
+        for (q = 0; q < 4; q++) u[i + q] = bg_nn_fold8(s[q]) + m->bm[i + q];
     }
 }
 #endif
-
-/* The soft sigmoid of n sums (the heads' formula, elementwise: every
- * version rounds alike). */
-static inline void bg_nn_act(const float *acc, float *h, int n)
-{
-    int j;
-    for (j = 0; j < n; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
-}
 
 /* The five output sums t of the last hidden layer's sums acc (hp of
  * them), its activations into h. */
