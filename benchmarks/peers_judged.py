@@ -1,7 +1,7 @@
 """Judged play: the equity engines' checker plays lose on real decisions, judged by gnubg 2-ply.
 
     python benchmarks/peers_judged.py [--decisions 1500] [--matches 50] [--seed 2026]
-        [--nets FILE ...] [--focus CLASS N ...] [--cache DIR] [--json OUT]
+        [--nets FILE ...] [--prune K] [--focus CLASS N ...] [--cache DIR] [--json OUT]
 
 The decisions: the unforced checker plays (more than one distinct legal
 result) of ``--matches`` real matches drawn with ``--seed`` from the
@@ -25,7 +25,8 @@ The judgements are cached in ``--cache`` (outside the project), keyed by
 position and dice, so judging a new net needs no gnubg at all.
 
 The contestants: the bundled nets (or ``--nets FILE``) at 0-ply, 1-ply and
-2-ply (``best_play(..., filtered=True)``, the move filters, and unfiltered);
+2-ply (``best_play(..., filtered=True)``, the move filters, and unfiltered),
+and the filtered 2-ply with the bundled screen (``--prune K``, ``Evaluator.with_pruning``);
 gnubg-nn's 0-ply and 2-ply ``best_move``; gnubg's own 0-ply and 2-ply best move
 (``gnubg.findbestmove``, its default move filters, pruning); the humans of
 the matches.  For each: the mean loss a decision with its standard error,
@@ -286,8 +287,8 @@ def die_steps(a: list[int], die: int) -> list[list[int]]:
 
 # ------------------------------------------------------------------ the contestants
 
-def contestants(bg: Any, nets: list[str],
-                unfiltered: bool = True) -> tuple[list[str], list[tuple[str, Any]]]:
+def contestants(bg: Any, nets: list[str], unfiltered: bool = True,
+                prune: int = 4) -> tuple[list[str], list[tuple[str, Any]]]:
     """The names of the nets, and (label, function from a decision to its chosen result)."""
     out, names = [], []
     for path in [None, *nets]:
@@ -305,6 +306,10 @@ def contestants(bg: Any, nets: list[str],
             out.append((f"{name} {label}",
                         lambda d, ev=ev, ply=ply, f=filtered:
                         d["position"].best_play(d["dice"], ply, ev, filtered=f).result))
+        if prune:   # the same filtered 2-ply with the bundled screen (Evaluator.with_pruning)
+            out.append((f"{name} 2-ply filtered+prune{prune}",
+                        lambda d, ev=ev.with_pruning(keep=prune):
+                        d["position"].best_play(d["dice"], 2, ev, filtered=True).result))
     try:
         import gnubg_nn  # noqa: PLC0415 - measurement only
     except ImportError:
@@ -329,7 +334,7 @@ def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
 
 def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
     from backgammon.targets import net_class  # noqa: PLC0415 - after main's checks
-    names, players = contestants(bg, args.nets, args.unfiltered)  # a bad nets file fails before gnubg's long work
+    names, players = contestants(bg, args.nets, args.unfiltered, args.prune)  # a bad nets file fails before gnubg's long work
     sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
     decisions = sample["decisions"]
     print(f"{len(decisions)} unforced decisions sampled (seed {args.seed}) of {sample['pool']} "
@@ -524,6 +529,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="show gnubg's 2-ply ranking of a few decisions beside the judge's numbers")
     ap.add_argument("--no-unfiltered", dest="unfiltered", action="store_false",
                     help="leave out the nets' unfiltered 2-ply (the slowest contestant)")
+    ap.add_argument("--prune", type=int, default=4, metavar="K",
+                    help="also the filtered 2-ply with the bundled screen keeping K plays "
+                         "(Evaluator.with_pruning; default 4, 0: not)")
     ap.add_argument("--focus", nargs=2, action="append", default=[], metavar=("CLASS", "N"),
                     help="also judge N decisions of positions of CLASS (contact, crashed or "
                          "race) from the matches the main sample leaves out (repeatable)")

@@ -88,6 +88,7 @@ NN_INPUTS_BY_ENCODING: dict[int, int]
 NN_FEATURES_BY_ENCODING: dict[int, int]
 NN_MAX_NETS: int
 NN_OUTPUTS: int
+NN_MAX_KEEP: int
 NN_MAX_HIDDEN: int
 NN_MAX_MIDDLE: int
 NN_ENCODING: int
@@ -97,11 +98,15 @@ class Nets:
     hidden: tuple[int, ...]
     middle: tuple[int, ...]
     encoding: int
+    pruning: Nets | None
+    keep: int
     def __init__(self, arrays: Any, hidden: Any, encoding: int = 1, middle: Any = None) -> None: ...
+    def set_pruning(self, pruning: Nets | None, keep: int = 0) -> None: ...
     def evaluate(self, boards: npt.NDArray[np.int8], cancel: Cancel | None = None) -> npt.NDArray[np.float32]: ...
     def choose(self, before: bytes, cands: npt.NDArray[np.int8]) -> tuple[int, npt.NDArray[np.float32]]: ...
     def choose_groups(
-        self, befores: npt.NDArray[np.int8], cands: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64]
+        self, befores: npt.NDArray[np.int8], cands: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64],
+        best_only: bool = False,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]: ...
     def td_games(
         self, start: bytes, seed: int, first_game: int, ngames: int, lr: float, cancel: Cancel | None = None

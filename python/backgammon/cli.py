@@ -30,11 +30,14 @@ import os
 import re
 import sys
 import time
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from backgammon.errors import BackgammonError, InvalidDiceError
 from backgammon.perft import perft
 from backgammon.position import Position, parse_dice_text  # parse_dice_text: kept here too
+
+if TYPE_CHECKING:
+    from backgammon.nn import Evaluator
 
 __all__ = ["main", "parse_dice_text"]
 
@@ -76,8 +79,8 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
     from backgammon.rollout import rollout
 
     pos = _position(args.position)
-    result = rollout(pos, games=args.games, policy=_policy(args.policy), seed=args.seed,
-                     workers=args.workers, stratify=not args.no_stratify,
+    result = rollout(pos, games=args.games, policy=_policy(args.policy, args.prune),
+                     seed=args.seed, workers=args.workers, stratify=not args.no_stratify,
                      progress=not args.no_progress, stop_error=args.stop_error,
                      max_seconds=args.max_seconds)
     if args.json:
@@ -99,8 +102,8 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
     else:
         raise InvalidDiceError(f"{args.position!r} carries no dice: give them, e.g. 31")
     result = rollout_plays(pos, dice, top=args.top, games=args.games, ply=args.ply,
-                           policy=_policy(args.policy), seed=args.seed, workers=args.workers,
-                           progress=not args.no_progress, stop_error=args.stop_error,
+                           policy=_policy(args.policy, args.prune), seed=args.seed,
+                           workers=args.workers, progress=not args.no_progress, stop_error=args.stop_error,
                            max_seconds=args.max_seconds,
                            variance_reduction=args.variance_reduction, truncate=args.truncate,
                            include=args.include)
@@ -153,13 +156,23 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _policy(text: str):
-    """A policy named on the command line: net, fast, pubeval, random or a nets file."""
-    if text in ("net", "pubeval", "random"):
+def _policy(text: str, prune: int = 0) -> str | Evaluator:
+    """A policy named on the command line: net, fast, pubeval, random or a nets file;
+    a suffix ``+pruneK`` (or ``prune=K``, ``--prune``) screens the nets' move choices,
+    keeping K plays (:meth:`Evaluator.with_pruning`), as in the policy names of results."""
+    m = re.fullmatch(r"(.+)\+prune(\d+)", text)
+    if m:
+        text, prune = m.group(1), int(m.group(2))
+    if text in ("pubeval", "random"):
+        if prune:
+            raise BackgammonError(f"pruning screens the nets' move choices, not {text}'s")
+        return text
+    if text == "net" and not prune:
         return text
     from backgammon.nn import Evaluator
 
-    return Evaluator.fast() if text == "fast" else Evaluator.load(text)
+    ev = {"net": Evaluator.default, "fast": Evaluator.fast}.get(text, lambda: Evaluator.load(text))()
+    return ev.with_pruning(keep=prune) if prune else ev
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
@@ -344,6 +357,10 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--policy", choices=("net", "fast", "pubeval", "random"), default="net",
                     help="how both sides play: the bundled nets (default), the bundled fast "
                          "nets (about three times the games a second), pubeval or random")
+    ro.add_argument("--prune", type=int, default=0, metavar="K",
+                    help="screen the nets' move choices with the bundled pruning nets, the "
+                         "nets scoring only the screen's K best plays (about twice the games "
+                         "a second; docs/nn.md, \"Pruning\")")
     ro.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ro.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -403,6 +420,10 @@ def _parser() -> argparse.ArgumentParser:
     ar.add_argument("--policy", choices=("net", "fast", "pubeval", "random"), default="net",
                     help="how both sides play the games (default: the bundled nets; fast: "
                          "the bundled fast nets)")
+    ar.add_argument("--prune", type=int, default=0, metavar="K",
+                    help="screen the nets' move choices with the bundled pruning nets, the "
+                         "nets scoring only the screen's K best plays (about twice the games "
+                         "a second; docs/nn.md, \"Pruning\")")
     ar.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ar.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -418,9 +439,9 @@ def _parser() -> argparse.ArgumentParser:
     ar.set_defaults(run=_cmd_analyse_roll)
     du = sub.add_parser(
         "duel", help="play one policy against another over duplicate dice",
-        description="Play policy A against policy B (net, pubeval, random, or a weights "
-                    ".npz file), every dice sequence twice with the seats swapped, and print "
-                    "A's points per game.")
+        description="Play policy A against policy B (net, fast, pubeval, random, or a "
+                    "weights .npz file; net+prune5 screens the nets' move choices), every "
+                    "dice sequence twice with the seats swapped, and print A's points per game.")
     du.add_argument("a", metavar="A")
     du.add_argument("b", metavar="B")
     du.add_argument("--games", type=int, default=2000, help="games (default 2,000: 1,000 pairs)")

@@ -59,6 +59,8 @@ _PARTS = ("w1", "b1", "w2", "b2")
 _MID_PARTS = ("wm", "bm")
 _DEFAULT_FILE = Path(__file__).with_name("data") / "nets.npz"
 _FAST_FILE = Path(__file__).with_name("data") / "nets-fast.npz"
+_PRUNING_FILE = Path(__file__).with_name("data") / "nets-prune.npz"
+MAX_KEEP = _bgcore.NN_MAX_KEEP
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
 _MAX_UNPACKED = 256 << 20  # bytes unpacked (a checkpoint also holds the optimizer's moments)
 
@@ -174,6 +176,10 @@ class Evaluator:
         """The second hidden layer's units of each net, 0 where it has none."""
         self.meta: dict[str, str] = {str(k): str(v) for k, v in (meta or {}).items()}
         self.source: str | None = None  # the file's name, when read by load()
+        self.pruning: Evaluator | None = None
+        """The small nets that screen move choices (:meth:`with_pruning`), or None."""
+        self.keep: int = 0
+        """With :attr:`pruning`: how many of the screen's best plays these nets score."""
 
     @property
     def nets(self) -> tuple[str, ...]:
@@ -194,9 +200,15 @@ class Evaluator:
             >>> Evaluator.random(hidden=(8, 4), middle=(8, 0), seed=1).policy_name
             'net(contact 8x8/race 4)'
         """
-        if self is Evaluator._default:
+        if self.pruning is not None:
+            return f"{self._unpruned_name()}+prune{self.keep}"
+        return self._unpruned_name()
+
+    def _unpruned_name(self) -> str:
+        origin = self._twin_of or self
+        if origin is Evaluator._default:
             return "net"
-        if self is Evaluator._fast:
+        if origin is Evaluator._fast:
             return "fast"
         if self.source:
             return f"net({self.source})"
@@ -318,6 +330,8 @@ class Evaluator:
 
     _default: Evaluator | None = None
     _fast: Evaluator | None = None
+    _pruning: Evaluator | None = None
+    _twin_of: Evaluator | None = None   # with_pruning's copies name their policy as the original
     _default_lock = threading.Lock()
 
     @classmethod
@@ -338,6 +352,46 @@ class Evaluator:
             True
         """
         return cls._bundled("_fast", _FAST_FILE)
+
+    def with_pruning(self, pruning: Evaluator | None = None, keep: int = 5) -> Evaluator:
+        """These nets with a screen: in every move choice that needs only the
+        chosen play (rollouts, duels, the replies inside 1- and 2-ply
+        evaluations, which are most of a 2-ply search's work) the small nets
+        ``pruning`` score every play and these nets only the ``keep`` best of
+        them (1 to :data:`MAX_KEEP`), as gnubg's pruning nets do.  ``None``
+        takes the bundled screen, trained on the bundled nets' choices.  Top-level
+        rankings (:func:`rank_plays`, :func:`evaluate` at ply 0) still score
+        every play.  docs/nn.md ("Pruning") has the speed and the cost in
+        judged play.  The weights are shared, not copied; :meth:`save` writes
+        these nets alone (call ``with_pruning`` again after :meth:`load`).
+
+            >>> ev = Evaluator.random(hidden=(16, 8), seed=1)
+            >>> screened = ev.with_pruning(Evaluator.random(hidden=(4, 4), seed=2), keep=3)
+            >>> screened.keep, screened.pruning.hidden
+            (3, (4, 4))
+            >>> screened.with_pruning(None, 0).pruning is None   # keep 0: no screen
+            True
+        """
+        if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or \
+                not 0 <= keep <= MAX_KEEP:
+            raise BackgammonError(f"keep must be an integer from 0 (no screen) to {MAX_KEEP}, "
+                                  f"got {keep!r}")
+        if pruning is None and keep:
+            pruning = Evaluator._bundled("_pruning", _PRUNING_FILE)
+        if pruning is not None and not isinstance(pruning, Evaluator):
+            raise BackgammonError(f"pruning must be an Evaluator or None, got {pruning!r}")
+        if pruning is not None and pruning.pruning is not None:
+            raise BackgammonError("a screen cannot have a screen of its own")
+        twin = Evaluator.__new__(Evaluator)
+        twin._nets = _bgcore.Nets(self._nets.arrays, self.hidden, self.encoding, self.middle)
+        twin.encoding, twin.hidden, twin.middle = self.encoding, self.hidden, self.middle
+        twin.meta, twin.source = dict(self.meta), self.source
+        twin._twin_of = self._twin_of or self
+        twin.pruning, twin.keep = None, 0
+        if keep and pruning is not None:
+            twin._nets.set_pruning(pruning._nets, int(keep))
+            twin.pruning, twin.keep = pruning, int(keep)
+        return twin
 
     @classmethod
     def _bundled(cls, attr: str, path: Path) -> Evaluator:
@@ -450,7 +504,7 @@ class Evaluator:
     def copy(self) -> Evaluator:
         twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
         twin.source = self.source
-        return twin
+        return twin.with_pruning(self.pruning, self.keep) if self.pruning is not None else twin
 
     def grown(self, hidden: tuple[int, ...] | None = None, encoding: int | None = None,
               seed: int = 0) -> Evaluator:
@@ -513,6 +567,9 @@ class Evaluator:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
+        if self.pruning is not None:
+            return (_rebuild_pruned, (self.weights(), self.encoding, self.meta, self.source,
+                                      self.pruning, self.keep))
         return (_rebuild, (self.weights(), self.encoding),
                 {"meta": self.meta, "source": self.source})
 
@@ -545,7 +602,10 @@ class Evaluator:
         origin = self.meta.get("origin", "")
         sizes = ", ".join(f"{n} {s} hidden" for n, s in zip(self.nets, self._sizes()))
         enc = f", encoding {self.encoding}" if self.encoding != 1 else ""
-        return f"<Evaluator {sizes}{enc}{', ' + origin if origin else ''}>"
+        screen = ""
+        if self.pruning is not None:
+            screen = f", screened by {'/'.join(self.pruning._sizes())} (keep {self.keep})"
+        return f"<Evaluator {sizes}{enc}{screen}{', ' + origin if origin else ''}>"
 
 
 class RankedPlay(NamedTuple):
@@ -619,6 +679,14 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     in gnubg.  About 3 times faster than gnubg's own 2-ply best move; judged
     by gnubg 2-ply it loses about 0.4 mp a decision more than the unfiltered
     search, which takes 20 times as long (benchmarks/README.md)."""
+    return _ranked(position, dice, ply, evaluator, filtered)
+
+
+def _ranked(position: Position, dice: Any, ply: int, evaluator: Evaluator | None,
+            filtered: bool, first_only: bool = False) -> list[RankedPlay]:
+    """:func:`rank_plays`; ``first_only`` stops the filters' levels where one
+    play is left (it leads the ranking whatever its deeper value), so only
+    the first of the result is the ranking's."""
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = checked_ply(ply)
     pos = _as_position(position)
@@ -639,6 +707,8 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
             best = float(_mover_equity(np.asarray(below[0][1], np.float32).reshape(1, 5))[0])
             eqs = _mover_equity(np.array([r[1] for r in below], np.float32))
             top = [r[0] for r, e in zip(below[:f.keep], eqs[:f.keep]) if e >= best - f.margin]
+            if first_only and len(top) == 1:
+                break
             again = eval_ply(ev, _swapped_rows(results[top]), level, filtered=True)
             done = {i for i in top}
             deeper = [r for r in ranked if r[2] >= level]
@@ -660,8 +730,10 @@ def _sorted_at(top: list[int], probs: np.ndarray, ply: int) -> list[tuple[int, n
 
 def best_play(position: Position, dice: Any, ply: int = 0,
               evaluator: Evaluator | None = None, filtered: bool = False) -> Play:
-    """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`)."""
-    return rank_plays(position, dice, ply, evaluator, filtered)[0].play
+    """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`):
+    its first play, found without the deeper look at a play the filters
+    leave alone."""
+    return _ranked(position, dice, ply, evaluator, filtered, first_only=filtered)[0].play
 
 
 _PRUNE = 8  # plays a roll keeps for a deeper look (gnubg's move filters do the same)
@@ -733,12 +805,12 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     befores = np.repeat(boards[live], len(_ROLLS), axis=0)
     dice = np.tile(_ROLLS, (m, 1))
     results, offsets = _bgcore.batch_successors(befores, dice)
-    picks, probs = ev._nets.choose_groups(befores, results, offsets)
-    if ply == 1:
-        chosen = probs[picks]
-    elif filtered:  # gnubg's internal nodes: the 0-ply choice, valued one ply less deep
-        chosen = eval_ply(ev, _swapped_rows(results[picks]), ply - 1)
+    if ply == 1 or filtered:   # only the chosen replies count: a screen may apply
+        picks, chosen = ev._nets.choose_groups(befores, results, offsets, best_only=True)
+        if ply > 1:  # gnubg's internal nodes: the 0-ply choice, valued one ply less deep
+            chosen = eval_ply(ev, _swapped_rows(results[picks]), ply - 1)
     else:
+        picks, probs = ev._nets.choose_groups(befores, results, offsets)
         groups = len(befores)
         counts = np.diff(offsets)
         gid = np.repeat(np.arange(groups), counts)
@@ -774,6 +846,13 @@ def _rows(pos: Position) -> np.ndarray:
 
 def _rebuild(weights: dict[str, np.ndarray], encoding: int) -> Evaluator:
     return Evaluator(weights, encoding=encoding)
+
+
+def _rebuild_pruned(weights: dict[str, np.ndarray], encoding: int, meta: dict[str, str],
+                    source: str | None, pruning: Evaluator, keep: int) -> Evaluator:
+    ev = Evaluator(weights, meta=meta, encoding=encoding)
+    ev.source = source
+    return ev.with_pruning(pruning, keep)
 
 
 def _padded(weights: Mapping[str, Any], inputs: int = INPUTS

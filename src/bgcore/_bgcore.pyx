@@ -690,6 +690,7 @@ NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2, 3: BG_NN_NFEAT3}
 bg_nn3_init()   # encoding 3's escape table, once, before any evaluation
 NN_MAX_NETS = BG_NN_MAXNETS
 NN_OUTPUTS = BG_NN_NOUT
+NN_MAX_KEEP = BG_NN_MAXKEEP
 NN_MAX_HIDDEN = BG_NN_MAXH
 NN_MAX_MIDDLE = BG_NN_MAXMID
 NN_ENCODING = BG_NN_ENCODING
@@ -740,6 +741,8 @@ cdef class Nets:
     cdef readonly tuple hidden
     cdef readonly tuple middle
     cdef readonly int encoding
+    cdef readonly object pruning   # the screening Nets of set_pruning, or None
+    cdef readonly int keep
 
     def __init__(self, arrays, hidden, int encoding=1, middle=None):
         cdef float[:, ::1] w1, w2, wm
@@ -802,6 +805,27 @@ cdef class Nets:
         # evaluation, move choice and as training targets
         self.ev.exact_ctx = _bearoff_db()
         self.ev.exact = _bearoff_exact
+        self.pruning = None
+        self.keep = 0
+
+    def set_pruning(self, Nets pruning, int keep=0):
+        """Screens the move choices that need only the chosen play (rollouts,
+        duels, the replies inside deeper evaluations) with the small nets
+        ``pruning``: they score every play and the full nets only their
+        ``keep`` best (1 to BG_NN_MAXKEEP).  ``None`` turns the screen off.
+        Call it before the nets are used, not while other threads evaluate."""
+        if pruning is None:
+            self.ev.prune = NULL
+            self.ev.keep = 0
+            self.pruning = None
+            self.keep = 0
+            return
+        if not 1 <= keep <= BG_NN_MAXKEEP:
+            raise ValueError(f"keep must be 1 to {BG_NN_MAXKEEP}, got {keep}")
+        self.pruning = pruning      # keeps its arrays alive
+        self.keep = keep
+        self.ev.prune = &pruning.nn
+        self.ev.keep = keep
 
     def evaluate(self, const int8_t[:, ::1] boards, Cancel cancel=None):
         """The five probabilities ``(m, 5)`` float32 of each board for its
@@ -861,11 +885,13 @@ cdef class Nets:
         return pick, out
 
     def choose_groups(self, const int8_t[:, ::1] befores, const int8_t[:, ::1] cands,
-                      const int64_t[::1] offsets):
+                      const int64_t[::1] offsets, bint best_only=False):
         """:meth:`choose` for many groups at once (as batch_successors gives
         them): group i's plays are ``cands[offsets[i]:offsets[i + 1]]``,
         played from ``befores[i]`` (rows already valid).  Returns ``(picks,
-        probs)``: ``(m,)`` int64 absolute row indices and ``(n, 5)`` float32."""
+        probs)``: ``(m,)`` int64 absolute row indices and ``(n, 5)`` float32;
+        with ``best_only``, ``probs`` is ``(m, 5)``, the chosen plays' only,
+        and a screen (:meth:`set_pruning`) applies."""
         cdef int64_t m = befores.shape[0], n = cands.shape[0], i
         cdef int stopped = 0
         cdef bg_cancel c
@@ -873,6 +899,7 @@ cdef class Nets:
         cdef cnp.npy_intp pdims[1]
         cdef float *o
         cdef int64_t *pk
+        cdef bg_nn_chooser *ch = NULL
         if (befores.shape[1] != BG_NPTS or cands.shape[1] != BG_NPTS
                 or offsets.shape[0] != m + 1):
             raise InvalidPositionError("befores (m, 26), cands (n, 26) and offsets (m + 1,) needed")
@@ -883,7 +910,7 @@ cdef class Nets:
                 raise InvalidPositionError(f"group {i} has no plays")
             if bg_validate(&befores[i, 0]) != BG_OK:
                 raise InvalidPositionError(f"row {i} of befores is not a valid board")
-        dims[0] = n
+        dims[0] = m if best_only else n
         dims[1] = BG_NN_NOUT
         out = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_FLOAT32)
         o = <float *>cnp.PyArray_DATA(out)
@@ -892,13 +919,24 @@ cdef class Nets:
         pk = <int64_t *>cnp.PyArray_DATA(picks)
         _cancel_init(&c, None, 1)
         with nogil:
-            for i in range(m):
-                if (i & 63) == 63 and bg_cancelled(&c):
-                    stopped = 1
-                    break
-                pk[i] = offsets[i] + bg_nn_choose(
-                    &self.ev, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
-                    &befores[i, 0], o + offsets[i] * BG_NN_NOUT, NULL)
+            ch = <bg_nn_chooser *>malloc(sizeof(bg_nn_chooser))
+            if ch != NULL:
+                bg_nn_chooser_init(ch)   # groups from one position share its sums
+                for i in range(m):
+                    if (i & 63) == 63 and bg_cancelled(&c):
+                        stopped = 1
+                        break
+                    if best_only:
+                        pk[i] = offsets[i] + bg_nn_choose_in(
+                            &self.ev, ch, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
+                            &befores[i, 0], NULL, o + i * BG_NN_NOUT)
+                    else:
+                        pk[i] = offsets[i] + bg_nn_choose_in(
+                            &self.ev, ch, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
+                            &befores[i, 0], o + offsets[i] * BG_NN_NOUT, NULL)
+                free(ch)
+        if ch == NULL:
+            raise MemoryError()
         if stopped:
             _raise_cancelled()
         return picks, out
@@ -917,6 +955,9 @@ cdef class Nets:
         if any(self.middle):
             raise ValueError("TD training runs nets of one hidden layer; train nets with a "
                              "middle layer on targets")
+        if self.pruning is not None:
+            raise ValueError("TD training chooses every move with the nets it trains: "
+                             "turn the screen off (set_pruning(None))")
         _cancel_init(&c, cancel, _NET_POLL)
         with nogil:
             r = bg_td_games(&self.ev, self.rw, b, seed, first_game, ngames, lr, &c)

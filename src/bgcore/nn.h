@@ -829,10 +829,14 @@ static inline void bg_nn_tidy_scan(const bg_nn_scan_t *s, float *out)
  * and fills out when it knows the position. */
 typedef int (*bg_exact_fn)(const void *ctx, const int8_t *b, float *out);
 
+#define BG_NN_MAXKEEP 16       /* plays a pruned move choice passes to the full nets at most */
+
 typedef struct {
     const bg_nn *nn;
     bg_exact_fn exact;     /* may be NULL */
     const void *exact_ctx;
+    const bg_nn *prune;    /* may be NULL: small nets that screen a move choice's plays */
+    int keep;              /* with prune: how many of the screen's best the full nets see */
 } bg_evaluator;
 
 /* An exact value of b (finished, or known to the hook): 1 and out filled. */
@@ -882,19 +886,46 @@ static inline void bg_flip(const float *p, float *q)
 /* Move choice, incremental                                            */
 
 typedef struct {
-    const int8_t *base;    /* 26 bytes, the position after swapping */
+    int8_t base[32];       /* the position after swapping (26 bytes) */
     bg_nn_scan_t scan;
     int ready[BG_NN_MAXNETS];
     float f[BG_NN_MAXNETS][BG_NN_MAXFEAT];   /* the base's features in each net's encoding */
     float acc[BG_NN_MAXNETS][BG_NN_MAXH];
 } bg_nn_base;
 
-static inline void bg_nn_base_init(bg_nn_base *s, const int8_t *base)
+/* base: the position after swapping, scanned as scan */
+static inline void bg_nn_base_init(bg_nn_base *s, const int8_t *base, const bg_nn_scan_t *scan)
 {
     int c;
-    s->base = base;
+    memcpy(s->base, base, BG_NPTS);
     for (c = 0; c < BG_NN_MAXNETS; c++) s->ready[c] = 0;
-    bg_nn_scan(base, &s->scan);
+    s->scan = *scan;
+}
+
+/*
+ * What move choices from one position share: its first-layer sums for the
+ * full nets and for the screen, kept until a choice from another position
+ * (the 21 rolls of an evaluation one ply deeper are choices from one
+ * position, so they pay for its sums once).  One chooser serves one
+ * evaluator.
+ */
+typedef struct {
+    bg_nn_base full, screen;
+    int have;              /* full and screen hold a position */
+} bg_nn_chooser;
+
+static inline void bg_nn_chooser_init(bg_nn_chooser *c) { c->have = 0; }
+
+static inline void bg_nn_chooser_at(bg_nn_chooser *c, const int8_t *before)
+{
+    int8_t base[32];
+    bg_nn_scan_t scan;
+    bg_swap(before, base);
+    if (c->have && memcmp(base, c->full.base, BG_NPTS) == 0) return;
+    bg_nn_scan(base, &scan);
+    bg_nn_base_init(&c->full, base, &scan);
+    bg_nn_base_init(&c->screen, base, &scan);
+    c->have = 1;
 }
 
 static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cls)
@@ -941,37 +972,108 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     bg_nn_head(m, acc, h, out);
 }
 
+/* Scores play e (swapped, scanned as es) with the nets of nn from base s:
+ * the mover's equity; out receives the opponent's five probabilities. */
+static inline float bg_nn_score(const bg_evaluator *ev, const bg_nn *nn, bg_nn_base *s,
+                                const int8_t *e, const bg_nn_scan_t *es, float *out)
+{
+    if (!bg_nn_known(ev, e, es, out)) {
+        int cls = bg_nn_class(nn, e, es);
+        bg_nn_delta_eval(s, &nn->net[cls], cls, e, es, out);
+        bg_nn_tidy_scan(es, out);
+    }
+    return -bg_equity(out);
+}
+
+static inline int64_t bg_nn_choose_pruned(const bg_evaluator *ev, bg_nn_chooser *c,
+                                          const int8_t *cands, int64_t n, float *best_probs);
+
 /*
  * The index of the best of the n plays at `cands` (26 bytes each, seen by
  * the player who moves, who played from `before`): the highest cubeless
  * equity for the mover; ties go to the first.  When `probs` is not NULL it
  * receives, for every play, the five probabilities of the resulting
  * position for the OPPONENT, now on roll (n x 5); `best_probs` (5, may be
- * NULL) those of the chosen play.
+ * NULL) those of the chosen play.  An evaluator with a screen (ev->prune)
+ * makes the choices that need no probs by bg_nn_choose_pruned.  The
+ * chooser c keeps the sums of `before` for the next choice (bg_nn_chooser).
  */
-static inline int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
-                                   const int8_t *before, float *probs, float *best_probs)
+static inline int64_t bg_nn_choose_in(const bg_evaluator *ev, bg_nn_chooser *c,
+                                      const int8_t *cands, int64_t n, const int8_t *before,
+                                      float *probs, float *best_probs)
 {
-    bg_nn_base s;
-    int8_t base[32], e[32];
+    int8_t e[32];
     float out[BG_NN_NOUT], best_out[BG_NN_NOUT];
     float best = 0.0f;
     int64_t i, pick = 0;
-    bg_swap(before, base);
-    bg_nn_base_init(&s, base);
+    bg_nn_chooser_at(c, before);
+    if (ev->prune && !probs && n > ev->keep)
+        return bg_nn_choose_pruned(ev, c, cands, n, best_probs);
     for (i = 0; i < n; i++) {
         float eq;
         bg_nn_scan_t es;
         bg_swap(cands + i * BG_NPTS, e);
         bg_nn_scan(e, &es);
-        if (!bg_nn_known(ev, e, &es, out)) {
-            int cls = bg_nn_class(ev->nn, e, &es);
-            bg_nn_delta_eval(&s, &ev->nn->net[cls], cls, e, &es, out);
-            bg_nn_tidy_scan(&es, out);
-        }
+        eq = bg_nn_score(ev, ev->nn, &c->full, e, &es, out);
         if (probs) memcpy(probs + i * BG_NN_NOUT, out, sizeof out);
-        eq = -bg_equity(out);
         if (i == 0 || eq > best) { best = eq; pick = i; memcpy(best_out, out, sizeof out); }
+    }
+    if (best_probs) memcpy(best_probs, best_out, sizeof best_out);
+    return pick;
+}
+
+/* bg_nn_choose_in for one choice. */
+static inline int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
+                                   const int8_t *before, float *probs, float *best_probs)
+{
+    bg_nn_chooser c;
+    bg_nn_chooser_init(&c);
+    return bg_nn_choose_in(ev, &c, cands, n, before, probs, best_probs);
+}
+
+/*
+ * A choice with a screen (ev->prune, gnubg's "pruning nets" in spirit): the
+ * small nets score every play, and only the ev->keep best of those are
+ * scored by the full nets, which pick among them (ties: the first).  For
+ * choices where only the chosen play counts: rollouts, duels and the
+ * replies inside 1- and 2-ply evaluations.  The screen's errors are
+ * measured in docs/nn.md ("Pruning").
+ */
+static inline int64_t bg_nn_choose_pruned(const bg_evaluator *ev, bg_nn_chooser *c,
+                                          const int8_t *cands, int64_t n, float *best_probs)
+{
+    int8_t e[32];
+    float out[BG_NN_NOUT], best_out[BG_NN_NOUT], top_eq[BG_NN_MAXKEEP], eq, best = 0.0f;
+    int64_t top[BG_NN_MAXKEEP], i, pick = 0;
+    int k = 0, j, keep = ev->keep;
+    bg_nn_scan_t es;
+    if (keep > BG_NN_MAXKEEP) keep = BG_NN_MAXKEEP;
+    if (keep < 1) keep = 1;
+    for (i = 0; i < n; i++) {
+        bg_swap(cands + i * BG_NPTS, e);
+        bg_nn_scan(e, &es);
+        eq = bg_nn_score(ev, ev->prune, &c->screen, e, &es, out);
+        if (k < keep || eq > top_eq[k - 1]) {   /* into the screen's best, best first */
+            j = k < keep ? k++ : k - 1;
+            while (j > 0 && top_eq[j - 1] < eq) {
+                top_eq[j] = top_eq[j - 1];
+                top[j] = top[j - 1];
+                j--;
+            }
+            top_eq[j] = eq;
+            top[j] = i;
+        }
+    }
+    for (i = 1; i < k; i++) {                    /* in play order: ties go to the first */
+        int64_t t = top[i];
+        for (j = (int)i; j > 0 && top[j - 1] > t; j--) top[j] = top[j - 1];
+        top[j] = t;
+    }
+    for (j = 0; j < k; j++) {
+        bg_swap(cands + top[j] * BG_NPTS, e);
+        bg_nn_scan(e, &es);
+        eq = bg_nn_score(ev, ev->nn, &c->full, e, &es, out);
+        if (j == 0 || eq > best) { best = eq; pick = top[j]; memcpy(best_out, out, sizeof out); }
     }
     if (best_probs) memcpy(best_probs, best_out, sizeof best_out);
     return pick;

@@ -43,8 +43,11 @@ cdef extern from "nn.h" nogil:
         const bg_nn *nn
         bg_exact_fn exact
         const void *exact_ctx
+        const bg_nn *prune
+        int keep
 
     int bg_nn_init_cpu(int allow)
+    enum: BG_NN_MAXKEEP
     ctypedef struct bg_nn_scan_t:
         uint32_t own, opp, own_made, opp_made, opp_blot, own_blot_t, own_made_t
     int bg_nn_shots(uint32_t own, uint32_t blot, uint32_t closed)
@@ -67,6 +70,11 @@ cdef extern from "nn.h" nogil:
     void bg_eval(const bg_evaluator *ev, const int8_t *b, float *out)
     int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, int64_t n,
                          const int8_t *before, float *probs, float *best_probs)
+    ctypedef struct bg_nn_chooser:
+        pass
+    void bg_nn_chooser_init(bg_nn_chooser *c)
+    int64_t bg_nn_choose_in(const bg_evaluator *ev, bg_nn_chooser *c, const int8_t *cands,
+                            int64_t n, const int8_t *before, float *probs, float *best_probs)
 
 cdef extern from "train.h" nogil:
     ctypedef struct bg_mlp_rw:

@@ -1,0 +1,133 @@
+"""Evaluator.with_pruning: a screen of small nets in the move choices that need only
+the chosen play.  The pruned choice is checked against one computed in numpy from
+both nets' full rankings (the best by the full nets among the screen's ``keep``
+best), a screen that ranks as the full nets changes nothing, and best_play's
+shortcut gives rank_plays' first play."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import backgammon as bg
+from backgammon import _bgcore
+from backgammon.nn import _ROLLS, Evaluator, _mover_equity, eval_ply
+from test_nn import sample_positions
+
+
+@pytest.fixture(scope="module")
+def positions() -> np.ndarray:
+    return sample_positions(120, seed=11)
+
+
+@pytest.fixture(scope="module")
+def groups(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every roll of each position: (befores, results, offsets)."""
+    befores = np.ascontiguousarray(np.repeat(positions, len(_ROLLS), axis=0))
+    dice = np.ascontiguousarray(np.tile(_ROLLS, (len(positions), 1)))
+    results, offsets = _bgcore.batch_successors(befores, dice)
+    return befores, results, offsets
+
+
+def nets() -> tuple[Evaluator, Evaluator]:
+    full = Evaluator.random((40, 12, 24), seed=3, encoding=3)
+    screen = Evaluator.random((8, 4, 8), seed=4, encoding=1)
+    return full, screen
+
+
+@pytest.mark.parametrize("keep", [1, 2, 5, 16])
+def test_the_pruned_choice_is_the_full_nets_best_of_the_screens_keep_best(groups, keep):
+    befores, results, offsets = groups
+    full, screen = nets()
+    pruned = full.with_pruning(screen, keep)
+    picks, best = pruned._nets.choose_groups(befores, results, offsets, best_only=True)
+    _, p_full = full._nets.choose_groups(befores, results, offsets)
+    _, p_screen = screen._nets.choose_groups(befores, results, offsets)
+    e_full, e_screen = _mover_equity(p_full), _mover_equity(p_screen)
+    differ = 0
+    for g in range(len(befores)):
+        lo, hi = offsets[g], offsets[g + 1]
+        # the screen's best, ties to the first; then the full nets' best of those, ties to the first
+        kept = np.sort(np.argsort(-e_screen[lo:hi], kind="stable")[:keep])
+        expected = lo + kept[int(np.argmax(e_full[lo:hi][kept]))]
+        assert picks[g] == expected
+        np.testing.assert_array_equal(best[g], p_full[expected])
+        differ += expected != lo + int(np.argmax(e_full[lo:hi]))
+    if keep < 16:
+        assert differ > 0   # the screen is a real one: it changes some choices
+
+
+def test_a_screen_that_ranks_as_the_full_nets_changes_nothing(groups, positions):
+    befores, results, offsets = groups
+    full, _ = nets()
+    same = full.with_pruning(full, 1)
+    p0, q0 = full._nets.choose_groups(befores, results, offsets)
+    p1, q1 = same._nets.choose_groups(befores, results, offsets, best_only=True)
+    np.testing.assert_array_equal(p0, p1)
+    np.testing.assert_array_equal(q0[p0], q1)
+    for ply in (1, 2):
+        np.testing.assert_array_equal(eval_ply(full, positions[:6], ply, filtered=True),
+                                      eval_ply(same, positions[:6], ply, filtered=True))
+
+
+def test_top_level_rankings_score_every_play_with_the_full_nets(positions):
+    full, screen = nets()
+    pruned = full.with_pruning(screen, 1)
+    pos = bg.Position.from_array(positions[7])
+    a = pos.rank_plays((6, 5), 0, full)
+    b = pos.rank_plays((6, 5), 0, pruned)
+    assert [r.play for r in a] == [r.play for r in b]
+    assert [r.equity for r in a] == [r.equity for r in b]
+
+
+def test_best_play_is_the_first_of_rank_plays(positions):
+    ev = Evaluator.fast()
+    for i, dice in zip(range(0, 120, 8), [(3, 1), (6, 6), (5, 2), (4, 3), (2, 1)] * 3):
+        pos = bg.Position.from_array(positions[i])
+        for ply in (1, 2):
+            assert pos.best_play(dice, ply, ev, filtered=True) == \
+                pos.rank_plays(dice, ply, ev, filtered=True)[0].play
+
+
+def test_a_pruned_duel_is_deterministic_and_differs_from_the_full_nets():
+    full, screen = nets()
+    pruned = full.with_pruning(screen, 1)
+    a = bg.duel(pruned, full, games=200, seed=5, workers=1)
+    b = bg.duel(pruned, full, games=200, seed=5, workers=1)
+    assert a == b
+    assert bg.duel(full, full, games=200, seed=5, workers=1).ppg.value == 0.0  # same play
+    assert a.ppg.value != 0.0
+
+
+def test_names_copies_and_pickles_keep_the_screen():
+    full, screen = nets()
+    pruned = full.with_pruning(screen, 3)
+    assert pruned.policy_name == full.policy_name + "+prune3"
+    assert "screened by 8/4/8 (keep 3)" in repr(pruned)
+    assert pruned.pruning is screen and pruned.keep == 3
+    assert full.pruning is None and full.keep == 0            # the original is unchanged
+    for twin in (pruned.copy(), pickle.loads(pickle.dumps(pruned))):
+        assert twin.keep == 3 and twin.pruning is not None
+        assert twin.pruning.hidden == screen.hidden
+    off = pruned.with_pruning(None, 0)
+    assert off.pruning is None and off.policy_name == full.policy_name
+    assert Evaluator.default().with_pruning().policy_name == "net+prune5"
+
+
+@pytest.mark.parametrize("keep", [-1, 17, 2.5, True, "3"])
+def test_a_bad_keep_is_refused(keep):
+    full, screen = nets()
+    with pytest.raises(bg.BackgammonError, match="keep must be an integer"):
+        full.with_pruning(screen, keep)
+
+
+def test_bad_screens_are_refused():
+    full, screen = nets()
+    with pytest.raises(bg.BackgammonError, match="pruning must be an Evaluator"):
+        full.with_pruning("nets.npz", 3)   # type: ignore[arg-type]
+    with pytest.raises(bg.BackgammonError, match="cannot have a screen of its own"):
+        full.with_pruning(screen.with_pruning(screen, 2), 3)
+    with pytest.raises(ValueError, match="TD training"):
+        full.with_pruning(screen, 2)._nets.td_games(bg.Position.initial()._b, 1, 0, 1, 0.1)
