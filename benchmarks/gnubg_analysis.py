@@ -1,7 +1,7 @@
 """Match analysis side by side with GNU Backgammon on real match files.
 
     python benchmarks/gnubg_analysis.py [--files GLOB] [--sample N] [--seed S]
-        [--ply P] [--gnubg-ply 2] [--cache DIR] [--json OUT]
+        [--ply P] [--nets FILE] [--prune K] [--gnubg-ply 2] [--cache DIR] [--json OUT]
 
 For each match file (default: the Backgammon Galaxy exports in
 /work/shared/realworld/galaxy, read in place, never copied), the match is read
@@ -13,7 +13,8 @@ thresholds 0.03/0.06/0.12; ``--gnubg-ply`` changes the plies).  From gnubg we
 read ``show statistics match`` (each player's overall error rate in mEMG) and
 its SGF of the analysed match (``BM[n]``/``DO[]`` marks on each checker play).
 The library analyses the same match with :func:`backgammon.analyse` at
-``--ply`` (default: the library's default analysis level).
+``--ply`` (default: the library's default analysis level), with the bundled
+nets or ``--nets FILE``, screened by the bundled pruning nets with ``--prune K``.
 
 Printed: the Pearson correlation of the per-player error rates and their
 means, the flagged checker plays of each program and how many are common
@@ -163,11 +164,11 @@ def gnubg_figures(mat_text: str, ply: int, cache: str, timeout: float,
 
 # ---------------------------------------------------------------- the library side
 
-def our_figures(match: Any, ply: int | None) -> dict[str, Any]:
+def our_figures(match: Any, ply: int | None, evaluator: Any = None) -> dict[str, Any]:
     import backgammon as bg
 
-    kw = {} if ply is None else {"ply": ply}
-    a = bg.analyse(match, **kw)
+    kw: dict[str, Any] = {} if ply is None else {"ply": ply}
+    a = bg.analyse(match, evaluator=evaluator, **kw)
     marks: list[list[list[Any]]] = []
     levels = {None: 0, "doubtful": 1, "bad": 2, "very bad": 3}
     for number, game in enumerate(match.games):
@@ -209,10 +210,17 @@ def main() -> int:
     parser.add_argument("--gnubg-only", action="store_true", help="only fill gnubg's cache")
     parser.add_argument("--cached-only", action="store_true",
                         help="compare only the matches gnubg's cache holds")
+    parser.add_argument("--nets", help="the library analyses with these nets (default: bundled)")
+    parser.add_argument("--prune", type=int, default=0, metavar="K",
+                        help="... screened by the bundled pruning nets, keeping K (default: no)")
     parser.add_argument("--json", help="write the per-match figures here")
     args = parser.parse_args()
 
     import backgammon as bg
+
+    evaluator = bg.Evaluator.load(args.nets) if args.nets else bg.Evaluator.default()
+    if args.prune:
+        evaluator = evaluator.with_pruning(keep=args.prune)
 
     files = sorted(glob.glob(args.files))
     if args.sample and args.sample < len(files):
@@ -240,7 +248,7 @@ def main() -> int:
         if args.gnubg_only:
             continue
         t = time.perf_counter()
-        ours = our_figures(match, args.ply)
+        ours = our_figures(match, args.ply, evaluator)
         t_ours += time.perf_counter() - t
         rows.append({"file": os.path.basename(path), "ours": ours,
                      "gnubg": {"error_rate": theirs["error_rate"], "marks": theirs["marks"],

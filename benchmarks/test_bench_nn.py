@@ -50,14 +50,16 @@ def test_evaluate_batch(benchmark, positions, avx2):
 
 
 @pytest.mark.benchmark(group="nn-choose")
-def test_move_choice(benchmark, positions):
-    """The net policy's choice (incremental first layer) for 2,000 (position, roll) pairs."""
-    ev = bg.Evaluator.default()
+@pytest.mark.parametrize("keep", [0, 4], ids=["full", "prune4"])
+def test_move_choice(benchmark, positions, keep):
+    """The net policy's choice (incremental first layer) for 2,000 (position, roll)
+    pairs; prune4: screened by the bundled pruning nets, keeping 4 plays."""
+    ev = bg.Evaluator.default().with_pruning(keep=keep)
     rng = random.Random(1)
     rows = positions[:2000]
     dice = np.array([(rng.randint(1, 6), rng.randint(1, 6)) for _ in rows], np.uint8)
     results, offsets = _bgcore.batch_successors(rows, dice)
-    picks, _ = benchmark(ev._nets.choose_groups, rows, results, offsets)
+    picks, _ = benchmark(ev._nets.choose_groups, rows, results, offsets, best_only=True)
     assert len(picks) == len(rows)
     benchmark.extra_info["candidates"] = int(len(results))
     if getattr(benchmark, "stats", None):
@@ -66,13 +68,15 @@ def test_move_choice(benchmark, positions):
 
 @pytest.mark.benchmark(group="nn-rollout")
 @pytest.mark.parametrize("workers", [1, 2])
-def test_net_rollout(benchmark, workers):
-    """Opening position, 2,592 games with the net policy."""
+@pytest.mark.parametrize("keep", [0, 4], ids=["full", "prune4"])
+def test_net_rollout(benchmark, workers, keep):
+    """Opening position, 2,592 games with the net policy (prune4: screened, keeping 4)."""
     pos = bg.Position.initial()
     results = []
+    policy = bg.Evaluator.default().with_pruning(keep=keep) if keep else "net"
 
     def run():
-        r = bg.rollout(pos, games=GAMES, policy="net", seed=2026, workers=workers)
+        r = bg.rollout(pos, games=GAMES, policy=policy, seed=2026, workers=workers)
         results.append(r)
         return r
 

@@ -3,10 +3,11 @@
 For N positions of varied play (compare_peers.nn_positions) and a seeded
 roll each: seconds a decision of ``best_play(ply=2)`` (every one of the 8
 best at 0-ply searched), ``best_play(ply=2, filtered=True)`` (FILTERS) and
-``gnubg_nn.best_move(board, d1, d2, n=2)``, and how often the filtered
-choice is the unfiltered one and gnubg's.
+``gnubg_nn.best_move(board, d1, d2, n=2)``, the filtered one again with the
+bundled screen (``Evaluator.with_pruning(keep=--prune)``), and how often the
+filtered and pruned choices are the unfiltered one.
 
-    python benchmarks/two_ply_filters.py [--positions 60]
+    python benchmarks/two_ply_filters.py [--positions 60] [--prune 4]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from compare_peers import nn_positions, to_gnubg
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=60)
+    ap.add_argument("--prune", type=int, default=4, help="the screen's keep (default 4)")
     args = ap.parse_args()
     rng = random.Random(7)
     cases = []
@@ -33,9 +35,10 @@ def main() -> None:
         if len(cases) == args.positions:
             break
     ev = bg.Evaluator.default()
+    pruned = ev.with_pruning(keep=args.prune)
     from backgammon.nn import best_play
-    times = {"plain": 0.0, "filtered": 0.0, "gnubg": 0.0}
-    picks = {"plain": [], "filtered": [], "gnubg": []}
+    times = {"plain": 0.0, "filtered": 0.0, "pruned": 0.0, "gnubg": 0.0}
+    picks = {"plain": [], "filtered": [], "pruned": [], "gnubg": []}
     try:
         import gnubg_nn
     except ImportError:
@@ -47,6 +50,9 @@ def main() -> None:
         t = time.process_time()
         picks["filtered"].append(best_play(pos, d, 2, ev, filtered=True).result)
         times["filtered"] += time.process_time() - t
+        t = time.process_time()
+        picks["pruned"].append(best_play(pos, d, 2, pruned, filtered=True).result)
+        times["pruned"] += time.process_time() - t
         if gnubg_nn is not None:
             board = to_gnubg(pos.tolist())
             t = time.process_time()
@@ -57,11 +63,13 @@ def main() -> None:
     for k, v in times.items():
         if k != "gnubg" or gnubg_nn is not None:
             print(f"  {k:<9} {v / n:.4f} s")
-    same = sum(a == b for a, b in zip(picks["plain"], picks["filtered"]))
-    print(f"  filtered picks the unfiltered 2-ply play in {same}/{n}")
+    for k in ("filtered", "pruned"):
+        same = sum(a == b for a, b in zip(picks["plain"], picks[k]))
+        print(f"  {k} picks the unfiltered 2-ply play in {same}/{n}")
     if gnubg_nn is not None:
         print(f"  ratios: plain / filtered {times['plain'] / times['filtered']:.1f}x, "
-              f"gnubg 2-ply / filtered {times['gnubg'] / times['filtered']:.2f}x")
+              f"gnubg 2-ply / filtered {times['gnubg'] / times['filtered']:.2f}x, "
+              f"gnubg 2-ply / pruned {times['gnubg'] / times['pruned']:.2f}x")
 
 
 if __name__ == "__main__":

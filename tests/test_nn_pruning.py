@@ -113,7 +113,7 @@ def test_names_copies_and_pickles_keep_the_screen():
         assert twin.pruning.hidden == screen.hidden
     off = pruned.with_pruning(None, 0)
     assert off.pruning is None and off.policy_name == full.policy_name
-    assert Evaluator.default().with_pruning().policy_name == "net+prune5"
+    assert Evaluator.default().with_pruning().policy_name == "net+prune4"
 
 
 @pytest.mark.parametrize("keep", [-1, 17, 2.5, True, "3"])

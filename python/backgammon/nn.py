@@ -353,7 +353,7 @@ class Evaluator:
         """
         return cls._bundled("_fast", _FAST_FILE)
 
-    def with_pruning(self, pruning: Evaluator | None = None, keep: int = 5) -> Evaluator:
+    def with_pruning(self, pruning: Evaluator | None = None, keep: int = 4) -> Evaluator:
         """These nets with a screen: in every move choice that needs only the
         chosen play (rollouts, duels, the replies inside 1- and 2-ply
         evaluations, which are most of a 2-ply search's work) the small nets
@@ -676,9 +676,10 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     1 the 8 best within 0.16 of the best at ply 0 are evaluated at ply 1; at
     ply 2 those are screened at ply 1 and the 2 best within 0.04 go on to
     ply 2, where the replies inside each evaluation are chosen at ply 0, as
-    in gnubg.  About 3 times faster than gnubg's own 2-ply best move; judged
-    by gnubg 2-ply it loses about 0.4 mp a decision more than the unfiltered
-    search, which takes 20 times as long (benchmarks/README.md)."""
+    in gnubg.  Judged by gnubg 2-ply it loses about 0.4 mp a decision more than
+    the unfiltered search, which takes 20 times as long; with a screen
+    (:meth:`Evaluator.with_pruning`) it is about 2.5 times faster again, for the
+    same judged accuracy (docs/nn.md, "Pruning"; benchmarks/README.md)."""
     return _ranked(position, dice, ply, evaluator, filtered)
 
 
