@@ -1263,6 +1263,11 @@ def run_nn(bg, args) -> dict[str, Any]:
                        lambda: bg.rollout(start, games=g, policy="net", seed=ROLLOUT_SEED,
                                           workers=1).games, {"games": g}, 3, 0.0)
     out["rollout_ours"] = cpu_timing_dict(t_ro)
+    pruned = ev.with_pruning(keep=4)   # the bundled screen (docs/nn.md, "Pruning")
+    t_rp = measure_cpu(f"ours: rollout net+prune4, {g} games, workers=1",
+                       lambda: bg.rollout(start, games=g, policy=pruned, seed=ROLLOUT_SEED,
+                                          workers=1).games, {"games": g}, 3, 0.0)
+    out["rollout_ours_prune4"] = cpu_timing_dict(t_rp)
     if "gnubg" not in args.skip:
         secs = []
         for _ in range(3):
@@ -1274,15 +1279,16 @@ def run_nn(bg, args) -> dict[str, Any]:
             t_gr = Timing("gnubg: cubeless 0-ply rollout, threads 1", {"games": g},
                           [w for w, _ in secs])
             t_gr.cpu = [c for _, c in secs]  # type: ignore[attr-defined]
-            print_table([t_ro, t_gr])
-            pairs = [("net rollout games/s", t_ro, t_gr, "games")]
+            print_table([t_ro, t_rp, t_gr])
+            pairs = [("net rollout games/s", t_ro, t_gr, "games"),
+                     ("net+prune4 rollout games/s", t_rp, t_gr, "games")]
             out["rollout_gnubg"] = cpu_timing_dict(t_gr)
             out["rollout_ratios"] = print_ratios(pairs)
             out["rollout_cpu_ratios"] = print_cpu_ratios(pairs)
         else:
-            print_table([t_ro])
+            print_table([t_ro, t_rp])
     else:
-        print_table([t_ro])
+        print_table([t_ro, t_rp])
 
     p = args.nn_pairs
     r = bg.duel("net", "pubeval", games=2 * p, seed=ROLLOUT_SEED, workers=os.cpu_count())

@@ -218,3 +218,45 @@ def test_targets_cli_keeps_the_class_and_records_it(tmp_path, capsys):
     assert {targets.net_class(b.tobytes()) for b in ts.boards} == {"crashed"}
     meta = json.loads(str(np.load(out / "chunk-000000.npz")["meta"]))
     assert meta["classes"] == ["crashed"] and meta["keep"] == 0.5 and meta["truncate"] is None
+
+
+def _valid(points: dict[int, int]) -> bytes:
+    """_board's board, checked legal (missing checkers are borne off)."""
+    return bg.Position.from_array(_board(points))._b
+
+
+def test_a_back_game_holds_two_points_in_the_other_board_and_trails_by_50():
+    # the board: the player on roll's view, the opponent's checkers negative and its home
+    # board our points 19-24
+    # 2 on 24, 2 on 23 (both in the opponent's home board), 11 on 6: 48 + 46 + 66 = 160
+    # pips; the opponent's 15 on our 19 point, 6 pips each from home: 90. 70 behind.
+    behind = _valid({24: 2, 23: 2, 6: 11, 19: -15})
+    assert targets.is_backgame(behind)
+    assert targets.is_backgame(bg.Position._from_bytes(behind).swapped()._b)  # either side
+    # one point held (24; a blot on 22): 48 + 22 + 72 = 142 against 90, 52 behind
+    assert not targets.is_backgame(_valid({24: 2, 22: 1, 6: 12, 19: -15}))
+    # two points held but ahead: 48 + 46 + 11 = 105 against 15 x 12 = 180
+    assert not targets.is_backgame(_valid({24: 2, 23: 2, 1: 11, 13: -15}))
+    # 105 against 5 x 11 = 55: exactly 50 behind counts; 105 against 4 x 11 + 12 = 56 does not
+    assert targets.is_backgame(_valid({24: 2, 23: 2, 1: 11, 14: -5}))
+    assert not targets.is_backgame(_valid({24: 2, 23: 2, 1: 11, 14: -4, 13: -1}))
+    assert not targets.is_backgame(bg.Position.initial()._b)
+
+
+def test_the_backgame_class_only_drops_positions(tmp_path):
+    every = targets.sample_positions(3000, seed=5, explore=0.3, varied=0.6, keep=0.5)
+    backgames = [r.tobytes() for r in every if targets.is_backgame(r.tobytes())]
+    assert 10 <= len(backgames) < 3000
+    only = targets.sample_positions(len(backgames), seed=5, explore=0.3, varied=0.6, keep=0.5,
+                                    classes={"backgame"})
+    assert [r.tobytes() for r in only] == backgames
+    from backgammon.cli import main
+
+    out = tmp_path / "bg"
+    assert main(["targets", "--out", str(out), "--seed", "4", "--chunks", "0", "1",
+                        "--positions", "4", "--ply", "1", "--classes", "backgame",
+                        "--prune", "3"]) == 0
+    ts = targets.read_targets(out)
+    assert len(ts) == 4 and all(targets.is_backgame(b.tobytes()) for b in ts.boards)
+    meta = json.loads(str(np.load(out / "chunk-000000.npz")["meta"]))
+    assert meta["classes"] == ["backgame"] and meta["prune"] == 3

@@ -240,6 +240,8 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     from backgammon.nn import Evaluator
 
     ev = Evaluator.load(args.nets) if args.nets else Evaluator.default()
+    if args.prune:
+        ev = ev.with_pruning(keep=args.prune)
 
     def log(text: str) -> None:
         print(time.strftime("%H:%M:%S"), text, flush=True)
@@ -532,9 +534,15 @@ def _parser() -> argparse.ArgumentParser:
                     help="share of games opened by pubeval or random plays (default 0.3)")
     tg.add_argument("--keep", type=float, default=0.2,
                     help="chance that a position of a game is kept (default 0.2)")
-    tg.add_argument("--classes", nargs="+", choices=("contact", "crashed", "race"), default=None,
-                    help="keep only positions of these classes (default: all)")
+    tg.add_argument("--classes", nargs="+", choices=("contact", "crashed", "race", "backgame"),
+                    default=None, help="keep only positions of these classes (default: all; "
+                    "backgame: a side holds two points in its opponent's home board and "
+                    "trails by 50 pips or more)")
     tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
+    tg.add_argument("--prune", type=int, default=0, metavar="K",
+                    help="screen the nets' move choices (self-play and the replies inside "
+                         "1- and 2-ply targets) with the bundled pruning nets, keeping K; "
+                         "recorded in each chunk's meta")
     tg.add_argument("--workers", type=int, default=1, help="native threads (default 1)")
     tg.set_defaults(run=_cmd_targets)
     sv = sub.add_parser(

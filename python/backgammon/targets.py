@@ -50,7 +50,8 @@ from backgammon.position import Position
 from backgammon._rollout_engine import MAX_GAMES, estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
-           "make_targets", "ply_targets", "net_class", "NET_CLASSES",
+           "make_targets", "ply_targets", "net_class", "NET_CLASSES", "is_backgame",
+           "TARGET_CLASSES",
            "relabel_targets"]
 
 Source = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
@@ -239,6 +240,44 @@ def net_class(board: bytes) -> str:
     return "crashed" if _bgcore.nn_is_crashed(board) else "contact"
 
 
+TARGET_CLASSES = NET_CLASSES + ("backgame",)
+"""What ``classes`` may name in :func:`sample_positions`: the net classes, and
+``"backgame"`` (:func:`is_backgame`), positions the nets judge worst."""
+
+_BACKGAME_TRAIL = 50   # pips a back-game side trails the race by, at least
+
+
+def is_backgame(board: bytes) -> bool:
+    """Whether a side of ``board`` plays a back game (either side, whoever is on
+    roll): it holds two or more points in its opponent's home board and trails
+    the race by 50 pips or more.  Self-play reaches such positions rarely, and
+    the nets' largest losses on real decisions are in them (training/README.md,
+    ``ply2f-bg``), so targets can aim at them.
+
+        >>> is_backgame(Position.initial()._b)
+        False
+        >>> b = Position.from_position_id("sNs2EAiiEwC8Kw")   # holds O's 3 and 4 points, 96 behind
+        >>> is_backgame(b._b)
+        True
+    """
+    a = np.frombuffer(board, np.int8)
+    pts = a[1:25].astype(np.int64)
+    idx = np.arange(1, 25)
+    own = int((idx * np.maximum(pts, 0)).sum()) + 25 * int(a[25])
+    opp = int(((25 - idx) * np.maximum(-pts, 0)).sum()) + 25 * int(-a[0])
+    own_held = int((pts[18:24] >= 2).sum())      # own checkers on the opponent's home board
+    opp_held = int((pts[0:6] <= -2).sum())
+    return (own_held >= 2 and own - opp >= _BACKGAME_TRAIL) or \
+        (opp_held >= 2 and opp - own >= _BACKGAME_TRAIL)
+
+
+def _wanted(board: bytes, wanted: frozenset[str] | None) -> bool:
+    """Whether a board is of one of the ``wanted`` classes (None: any)."""
+    if wanted is None or net_class(board) in wanted:
+        return True
+    return "backgame" in wanted and is_backgame(board)
+
+
 def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float = 0.1,
                      varied: float = 0.3, keep: float = 0.2,
                      classes: Collection[str] | None = None, siblings: int = 0) -> np.ndarray:
@@ -253,8 +292,9 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
     (so that neighbours in one game rarely both appear), unless the game is
     over or both sides are home (the bear-off database answers those
     exactly).  ``classes`` keeps only positions of those classes
-    (:func:`net_class`: ``"contact"``, ``"crashed"``, ``"race"``), to aim
-    targets at the positions the nets judge worst.  ``siblings`` k > 0 also
+    (:func:`net_class`: ``"contact"``, ``"crashed"``, ``"race"``; and
+    ``"backgame"``, :func:`is_backgame`), to aim targets at the positions the
+    nets judge worst.  ``siblings`` k > 0 also
     keeps, after each kept position, the positions after the nets' k best
     plays of the roll the game goes on with (seen by the opponent, on roll
     next): the near alternatives among which the nets choose, the positions
@@ -276,8 +316,8 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
             or not 0 <= siblings <= 16:
         raise TrainingDataError(f"siblings must be an integer from 0 to 16, got {siblings!r}")
     wanted = None if classes is None else frozenset(classes)
-    if wanted is not None and (not wanted or not wanted <= set(NET_CLASSES)):
-        raise TrainingDataError(f"classes must be some of {', '.join(NET_CLASSES)}, "
+    if wanted is not None and (not wanted or not wanted <= set(TARGET_CLASSES)):
+        raise TrainingDataError(f"classes must be some of {', '.join(TARGET_CLASSES)}, "
                                 f"got {sorted(map(str, wanted))!r}"[:200])
     nets = (evaluator if evaluator is not None else Evaluator.default())._nets
     out: list[bytes] = []
@@ -292,7 +332,7 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
             kept = False
             if ply > 0 and len(out) < n and rng.random() < keep \
                     and not _bgcore.bearoff_applies(pos._b) \
-                    and (wanted is None or net_class(pos._b) in wanted):
+                    and _wanted(pos._b, wanted):
                 out.append(pos._b)
                 kept = True
             dice = _roll(rng, ply == 0)
@@ -322,7 +362,7 @@ def _siblings(pos: Position, dice: tuple[int, int], nets: Any, k: int,
         if seen.outcome() is not None:
             continue
         b = seen.swapped()._b
-        if not _bgcore.bearoff_applies(b) and (wanted is None or net_class(b) in wanted):
+        if not _bgcore.bearoff_applies(b) and _wanted(b, wanted):
             out.append(b)
     return out
 
@@ -451,6 +491,7 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
                 **({} if classes is None else {"classes": sorted(classes)}),
                 **({"siblings": siblings} if siblings else {}),
                 "evaluator": ev.meta.get("origin", repr(ev)),
+                **({"prune": ev.keep} if ev.pruning is not None else {}),
                 "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "seconds": round(time.time() - start, 1)}
         tmp = path.with_suffix(".tmp")
