@@ -418,14 +418,18 @@ def play_all(players: list[tuple[str, Any]], judged: list[dict[str, Any]], rows:
 def focus_decisions(bg: Any, folder: str, exclude: set[str], cls: str, n: int,
                     seed: int) -> list[dict[str, Any]]:
     """A seeded sample of ``n`` unforced checker plays from positions of class ``cls``
-    (``net_class``) of every readable match in ``folder`` except ``exclude`` (the main
-    sample's matches): a finer look at a class the main sample holds few of."""
-    from backgammon.targets import net_class  # noqa: PLC0415 - after main's checks
+    (``net_class``, or ``backgame``: ``targets.is_backgame``) of every readable match in
+    ``folder`` except ``exclude`` (the main sample's matches): a finer look at a class
+    the main sample holds few of."""
+    from backgammon.targets import is_backgame, net_class  # noqa: PLC0415 - after main's checks
+
+    def of_class(b: bytes) -> bool:
+        return is_backgame(b) if cls == "backgame" else net_class(b) == cls
     pool = []
     for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
         if os.path.basename(path) not in exclude:
             pool.extend(d for d in file_decisions(bg, path) or ()
-                        if net_class(d["position"]._b) == cls)
+                        if of_class(d["position"]._b))
     rng = random.Random(f"{seed}:{cls}")
     return rng.sample(pool, min(n, len(pool)))
 
@@ -533,16 +537,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="also the filtered 2-ply with the bundled screen keeping K plays "
                          "(Evaluator.with_pruning; default 4, 0: not)")
     ap.add_argument("--focus", nargs=2, action="append", default=[], metavar=("CLASS", "N"),
-                    help="also judge N decisions of positions of CLASS (contact, crashed or "
-                         "race) from the matches the main sample leaves out (repeatable)")
+                    help="also judge N decisions of positions of CLASS (contact, crashed, "
+                         "race or backgame) from the matches the main sample leaves out "
+                         "(repeatable)")
     ap.add_argument("--json", type=Path, metavar="OUT")
     args = ap.parse_args(argv)
     try:
         args.focus = [(c, int(n)) for c, n in args.focus]
     except ValueError:
         ap.error("--focus takes a class and a number")
-    if any(c not in ("contact", "crashed", "race") or n < 1 for c, n in args.focus):
-        ap.error("--focus: the class is contact, crashed or race, N positive")
+    if any(c not in ("contact", "crashed", "race", "backgame") or n < 1 for c, n in args.focus):
+        ap.error("--focus: the class is contact, crashed, race or backgame, N positive")
     if args.decisions < 1 or args.matches < 1:
         ap.error("--decisions and --matches must be positive")
     if importlib.util.find_spec("gnubg") is None:

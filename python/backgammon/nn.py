@@ -685,9 +685,9 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
 
 def _ranked(position: Position, dice: Any, ply: int, evaluator: Evaluator | None,
             filtered: bool, first_only: bool = False) -> list[RankedPlay]:
-    """:func:`rank_plays`; ``first_only`` stops the filters' levels where one
-    play is left (it leads the ranking whatever its deeper value), so only
-    the first of the result is the ranking's."""
+    """:func:`rank_plays`; ``first_only`` gives its first play alone, and stops
+    the filters' levels where one play is left (it leads the ranking whatever
+    its deeper value)."""
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = checked_ply(ply)
     pos = _as_position(position)
@@ -716,7 +716,7 @@ def _ranked(position: Position, dice: Any, ply: int, evaluator: Evaluator | None
             ranked = deeper + _sorted_at(top, again, level) + [
                 r for r in ranked if r[2] < level and r[0] not in done]
     out = []
-    for i, p, at in ranked:
+    for i, p, at in ranked[:1] if first_only else ranked:
         mover = Evaluation._from_row(_flip(np.asarray(p, np.float32).reshape(1, 5))[0])
         out.append(RankedPlay(plays[i], mover.equity, mover, at))
     return out
@@ -734,7 +734,7 @@ def best_play(position: Position, dice: Any, ply: int = 0,
     """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`):
     its first play, found without the deeper look at a play the filters
     leave alone."""
-    return _ranked(position, dice, ply, evaluator, filtered, first_only=filtered)[0].play
+    return _ranked(position, dice, ply, evaluator, filtered, first_only=True)[0].play
 
 
 _PRUNE = 8  # plays a roll keeps for a deeper look (gnubg's move filters do the same)
@@ -795,11 +795,15 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     (``filtered``: chosen at ply 0, as gnubg's evaluations choose the replies
     inside them, and valued at ply 1)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
-    out = ev._nets.evaluate(boards)
     if ply == 0 or not len(boards):
-        return out
-    sides = np.array([_bgcore.sides(b.tobytes()) for b in boards])
-    live = np.flatnonzero(sides == 0)          # finished boards keep their exact value
+        return ev._nets.evaluate(boards)
+    # both sides still have checkers; a finished board gets its exact value
+    playing = (boards > 0).any(axis=1) & (boards < 0).any(axis=1)
+    live = np.flatnonzero(playing)
+    out = np.empty((len(boards), 5), np.float32)
+    if len(live) < len(boards):
+        done = np.flatnonzero(~playing)
+        out[done] = ev._nets.evaluate(np.ascontiguousarray(boards[done]))
     if not len(live):
         return out
     m = len(live)
