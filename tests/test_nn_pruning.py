@@ -6,6 +6,7 @@ shortcut gives rank_plays' first play."""
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import numpy as np
@@ -131,3 +132,20 @@ def test_bad_screens_are_refused():
         full.with_pruning(screen.with_pruning(screen, 2), 3)
     with pytest.raises(ValueError, match="TD training"):
         full.with_pruning(screen, 2)._nets.td_games(bg.Position.initial()._b, 1, 0, 1, 0.1)
+
+
+def test_the_cli_analyses_and_rolls_out_with_the_screen(tmp_path, capsys):
+    from backgammon.cli import main
+
+    from test_analysis import _bot_match
+
+    match, _ = _bot_match(1, seed=4, evaluator=Evaluator.fast(), blunder_at=None)
+    path = tmp_path / "match.mat"
+    path.write_text(match.to_mat())
+    assert main(["analyse", str(path), "--ply", "1", "--prune", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ply"] == 1
+    assert main(["rollout", "--games", "36", "--seed", "1", "--prune", "3", "--policy", "fast",
+                 "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["policy"] == "fast+prune3"
+    assert main(["duel", "pubeval+prune3", "net", "--games", "2"]) == 2
+    assert "not pubeval's" in capsys.readouterr().err
