@@ -435,7 +435,7 @@ class Evaluator:
             if enc_name != ENCODINGS[1]:
                 raise InvalidWeightsError(f"{where}: encoding {enc_name!r}, this library runs "
                                           f"{ENCODINGS[1]!r} in version 1 files")
-            nets = NETS[:2]
+            nets: tuple[str, ...] = NETS[:2]
         else:
             if enc_name not in names:
                 raise InvalidWeightsError(f"{where}: encoding {enc_name!r}, this library runs "
@@ -618,7 +618,7 @@ class RankedPlay(NamedTuple):
     evaluation: Evaluation
     ply: int
 
-    def to_dict(self) -> dict[str, Any]:  # type: ignore[override]
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data: ``play`` and ``evaluation`` as their own ``to_dict``."""
         return {"play": self.play.to_dict(), "equity": self.equity,
                 "evaluation": self.evaluation.to_dict(), "ply": self.ply}
@@ -772,7 +772,7 @@ def _mover_equity(p: np.ndarray) -> np.ndarray:
     """The mover's equity of rows of the opponent's probabilities, in float32
     and in the order of the core's bg_equity, so that ranks match its choice."""
     p = p.astype(np.float32)
-    eq = np.float32(2.0) * p[:, 0] - np.float32(1.0) + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+    eq: np.ndarray = np.float32(2.0) * p[:, 0] - np.float32(1.0) + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
     return -eq
 
 
