@@ -144,6 +144,10 @@ def test_the_cli_analyses_and_rolls_out_with_the_screen(tmp_path, capsys):
     path.write_text(match.to_mat())
     assert main(["analyse", str(path), "--ply", "1", "--prune", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ply"] == 1
+    assert main(["analyse", str(path), "--ply", "0", "--nets", "strong", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ply"] == 0
+    assert main(["analyse", str(path), "--nets", "pubeval"]) == 2
+    assert "needs nets" in capsys.readouterr().err
     assert main(["rollout", "--games", "36", "--seed", "1", "--prune", "3", "--policy", "fast",
                  "--no-progress", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["policy"] == "fast+prune3"

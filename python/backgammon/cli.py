@@ -139,10 +139,13 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     source = record.match if record.match is not None else record.games
     names = record.names
     evaluator = None
-    if args.prune:
+    if args.nets != "net" or args.prune:
         from backgammon.nn import Evaluator
 
-        evaluator = Evaluator.default().with_pruning(keep=args.prune)
+        chosen = _policy(args.nets, args.prune)
+        evaluator = Evaluator.default() if chosen == "net" else chosen
+        if not isinstance(evaluator, Evaluator):
+            raise BackgammonError(f"--nets: the analysis needs nets, not {args.nets}")
     result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube,
                                          evaluator=evaluator, workers=args.workers),
                                  names=names)
@@ -163,7 +166,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def _policy(text: str, prune: int = 0) -> str | Evaluator:
-    """A policy named on the command line: net, fast, pubeval, random or a nets file;
+    """A policy named on the command line: net, fast, strong, pubeval, random or a nets file;
     a suffix ``+pruneK`` (or ``prune=K``, ``--prune``) screens the nets' move choices,
     keeping K plays (:meth:`Evaluator.with_pruning`), as in the policy names of results."""
     m = re.fullmatch(r"(.+)\+prune(\d+)", text)
@@ -177,7 +180,8 @@ def _policy(text: str, prune: int = 0) -> str | Evaluator:
         return text
     from backgammon.nn import Evaluator
 
-    ev = {"net": Evaluator.default, "fast": Evaluator.fast}.get(text, lambda: Evaluator.load(text))()
+    ev = {"net": Evaluator.default, "fast": Evaluator.fast,
+          "strong": Evaluator.strong}.get(text, lambda: Evaluator.load(text))()
     return ev.with_pruning(keep=prune) if prune else ev
 
 
@@ -362,9 +366,11 @@ def _parser() -> argparse.ArgumentParser:
     ro.add_argument("--games", type=int, default=1296 * 10,
                     help="number of games (default 12,960; multiples of 1,296 balance "
                          "the first two rolls)")
-    ro.add_argument("--policy", choices=("net", "fast", "pubeval", "random"), default="net",
+    ro.add_argument("--policy", choices=("net", "fast", "strong", "pubeval", "random"),
+                    default="net",
                     help="how both sides play: the bundled nets (default), the bundled fast "
-                         "nets (about three times the games a second), pubeval or random")
+                         "nets (about three times the games a second), the bundled strong "
+                         "nets (half the games a second), pubeval or random")
     ro.add_argument("--prune", type=int, default=0, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
                          "nets scoring only the screen's K best plays (about twice the games "
@@ -402,6 +408,10 @@ def _parser() -> argparse.ArgumentParser:
     an.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
                     help="evaluation depth (default 2, with gnubg-style move filters: nearest gnubg's own analysis)")
     an.add_argument("--no-cube", action="store_true", help="leave cube decisions out")
+    an.add_argument("--nets", default="net", metavar="NETS",
+                    help="net (the bundled nets, default), fast, strong (the bundled "
+                         "strong nets: an ensemble, closer to gnubg's judgement, half the "
+                         "speed) or a nets file")
     an.add_argument("--prune", type=int, default=0, metavar="K",
                     help="screen the nets' move choices inside the evaluations with the "
                          "bundled pruning nets, keeping K (about twice as fast, the same "
@@ -429,9 +439,10 @@ def _parser() -> argparse.ArgumentParser:
                          "repeatable)")
     ar.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
                     help="the ply of the pre-screen (default 0)")
-    ar.add_argument("--policy", choices=("net", "fast", "pubeval", "random"), default="net",
+    ar.add_argument("--policy", choices=("net", "fast", "strong", "pubeval", "random"),
+                    default="net",
                     help="how both sides play the games (default: the bundled nets; fast: "
-                         "the bundled fast nets)")
+                         "the bundled fast nets; strong: the bundled strong nets)")
     ar.add_argument("--prune", type=int, default=0, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
                          "nets scoring only the screen's K best plays (about twice the games "
