@@ -334,7 +334,8 @@ def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
 
 def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
     from backgammon.targets import net_class  # noqa: PLC0415 - after main's checks
-    names, players = contestants(bg, args.nets, args.unfiltered, args.prune)  # a bad nets file fails before gnubg's long work
+    # a bad nets file fails before gnubg's long work
+    names, players = contestants(bg, args.nets, args.unfiltered, args.prune)
     sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
     decisions = sample["decisions"]
     print(f"{len(decisions)} unforced decisions sampled (seed {args.seed}) of {sample['pool']} "

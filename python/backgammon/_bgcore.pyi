@@ -105,8 +105,8 @@ class Nets:
     def evaluate(self, boards: npt.NDArray[np.int8], cancel: Cancel | None = None) -> npt.NDArray[np.float32]: ...
     def choose(self, before: bytes, cands: npt.NDArray[np.int8]) -> tuple[int, npt.NDArray[np.float32]]: ...
     def choose_groups(
-        self, befores: npt.NDArray[np.int8], cands: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64],
-        best_only: bool = False,
+        self, befores: npt.NDArray[np.int8], cands: npt.NDArray[np.int8],
+        offsets: npt.NDArray[np.int64], best_only: bool = False,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]: ...
     def td_games(
         self, start: bytes, seed: int, first_game: int, ngames: int, lr: float, cancel: Cancel | None = None

@@ -103,8 +103,8 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
         raise InvalidDiceError(f"{args.position!r} carries no dice: give them, e.g. 31")
     result = rollout_plays(pos, dice, top=args.top, games=args.games, ply=args.ply,
                            policy=_policy(args.policy, args.prune), seed=args.seed,
-                           workers=args.workers, progress=not args.no_progress, stop_error=args.stop_error,
-                           max_seconds=args.max_seconds,
+                           workers=args.workers, progress=not args.no_progress,
+                           stop_error=args.stop_error, max_seconds=args.max_seconds,
                            variance_reduction=args.variance_reduction, truncate=args.truncate,
                            include=args.include)
     if args.json:

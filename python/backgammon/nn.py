@@ -587,15 +587,16 @@ class Evaluator:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
-        if self.pruning is not None:
-            return (_rebuild_pruned, (self.weights(), self.encoding, self.meta, self.source,
-                                      self.pruning, self.keep))
         return (_rebuild, (self.weights(), self.encoding),
-                {"meta": self.meta, "source": self.source})
+                {"meta": self.meta, "source": self.source, "pruning": self.pruning,
+                 "keep": self.keep})
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.meta = dict(state["meta"])
         self.source = state.get("source")
+        if state.get("pruning") is not None:   # a fresh evaluator: its Nets is its own
+            self._nets.set_pruning(state["pruning"]._nets, state["keep"])
+            self.pruning, self.keep = state["pruning"], state["keep"]
 
     # ------------------------------------------------------------------
     # Evaluation
@@ -698,7 +699,7 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     ply 2, where the replies inside each evaluation are chosen at ply 0, as
     in gnubg.  Judged by gnubg 2-ply it loses about 0.4 mp a decision more than
     the unfiltered search, which takes 20 times as long; with a screen
-    (:meth:`Evaluator.with_pruning`) it is about 2.5 times faster again, for the
+    (:meth:`Evaluator.with_pruning`) it is about 3 times faster again, for the
     same judged accuracy (docs/nn.md, "Pruning"; benchmarks/README.md)."""
     return _ranked(position, dice, ply, evaluator, filtered)
 
@@ -792,7 +793,8 @@ def _mover_equity(p: np.ndarray) -> np.ndarray:
     """The mover's equity of rows of the opponent's probabilities, in float32
     and in the order of the core's bg_equity, so that ranks match its choice."""
     p = p.astype(np.float32)
-    eq: np.ndarray = np.float32(2.0) * p[:, 0] - np.float32(1.0) + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+    eq: np.ndarray = (np.float32(2.0) * p[:, 0] - np.float32(1.0) + p[:, 1] - p[:, 3]
+                      + p[:, 2] - p[:, 4])
     return -eq
 
 
@@ -871,13 +873,6 @@ def _rows(pos: Position) -> np.ndarray:
 
 def _rebuild(weights: dict[str, np.ndarray], encoding: int) -> Evaluator:
     return Evaluator(weights, encoding=encoding)
-
-
-def _rebuild_pruned(weights: dict[str, np.ndarray], encoding: int, meta: dict[str, str],
-                    source: str | None, pruning: Evaluator, keep: int) -> Evaluator:
-    ev = Evaluator(weights, meta=meta, encoding=encoding)
-    ev.source = source
-    return ev.with_pruning(pruning, keep)
 
 
 def _padded(weights: Mapping[str, Any], inputs: int = INPUTS

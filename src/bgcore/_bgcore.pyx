@@ -926,14 +926,11 @@ cdef class Nets:
                     if (i & 63) == 63 and bg_cancelled(&c):
                         stopped = 1
                         break
-                    if best_only:
-                        pk[i] = offsets[i] + bg_nn_choose_in(
-                            &self.ev, ch, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
-                            &befores[i, 0], NULL, o + i * BG_NN_NOUT)
-                    else:
-                        pk[i] = offsets[i] + bg_nn_choose_in(
-                            &self.ev, ch, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
-                            &befores[i, 0], o + offsets[i] * BG_NN_NOUT, NULL)
+                    # every play's probabilities, or (best_only) the chosen one's
+                    pk[i] = offsets[i] + bg_nn_choose_in(
+                        &self.ev, ch, &cands[offsets[i], 0], offsets[i + 1] - offsets[i],
+                        &befores[i, 0], NULL if best_only else o + offsets[i] * BG_NN_NOUT,
+                        o + i * BG_NN_NOUT if best_only else NULL)
                 free(ch)
         if ch == NULL:
             raise MemoryError()
