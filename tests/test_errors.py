@@ -13,6 +13,8 @@ name the bad row).
 import base64
 import random
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -364,11 +366,23 @@ def test_numpy_and_other_dice_forms_accepted(name):
     assert pos.play([(8, 5), (6, 5)], dice=dice) == pos.play([(8, 5), (6, 5)], dice=(3, 1))
 
 
+_DICE_TEXT = re.compile(r"\s*([1-6])\s*[-,/]?\s*([1-6])\s*")   # "31", "3-1", "3 1", "3,1", "3/1"
+
+
 def _dice_is_valid(d):
-    if isinstance(d, (str, bytes)) or not isinstance(d, (tuple, list)):
+    if isinstance(d, str):
+        return _DICE_TEXT.fullmatch(d) is not None
+    if isinstance(d, bytes) or not isinstance(d, (tuple, list)):
         return False
     return len(d) == 2 and all(
         isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 1 <= x <= 6 for x in d)
+
+
+def _dice_pair(d):
+    """The two dice of a valid ``d`` (text by the pattern above)."""
+    if isinstance(d, str):
+        return tuple(int(x) for x in _DICE_TEXT.fullmatch(d).groups())
+    return int(d[0]), int(d[1])
 
 
 _die_values = st.one_of(
@@ -395,7 +409,7 @@ def test_dice_fuzz(dice):
     pos = Position.initial()
     snap = snapshot(pos)
     if _dice_is_valid(dice):
-        d = (int(dice[0]), int(dice[1]))
+        d = _dice_pair(dice)
         assert len(pos.legal_plays(dice)) == len(pos.legal_plays(d))
         assert np.array_equal(pos.successors(dice), pos.successors(d))
     else:

@@ -185,7 +185,8 @@ def cube_decide(
     score: tuple[int, int] | None = None, post_crawford: bool = False, table: CubeTable | None = None,
 ) -> tuple[float, float, float, bool, bool, int, int]: ...
 def cube_decide_batch(
-    probs: Any, *, cube: int = 1, owner: str | int = "centred", x: float = 0.68, max_cube: int = 64,
+    probs: Any, *, cube: int = 1, owner: str | int = "centred",
+    x: float | npt.NDArray[np.float64] = 0.68, max_cube: int = 64,
     cube_disabled: bool = False, jacoby: bool = False, beaver: bool = False,
     score: tuple[int, int] | None = None, post_crawford: bool = False, table: CubeTable | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int8], npt.NDArray[np.bool_], npt.NDArray[np.bool_], int]: ...

@@ -64,7 +64,8 @@ from typing import Any, Iterable, TypedDict
 
 import numpy as np
 
-from backgammon import _bgcore, met
+from backgammon import _bgcore
+from backgammon.cube_search import CubeState, decision_values, efficiencies, leaf_values, position_values
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon._numbers import json_int
 from backgammon.game import Game, Phase
@@ -255,57 +256,16 @@ def _luck_label(luck: float) -> str | None:
 
 # ---------------------------------------------------------------- valuation
 
-def _efficiencies(boards: np.ndarray) -> np.ndarray:
-    """:func:`backgammon.cubeful.cube_efficiency` of each row of ``boards``, vectorised."""
-    b = boards.astype(np.int16)
-    n = len(b)
-    idx = np.arange(26)
-    own = b[:, 1:26] > 0
-    opp = b[:, 0:25] < 0
-    has_own, has_opp = own.any(axis=1), opp.any(axis=1)
-    own_max = np.where(own, idx[1:26], 0).max(axis=1)
-    opp_min = np.where(opp, idx[0:25], 99).min(axis=1)
-    own_pips = (np.where(b[:, 1:26] > 0, b[:, 1:26], 0) * idx[1:26]).sum(axis=1)
-    race = np.clip(0.55 + 0.00125 * own_pips, 0.6, 0.7)   # the pips of the player on roll
-    x = np.where(own_max > opp_min, 0.68,
-                 np.where((own_max <= 6) & (opp_min >= 19), 0.6, race))
-    x = np.where(has_own & has_opp, x, 0.6)
-    return x.reshape(n)
-
-
-_TABLE: Any = None
-
-
-def _cube_table() -> Any:
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = _bgcore.cube_table(met.default_table())
-    return _TABLE
+_efficiencies = efficiencies   # the name the tests and older callers know
 
 
 @dataclass(frozen=True)
-class _Context:
-    """The cube and score as the player on roll sees them."""
+class _Context(CubeState):
+    """The cube and score as the player on roll sees them, with the scale that turns
+    match winning chances into gnubg's normalised equity."""
 
-    cube: int
-    owner: str                       # "centred", "own", "opponent"
-    score: tuple[int, int] | None    # (away, opponent_away), None for money
-    post_crawford: bool
-    rules: Any
     scale: float = 1.0               # MWC of winning minus losing the cube's points / 2
     lose: float = 0.0                # MWC after losing the cube's points
-
-    def flipped(self) -> _Context:
-        owner = {"centred": "centred", "own": "opponent", "opponent": "own"}[self.owner]
-        score = None if self.score is None else (self.score[1], self.score[0])
-        return _Context(self.cube, owner, score, self.post_crawford, self.rules)
-
-    def kwargs(self) -> dict[str, Any]:
-        r = self.rules
-        return dict(cube=self.cube, owner=self.owner, max_cube=r.max_cube,
-                    cube_disabled=not r.cube, jacoby=r.jacoby, beaver=r.beaver,
-                    score=self.score, post_crawford=self.post_crawford,
-                    table=None if self.score is None else _cube_table())
 
     def normalise(self, mwc: np.ndarray | float) -> Any:
         """Match winning chances -> normalised equity (gnubg's mwc2eq)."""
@@ -384,28 +344,20 @@ class Valuer:
         return eval_ply(self.evaluator, np.ascontiguousarray(boards, np.int8), ply, filtered=True)
 
     @staticmethod
-    def no_double(chances: np.ndarray, boards: np.ndarray, ctx: _Context) -> np.ndarray:
+    def no_double(chances: np.ndarray, boards: np.ndarray, ctx: CubeState) -> np.ndarray:
         """Cubeful value (native units: equity per cube, or MWC) of boards for their player
-        on roll, who does not double now."""
-        x = _efficiencies(boards)
-        r = ctx.rules
-        if ctx.score is None and (not r.cube or 2 * ctx.cube > r.max_cube):
-            x = np.zeros(len(boards))  # a dead cube (the core's money model assumes a live one)
-        out = np.empty(len(boards))
-        kw = ctx.kwargs()
-        for xv in np.unique(x):
-            rows = np.flatnonzero(x == xv)
-            values = _bgcore.cube_decide_batch(chances[rows], x=float(xv), **kw)[0]
-            out[rows] = values[:, 0]
-        return out
+        on roll, who does not double now (Janowski's model, gnubg's efficiency a board)."""
+        return leaf_values(chances, boards, ctx)
 
     def after(self, results: np.ndarray, ctx: _Context, ply: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
-        """Normalised values (and MWC) for the mover of boards after the move."""
+        """Normalised values (and MWC) for the mover of boards after the move: the
+        opponent's cubeful value of each, their cube action included, searched ``ply``
+        deep with the cube at every node (:mod:`backgammon.cube_search`), as gnubg does."""
         opp = np.ascontiguousarray(-results[:, ::-1])
-        nd = self.no_double(self.chances(opp, ply), opp, ctx.flipped())
+        theirs = position_values(self.evaluator, opp, ctx.flipped(), ply, static=self.chances)
         if ctx.score is None:
-            return -nd, None
-        mwc = 1.0 - nd
+            return -theirs, None
+        mwc = 1.0 - theirs
         return ctx.normalise(mwc), mwc
 
     def play_values(self, results: np.ndarray, ctx: _Context,
@@ -436,17 +388,18 @@ class Valuer:
     def cube_values(self, game: Game, player: int) -> tuple[Any, _Context,
                                                             tuple[float, float, float]] | None:
         """The cube decision of ``player`` on roll in ``game`` (before the roll) and its
-        normalised no double / double, take / double, pass values; None for a dead cube."""
+        normalised no double / double, take / double, pass values, searched with the cube
+        at every node (:func:`backgammon.cube_search.decision_values`); None for a dead
+        cube."""
         from backgammon.cube import CubeDecision
         if game.match_length and game.score[player] + game.cube >= game.match_length:
             return None  # a dead cube: winning the game at this cube wins the match (gnubg's GetDPEq)
         board = np.frombuffer(game.position._b, np.int8).reshape(1, 26)
-        chances = self.chances(board, self.ply)[0]
         ctx = decision_context(game, player)
-        x = float(_efficiencies(board)[0])
-        d = CubeDecision.from_chances(tuple(float(c) for c in chances), cube=ctx.cube,
-                                      owner=ctx.owner, score=ctx.score,
-                                      post_crawford=ctx.post_crawford, rules=ctx.rules, x=x)
+        v = decision_values(self.evaluator, board, ctx, self.ply, static=self.chances)
+        d = CubeDecision.from_values(v, cube=ctx.cube, owner=ctx.owner, score=ctx.score,
+                                     post_crawford=ctx.post_crawford, rules=ctx.rules,
+                                     x=float(efficiencies(board)[0]))
         if not d.available:
             return None
         if ctx.score is None:

@@ -21,6 +21,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from backgammon.errors import BackgammonError, GameOverError, IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
@@ -153,16 +155,7 @@ class CubeDecision:
             score = met.check_score(score)  # numpy integers too; "ab" or 2**40 named
         if owner not in (cf.CENTRED, cf.OWN, cf.OPPONENT):
             raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {shown(owner)}")
-        if owner == cf.OPPONENT:
-            available, why = False, "the opponent owns the cube"
-        elif not rules.cube:
-            available, why = False, "these rules play without the cube"
-        elif not rules.can_double_to(2 * cube):
-            available, why = False, "the cube is at its limit"
-        elif score is not None and 1 in score and not post_crawford and score != (1, 1):
-            available, why = False, "the Crawford game"
-        else:
-            available, why = True, ""
+        available, why = cls._availability(cube, owner, score, post_crawford, rules)
         # The numbers come from the core (cube.h), the same model as
         # backgammon.cubeful, which stays the reference (tests/test_cube_core.py).
         table = None if score is None else _bgcore.cube_table(met.default_table())
@@ -176,6 +169,40 @@ class CubeDecision:
         return cls._from_values(nd, dt, dp, beaver=bool(beaver), probabilities=chances,
                                 cube=cube, owner=owner, score=score,
                                 post_crawford=post_crawford, x=x, available=available, why=why)
+
+    @classmethod
+    def from_values(cls, values: Any, *, cube: int = 1, owner: str = "centred",
+                    score: tuple[int, int] | None = None, post_crawford: bool = False,
+                    rules: Any = None, x: float | None = None) -> CubeDecision:
+        """The decision from a search's values (:func:`backgammon.cube_search.decision_values`:
+        no double, double, take, double, pass, beaver and chances), with the cube and
+        score they were searched at; ``x`` the root's cube efficiency, for the record."""
+        from backgammon import cubeful as cf
+        from backgammon.rules import Rules
+
+        rules = rules or Rules()
+        available, why = cls._availability(cube, owner, score, post_crawford, rules)
+        return cls._from_values(float(values.no_double), float(values.double_take),
+                                float(values.double_pass), beaver=bool(values.beaver),
+                                probabilities=cf.chances_tuple(values.chances), cube=cube,
+                                owner=owner, score=score, post_crawford=post_crawford, x=x,
+                                available=available, why=why)
+
+    @staticmethod
+    def _availability(cube: int, owner: str, score: tuple[int, int] | None,
+                      post_crawford: bool, rules: Any) -> tuple[bool, str]:
+        """Whether the player on roll may double, and why not."""
+        from backgammon import cubeful as cf
+
+        if owner == cf.OPPONENT:
+            return False, "the opponent owns the cube"
+        if not rules.cube:
+            return False, "these rules play without the cube"
+        if not rules.can_double_to(2 * cube):
+            return False, "the cube is at its limit"
+        if score is not None and 1 in score and not post_crawford and score != (1, 1):
+            return False, "the Crawford game"
+        return True, ""
 
     @classmethod
     def _from_values(cls, nd: float, dt: float, dp: float, *, beaver: bool,
@@ -320,8 +347,13 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
                   cube: int = 1, owner: str = "centred", score: tuple[int, int] | None = None,
                   post_crawford: bool = False, rules: Any = None,
                   x: float | None = None) -> CubeDecision:
-    """Double, take or pass for the player on roll, from the nets' chances at ``ply``.
+    """Double, take or pass for the player on roll, by the nets at ``ply``.
 
+    At ply 0 the nets' chances give the three values by Janowski's model
+    (:mod:`backgammon.cubeful`); at ply 1 and 2 the position is searched with
+    the cube at every node below the top, each side doubling, taking and
+    passing where it pays, as gnubg's cubeful evaluations do
+    (:mod:`backgammon.cube_search`; the plays inside at 0 ply).
     A :class:`~backgammon.Game` supplies its cube, owner, score and rules (it
     must be waiting for a roll, or for the answer to a double: then the
     decision is the doubler's, and ``take`` answers for the doubled player).
@@ -353,6 +385,25 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
             raise GameOverError(f"no cube decision in a finished position: {position.outcome()}")
     else:
         raise TypeError(f"cube_decision takes a Game or a Position, got {shown(game_or_position)}"[:300])
+    if ply:   # searched with the cube at every node below the top, as gnubg does
+        from backgammon import met
+        from backgammon.cube_search import CubeState, decision_values
+        from backgammon.nn import Evaluator, checked_ply
+        from backgammon.rules import Rules
+
+        if score is not None:
+            score = met.check_score(score)
+        ev = evaluator if evaluator is not None else Evaluator.default()
+        if not isinstance(ev, Evaluator):
+            raise BackgammonError(f"ply {ply} needs nets (a backgammon.Evaluator), "
+                                  f"got {shown(ev)}"[:300])
+        state = CubeState(cubeful.check_cube(cube), owner, score, post_crawford,
+                          rules or Rules())
+        board = np.frombuffer(position._b, np.int8).reshape(1, 26)
+        values = decision_values(ev, board, state, checked_ply(ply), x=x)
+        return CubeDecision.from_values(
+            values, cube=state.cube, owner=owner, score=score, post_crawford=post_crawford,
+            rules=state.rules, x=cubeful.cube_efficiency(position) if x is None else x)
     chances = evaluate(position, ply=ply, evaluator=evaluator)
     if x is None:
         x = cubeful.cube_efficiency(position)

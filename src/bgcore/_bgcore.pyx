@@ -1849,6 +1849,7 @@ def cube_decide_batch(probs, *, cube=1, owner="centred", x=0.68, max_cube=64,
                       bint post_crawford=False, CubeTable table=None):
     """Decisions for an (n, 5) array of chances (float32; other numeric
     dtypes are converted), all with the same cube and score, GIL released.
+    ``x`` is one cube efficiency, or an (n,) array of one a row.
     Returns (values float64 (n, 3): no double, double/take, double/pass;
     action int8 (n,); take bool (n,); beaver bool (n,); reason int, the same
     for every row).  A bad row raises BackgammonError naming it."""
@@ -1856,11 +1857,22 @@ def cube_decide_batch(probs, *, cube=1, owner="centred", x=0.68, max_cube=64,
     cdef bg_cube_result r
     cdef Py_ssize_t n, i, bad = -1
     cdef int code = BG_CUBE_OK
+    cdef const double[::1] xs
+    cdef bint per_row = not isinstance(x, (int, float))
     arr = np.asarray(probs)
     if arr.dtype.kind not in "fiu":
         raise TypeError(f"chances are numbers, got an array of {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != 5:
         raise BackgammonError(f"chances are an (n, 5) array, got shape {arr.shape}")
+    if per_row:
+        xarr = np.asarray(x)
+        if xarr.dtype.kind not in "fiu" or xarr.shape != (arr.shape[0],):
+            raise _cube_error(BG_CUBE_E_X, x)
+        xarr = np.ascontiguousarray(xarr, dtype=np.float64)
+        if len(xarr) and not (np.all(xarr >= 0.0) and np.all(xarr <= 1.0)):
+            raise _cube_error(BG_CUBE_E_X, x)
+        xs = xarr
+        x = 0.68   # checked row by row above; the context takes each row's
     _cube_ctx(&ctx, cube, owner, x, max_cube, cube_disabled, jacoby, beaver, score,
               post_crawford, table)
     cdef const float[:, ::1] p = np.ascontiguousarray(arr, dtype=np.float32)
@@ -1875,6 +1887,8 @@ def cube_decide_batch(probs, *, cube=1, owner="centred", x=0.68, max_cube=64,
     cdef uint8_t[::1] bv = beavers.view(np.uint8)
     with nogil:
         for i in range(n):
+            if per_row:
+                ctx.x = xs[i]
             code = bg_cube_decide(&p[i, 0], &ctx, &r)
             if code != BG_CUBE_OK:
                 bad = i
