@@ -419,13 +419,15 @@ def play_all(players: list[tuple[str, Any]], judged: list[dict[str, Any]], rows:
 def focus_decisions(bg: Any, folder: str, exclude: set[str], cls: str, n: int,
                     seed: int) -> list[dict[str, Any]]:
     """A seeded sample of ``n`` unforced checker plays from positions of class ``cls``
-    (``net_class``, or ``backgame``: ``targets.is_backgame``) of every readable match in
+    (``net_class``, ``backgame``: ``targets.is_backgame``, or ``blitz``:
+    ``targets.is_blitz``) of every readable match in
     ``folder`` except ``exclude`` (the main sample's matches): a finer look at a class
     the main sample holds few of."""
-    from backgammon.targets import is_backgame, net_class  # noqa: PLC0415 - after main's checks
+    from backgammon.targets import is_backgame, is_blitz, net_class  # noqa: PLC0415
 
     def of_class(b: bytes) -> bool:
-        return is_backgame(b) if cls == "backgame" else net_class(b) == cls
+        special = {"backgame": is_backgame, "blitz": is_blitz}.get(cls)
+        return special(b) if special else net_class(b) == cls
     pool = []
     for path in sorted(glob.glob(os.path.join(folder, "*.txt"))):
         if os.path.basename(path) not in exclude:
@@ -547,8 +549,9 @@ def main(argv: list[str] | None = None) -> int:
         args.focus = [(c, int(n)) for c, n in args.focus]
     except ValueError:
         ap.error("--focus takes a class and a number")
-    if any(c not in ("contact", "crashed", "race", "backgame") or n < 1 for c, n in args.focus):
-        ap.error("--focus: the class is contact, crashed, race or backgame, N positive")
+    if any(c not in ("contact", "crashed", "race", "backgame", "blitz") or n < 1
+           for c, n in args.focus):
+        ap.error("--focus: the class is contact, crashed, race, backgame or blitz, N positive")
     if args.decisions < 1 or args.matches < 1:
         ap.error("--decisions and --matches must be positive")
     if importlib.util.find_spec("gnubg") is None:

@@ -555,10 +555,12 @@ def _parser() -> argparse.ArgumentParser:
                     help="share of games opened by pubeval or random plays (default 0.3)")
     tg.add_argument("--keep", type=float, default=0.2,
                     help="chance that a position of a game is kept (default 0.2)")
-    tg.add_argument("--classes", nargs="+", choices=("contact", "crashed", "race", "backgame"),
+    tg.add_argument("--classes", nargs="+",
+                    choices=("contact", "crashed", "race", "backgame", "blitz"),
                     default=None, help="keep only positions of these classes (default: all; "
                     "backgame: a side holds two points in its opponent's home board and "
-                    "trails by 50 pips or more)")
+                    "trails by 50 pips or more; blitz: a side has two checkers on the bar, "
+                    "or one against a home board of four points)")
     tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
     tg.add_argument("--prune", type=int, default=0, metavar="K",
                     help="screen the nets' move choices (self-play and the replies inside "

@@ -50,7 +50,7 @@ from backgammon.position import Position
 from backgammon._rollout_engine import MAX_GAMES, estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
-           "make_targets", "ply_targets", "net_class", "NET_CLASSES", "is_backgame",
+           "make_targets", "ply_targets", "net_class", "NET_CLASSES", "is_backgame", "is_blitz",
            "TARGET_CLASSES",
            "relabel_targets"]
 
@@ -240,9 +240,10 @@ def net_class(board: bytes) -> str:
     return "crashed" if _bgcore.nn_is_crashed(board) else "contact"
 
 
-TARGET_CLASSES = NET_CLASSES + ("backgame",)
-"""What ``classes`` may name in :func:`sample_positions`: the net classes, and
-``"backgame"`` (:func:`is_backgame`), positions the nets judge worst."""
+TARGET_CLASSES = NET_CLASSES + ("backgame", "blitz")
+"""What ``classes`` may name in :func:`sample_positions`: the net classes,
+``"backgame"`` (:func:`is_backgame`) and ``"blitz"`` (:func:`is_blitz`), positions
+the nets judge worst."""
 
 _BACKGAME_TRAIL = 50   # pips a back-game side trails the race by, at least
 
@@ -271,11 +272,36 @@ def is_backgame(board: bytes) -> bool:
         (opp_held >= 2 and opp - own >= _BACKGAME_TRAIL)
 
 
+_BLITZ_BOARD = 4       # closed points of the attacker's home board against one checker on the bar
+
+
+def is_blitz(board: bytes) -> bool:
+    """Whether a side of ``board`` is being blitzed (either side, whoever is on
+    roll): it has two or more checkers on the bar, or one against a home board
+    of four or more closed points (two or more checkers each).  The nets' 0-ply
+    and 2-ply underrate the attacker's gammons there (three on the bar against
+    a four-point board: 33 % and 40 % gammons where a rollout finds 47 %), and a
+    search inherits that, so such targets come from rollouts.
+
+        >>> is_blitz(Position.initial()._b)
+        False
+        >>> is_blitz(Position.from_position_id("2LYFAHRmW6EBJA")._b)   # O: three on the bar
+        True
+    """
+    a = np.frombuffer(board, np.int8)
+    own_bar, opp_bar = int(a[25]), int(-a[0])
+    own_board = int((a[1:7] >= 2).sum())            # the player on roll's home board
+    opp_board = int((a[19:25] <= -2).sum())
+    return own_bar >= 2 or opp_bar >= 2 or (own_bar == 1 and opp_board >= _BLITZ_BOARD) or \
+        (opp_bar == 1 and own_board >= _BLITZ_BOARD)
+
+
 def _wanted(board: bytes, wanted: frozenset[str] | None) -> bool:
     """Whether a board is of one of the ``wanted`` classes (None: any)."""
     if wanted is None or net_class(board) in wanted:
         return True
-    return "backgame" in wanted and is_backgame(board)
+    return ("backgame" in wanted and is_backgame(board)) or \
+        ("blitz" in wanted and is_blitz(board))
 
 
 def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float = 0.1,
