@@ -243,6 +243,24 @@ def test_a_back_game_holds_two_points_in_the_other_board_and_trails_by_50():
     assert not targets.is_backgame(bg.Position.initial()._b)
 
 
+def test_a_blitz_has_two_checkers_on_the_bar_or_one_against_a_four_point_board():
+    # our bar is index 25, the opponent's index 0 (negative); our home board 1-6, the
+    # opponent's our 19-24
+    two_up = _valid({0: -2, 6: 5, 8: 3, 13: 5, 24: 2, 19: -5, 17: -3, 12: -5})
+    assert targets.is_blitz(two_up)
+    assert targets.is_blitz(bg.Position._from_bytes(two_up).swapped()._b)   # either side
+    # one of theirs on the bar against our 6, 5, 4 and 2 points: four closed
+    four = _valid({0: -1, 6: 3, 5: 2, 4: 2, 2: 2, 13: 4, 24: 2, 19: -6, 17: -3, 12: -5})
+    assert targets.is_blitz(four)
+    # ... against three closed points and a blot: not a blitz
+    three = _valid({0: -1, 6: 3, 5: 2, 4: 2, 2: 1, 13: 5, 24: 2, 19: -6, 17: -3, 12: -5})
+    assert not targets.is_blitz(three)
+    # our own checker on the bar against their four-point board (19, 20, 21, 23)
+    ours = _valid({25: 1, 13: 12, 6: 2, 19: -3, 20: -2, 21: -2, 23: -2, 12: -6})
+    assert targets.is_blitz(ours)
+    assert not targets.is_blitz(bg.Position.initial()._b)
+
+
 def test_the_backgame_class_only_drops_positions(tmp_path):
     every = targets.sample_positions(3000, seed=5, explore=0.3, varied=0.6, keep=0.5)
     backgames = [r.tobytes() for r in every if targets.is_backgame(r.tobytes())]
