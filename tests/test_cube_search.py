@@ -99,9 +99,12 @@ def test_states_flip_and_double():
 
 # ---------------------------------------------------------------- a slow search
 
+FULL = bg.Evaluator.default().with_pruning(keep=0)   # the slow search ranks every play
+
+
 def _slow_leaf(pos: bg.Position, s: CubeState) -> float:
     """Janowski's value of one position in points (money) or MWC, from the Python model."""
-    e = bg.evaluate(pos, 0)
+    e = bg.evaluate(pos, 0, evaluator=FULL)
     chances = (e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon)
     r = s.rules
     x = cubeful.cube_efficiency(pos)
@@ -120,7 +123,7 @@ def _slow(pos: bg.Position, s: CubeState, ply: int, top: bool) -> float:
             return _slow_leaf(pos, state)
         total = 0.0
         for dice in ROLLS:
-            best = rank_plays(pos, dice, 0)[0].play
+            best = rank_plays(pos, dice, 0, FULL)[0].play
             theirs = _slow(best.result.swapped(), state.flipped(), ply - 1, False)
             mine = -theirs if state.score is None else 1.0 - theirs
             total += (1 if dice[0] == dice[1] else 2) / 36 * mine
@@ -152,7 +155,7 @@ STATES = [
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_position_values_match_a_slow_search_at_one_ply(name):
     pos = bg.Position.from_position_id(POSITIONS[name])
-    ev = bg.Evaluator.default()
+    ev = FULL
     for s in STATES:
         got = position_values(ev, _rows(pos), s, 1)[0]
         want = _slow(pos, s, 1, False)
@@ -162,14 +165,14 @@ def test_position_values_match_a_slow_search_at_one_ply(name):
 
 def test_decision_values_match_a_slow_search_at_two_plies():
     pos = bg.Position.from_position_id(POSITIONS["blitz"])
-    ev = bg.Evaluator.default()
+    ev = FULL
     for s in (CubeState.money(4, "own"), CubeState(1, "centred", (5, 3), False, bg.Rules())):
         v = decision_values(ev, _rows(pos), s, 2)
         nd, dt = _slow(pos, s, 2, True), _slow(pos, s.doubled(), 2, True)
         if s.score is None:
             nd, dt = nd / s.cube, dt / s.cube
         assert (v.no_double, v.double_take) == pytest.approx((nd, dt), abs=2e-5)
-        e = bg.evaluate(pos, 2, filtered=True)
+        e = bg.evaluate(pos, 2, evaluator=ev, filtered=True)
         assert v.chances == pytest.approx((e.win, e.win_gammon, e.win_backgammon,
                                            e.lose_gammon, e.lose_backgammon), abs=1e-6)
 

@@ -295,4 +295,4 @@ def test_the_strong_nets_are_the_default_ones_with_a_second_contact_net(position
     assert len(race) and (strong.evaluate_batch(race) == default.evaluate_batch(race)).all()
     contact = positions[cls == 0][:50]
     assert not np.allclose(strong.evaluate_batch(contact), default.evaluate_batch(contact))
-    assert strong.with_pruning().policy_name == "strong+prune4"
+    assert strong.with_pruning(keep=4).policy_name == "strong+prune4"

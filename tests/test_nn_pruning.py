@@ -114,7 +114,30 @@ def test_names_copies_and_pickles_keep_the_screen():
         assert twin.pruning.hidden == screen.hidden
     off = pruned.with_pruning(None, 0)
     assert off.pruning is None and off.policy_name == full.policy_name
-    assert Evaluator.default().with_pruning().policy_name == "net+prune4"
+    assert Evaluator.default().with_pruning(keep=4).policy_name == "net+prune4"
+
+
+def test_the_bundled_nets_come_screened_and_unscreen_on_request():
+    from backgammon.nn import DEFAULT_KEEP
+
+    ev = Evaluator.default()
+    assert ev.keep == DEFAULT_KEEP and ev.pruning is Evaluator._pruning
+    assert ev.policy_name == "net" and Evaluator.default() is ev
+    off = ev.with_pruning(keep=0)
+    assert off.pruning is None and off.policy_name == "net+prune0"
+    assert off.with_pruning().policy_name == "net"                  # the usual screen again
+    assert Evaluator.strong().keep == DEFAULT_KEEP and Evaluator.strong().policy_name == "strong"
+    assert Evaluator.fast().pruning is None and Evaluator.fast().policy_name == "fast"
+    # the same weights, so top-level rankings are those of the unscreened nets
+    pos = bg.Position.from_position_id("4HPwATDgc/ABMA")
+    assert [r.play for r in bg.nn.rank_plays(pos, (6, 4), 0, ev)] == \
+        [r.play for r in bg.nn.rank_plays(pos, (6, 4), 0, off)]
+    # a run of training starts from the nets without the screen
+    from backgammon.supervised import start_nets
+    assert start_nets(ev).pruning is None and start_nets(ev).policy_name == "net+prune0"
+    from backgammon.cli import _policy
+    assert _policy("net") == "net" and _policy("net+prune0").pruning is None
+    assert _policy("net", 3).keep == 3 and _policy("strong").keep == DEFAULT_KEEP
 
 
 @pytest.mark.parametrize("keep", [-1, 17, 2.5, True, "3"])

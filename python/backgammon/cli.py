@@ -139,7 +139,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     source = record.match if record.match is not None else record.games
     names = record.names
     evaluator = None
-    if args.nets != "net" or args.prune:
+    if args.nets != "net" or args.prune is not None:
         from backgammon.nn import Evaluator
 
         chosen = _policy(args.nets, args.prune)
@@ -165,10 +165,15 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _policy(text: str, prune: int = 0) -> str | Evaluator:
+_PRUNE_DEFAULT = ("K = 0: no screen; default: the nets' own (the bundled nets come "
+                  "screened, keeping 6; a nets file does not)")
+
+
+def _policy(text: str, prune: int | None = None) -> str | Evaluator:
     """A policy named on the command line: net, fast, strong, pubeval, random or a nets file;
     a suffix ``+pruneK`` (or ``prune=K``, ``--prune``) screens the nets' move choices,
-    keeping K plays (:meth:`Evaluator.with_pruning`), as in the policy names of results."""
+    keeping K plays (:meth:`Evaluator.with_pruning`; 0: no screen), as in the policy names
+    of results.  Without one the nets keep their own screen (the bundled nets' default)."""
     m = re.fullmatch(r"(.+)\+prune(\d+)", text)
     if m:
         text, prune = m.group(1), int(m.group(2))
@@ -176,13 +181,13 @@ def _policy(text: str, prune: int = 0) -> str | Evaluator:
         if prune:
             raise BackgammonError(f"pruning screens the nets' move choices, not {text}'s")
         return text
-    if text == "net" and not prune:
+    if text == "net" and prune is None:
         return text
     from backgammon.nn import Evaluator
 
     ev = {"net": Evaluator.default, "fast": Evaluator.fast,
           "strong": Evaluator.strong}.get(text, lambda: Evaluator.load(text))()
-    return ev.with_pruning(keep=prune) if prune else ev
+    return ev.with_pruning(keep=prune) if prune is not None else ev
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
@@ -250,7 +255,7 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     from backgammon.nn import Evaluator
 
     ev = Evaluator.load(args.nets) if args.nets else Evaluator.default()
-    if args.prune:
+    if args.prune is not None:
         ev = ev.with_pruning(keep=args.prune)
 
     def log(text: str) -> None:
@@ -371,10 +376,10 @@ def _parser() -> argparse.ArgumentParser:
                     help="how both sides play: the bundled nets (default), the bundled fast "
                          "nets (about three times the games a second), the bundled strong "
                          "nets (half the games a second), pubeval or random")
-    ro.add_argument("--prune", type=int, default=0, metavar="K",
+    ro.add_argument("--prune", type=int, default=None, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
                          "nets scoring only the screen's K best plays (about twice the games "
-                         "a second; docs/nn.md, \"Pruning\")")
+                         "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
     ro.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ro.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -412,10 +417,11 @@ def _parser() -> argparse.ArgumentParser:
                     help="net (the bundled nets, default), fast, strong (the bundled "
                          "strong nets: an ensemble, closer to gnubg's judgement, half the "
                          "speed) or a nets file")
-    an.add_argument("--prune", type=int, default=0, metavar="K",
+    an.add_argument("--prune", type=int, default=None, metavar="K",
                     help="screen the nets' move choices inside the evaluations with the "
                          "bundled pruning nets, keeping K (about twice as fast, the same "
-                         "error rates within noise; docs/nn.md, \"Pruning\")")
+                         "error rates within noise; docs/nn.md, \"Pruning\"); "
+                         + _PRUNE_DEFAULT)
     an.add_argument("--workers", type=int, default=None,
                     help="threads analysing games at once (default: every core)")
     out = an.add_mutually_exclusive_group()
@@ -443,10 +449,10 @@ def _parser() -> argparse.ArgumentParser:
                     default="net",
                     help="how both sides play the games (default: the bundled nets; fast: "
                          "the bundled fast nets; strong: the bundled strong nets)")
-    ar.add_argument("--prune", type=int, default=0, metavar="K",
+    ar.add_argument("--prune", type=int, default=None, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
                          "nets scoring only the screen's K best plays (about twice the games "
-                         "a second; docs/nn.md, \"Pruning\")")
+                         "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
     ar.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ar.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -463,7 +469,8 @@ def _parser() -> argparse.ArgumentParser:
     du = sub.add_parser(
         "duel", help="play one policy against another over duplicate dice",
         description="Play policy A against policy B (net, fast, pubeval, random, or a "
-                    "weights .npz file; net+prune5 screens the nets' move choices), every "
+                    "weights .npz file; net+prune5 screens the nets' move choices keeping 5, "
+                    "net+prune0 plays the bundled nets unscreened), every "
                     "dice sequence twice with the seats swapped, and print A's points per game.")
     du.add_argument("a", metavar="A")
     du.add_argument("b", metavar="B")
@@ -562,10 +569,10 @@ def _parser() -> argparse.ArgumentParser:
                     "trails by 50 pips or more; blitz: a side has two checkers on the bar, "
                     "or one against a home board of four points)")
     tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
-    tg.add_argument("--prune", type=int, default=0, metavar="K",
+    tg.add_argument("--prune", type=int, default=None, metavar="K",
                     help="screen the nets' move choices (self-play and the replies inside "
                          "1- and 2-ply targets) with the bundled pruning nets, keeping K; "
-                         "recorded in each chunk's meta")
+                         "recorded in each chunk's meta; " + _PRUNE_DEFAULT)
     tg.add_argument("--workers", type=int, default=1, help="native threads (default 1)")
     tg.set_defaults(run=_cmd_targets)
     sv = sub.add_parser(

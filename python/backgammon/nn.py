@@ -30,8 +30,8 @@ from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
-__all__ = ["FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay", "best_play",
-           "evaluate", "rank_plays"]
+__all__ = ["DEFAULT_KEEP", "FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay",
+           "best_play", "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
 VERSION = 2
@@ -62,6 +62,10 @@ _FAST_FILE = Path(__file__).with_name("data") / "nets-fast.npz"
 _PRUNING_FILE = Path(__file__).with_name("data") / "nets-prune.npz"
 _STRONG_FILE = Path(__file__).with_name("data") / "nets-strong.npz"
 MAX_KEEP = _bgcore.NN_MAX_KEEP
+DEFAULT_KEEP = 6
+"""How many plays the bundled screen passes to :meth:`Evaluator.default` and
+:meth:`Evaluator.strong` in the move choices it screens (docs/nn.md, "Pruning":
+about twice the rollout games a second, -0.0007 ppg (se 0.0007) over 200,000 games)."""
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
 _MAX_UNPACKED = 256 << 20  # bytes unpacked (a checkpoint also holds the optimizer's moments)
 
@@ -191,28 +195,38 @@ class Evaluator:
     def policy_name(self) -> str:
         """How rollout and duel results name a policy played by these nets:
         ``"net"`` for :meth:`default`, ``"fast"`` for :meth:`fast`,
-        ``"net(FILE)"`` for nets read from FILE by :meth:`load`, else their
-        sizes, ``"net(contact 512/race 64/crashed 512)"``.
+        ``"strong"`` for :meth:`strong`, ``"net(FILE)"`` for nets read from
+        FILE by :meth:`load`, else their sizes,
+        ``"net(contact 512/race 64/crashed 512)"``; ``+pruneK`` follows where
+        the screen differs from the one these nets come with (``+prune0``:
+        none, see :meth:`with_pruning`).
 
             >>> Evaluator.default().policy_name
             'net'
+            >>> Evaluator.default().with_pruning(keep=0).policy_name
+            'net+prune0'
             >>> Evaluator.random(hidden=(8, 4), seed=1).policy_name
             'net(contact 8/race 4)'
             >>> Evaluator.random(hidden=(8, 4), middle=(8, 0), seed=1).policy_name
             'net(contact 8x8/race 4)'
         """
-        if self.pruning is not None:
-            return f"{self._unpruned_name()}+prune{self.keep}"
-        return self._unpruned_name()
+        base = self._twin_of or self
+        name, bundled = self._unpruned_name(), None
+        for attr in ("_default", "_fast", "_strong"):
+            b = getattr(Evaluator, attr)
+            if b is not None and base is (b._twin_of or b):
+                bundled = b
+        usual = (bundled.pruning, bundled.keep) if bundled is not None else (None, 0)
+        if (self.pruning, self.keep) == usual:
+            return name
+        return f"{name}+prune{self.keep}"
 
     def _unpruned_name(self) -> str:
         origin = self._twin_of or self
-        if origin is Evaluator._default:
-            return "net"
-        if origin is Evaluator._fast:
-            return "fast"
-        if origin is Evaluator._strong:
-            return "strong"
+        for attr, name in (("_default", "net"), ("_fast", "fast"), ("_strong", "strong")):
+            b = getattr(Evaluator, attr)
+            if b is not None and origin is (b._twin_of or b):
+                return name
         if self.source:
             return f"net({self.source})"
         return "net(" + "/".join(f"{n} {s}" for n, s in zip(self.nets, self._sizes())) + ")"
@@ -340,8 +354,17 @@ class Evaluator:
 
     @classmethod
     def default(cls) -> Evaluator:
-        """The bundled nets (package data), loaded on first use."""
-        return cls._bundled("_default", _DEFAULT_FILE)
+        """The bundled nets (package data), loaded on first use, screened by the
+        bundled pruning nets (:meth:`with_pruning`, keeping :data:`DEFAULT_KEEP`)
+        in the move choices that need only the chosen play: rollouts, duels and
+        the replies inside deeper evaluations go about twice as fast for no
+        measurable loss (docs/nn.md, "Pruning").  ``with_pruning(keep=0)`` turns
+        the screen off.
+
+            >>> Evaluator.default().keep == DEFAULT_KEEP
+            True
+        """
+        return cls._bundled("_default", _DEFAULT_FILE, screened=True)
 
     @classmethod
     def fast(cls) -> Evaluator:
@@ -365,15 +388,15 @@ class Evaluator:
         2,048-unit contact net.  Judged by gnubg 2-ply on real decisions it
         loses about 0.4 millipoints a decision less than :meth:`default` at 0
         ply and 0.2 less at 2 ply, for twice the evaluation time (docs/nn.md,
-        "The strong nets"); with :meth:`with_pruning` its move choices cost
-        about what the default's unscreened ones do.  For analysis.
+        "The strong nets"); screened as :meth:`default` is, its move choices
+        cost about what the default's unscreened ones do.  For analysis.
 
             >>> Evaluator.strong().hidden[0] == 2 * Evaluator.default().hidden[0]
             True
         """
-        return cls._bundled("_strong", _STRONG_FILE)
+        return cls._bundled("_strong", _STRONG_FILE, screened=True)
 
-    def with_pruning(self, pruning: Evaluator | None = None, keep: int = 4) -> Evaluator:
+    def with_pruning(self, pruning: Evaluator | None = None, keep: int = DEFAULT_KEEP) -> Evaluator:
         """These nets with a screen: in every move choice that needs only the
         chosen play (rollouts, duels, the replies inside 1- and 2-ply
         evaluations, which are most of a 2-ply search's work) the small nets
@@ -382,8 +405,10 @@ class Evaluator:
         takes the bundled screen, trained on the bundled nets' choices.  Top-level
         rankings (:func:`rank_plays`, :func:`evaluate` at ply 0) still score
         every play.  docs/nn.md ("Pruning") has the speed and the cost in
-        judged play.  The weights are shared, not copied; :meth:`save` writes
-        these nets alone (call ``with_pruning`` again after :meth:`load`).
+        judged play.  :meth:`default` and :meth:`strong` come screened
+        (keeping :data:`DEFAULT_KEEP`); ``keep=0`` removes a screen.  The
+        weights are shared, not copied; :meth:`save` writes these nets alone
+        (call ``with_pruning`` again after :meth:`load`).
 
             >>> ev = Evaluator.random(hidden=(16, 8), seed=1)
             >>> screened = ev.with_pruning(Evaluator.random(hidden=(4, 4), seed=2), keep=3)
@@ -398,6 +423,10 @@ class Evaluator:
                                   f"got {keep!r}")
         if pruning is None and keep:
             pruning = Evaluator._bundled("_pruning", _PRUNING_FILE)
+        return self._screened(pruning, int(keep))
+
+    def _screened(self, pruning: Evaluator | None, keep: int) -> Evaluator:
+        """:meth:`with_pruning` with its arguments checked and the screen found."""
         if pruning is not None and not isinstance(pruning, Evaluator):
             raise BackgammonError(f"pruning must be an Evaluator or None, got {pruning!r}")
         if pruning is not None and pruning.pruning is not None:
@@ -414,13 +443,19 @@ class Evaluator:
         return twin
 
     @classmethod
-    def _bundled(cls, attr: str, path: Path) -> Evaluator:
-        """The package's nets file ``path``, loaded once into class attribute ``attr``."""
+    def _bundled(cls, attr: str, path: Path, screened: bool = False) -> Evaluator:
+        """The package's nets file ``path``, loaded once into class attribute ``attr``
+        (``screened``: with the bundled screen, :data:`DEFAULT_KEEP`)."""
+        if screened:
+            cls._bundled("_pruning", _PRUNING_FILE)   # outside the lock: it takes it too
         with cls._default_lock:
             if getattr(cls, attr) is None:
-                setattr(cls, attr, cls.load(path))
-            ev: Evaluator = getattr(cls, attr)
-            return ev
+                ev = cls.load(path)
+                if screened:
+                    ev = ev._screened(cls._pruning, DEFAULT_KEEP)
+                setattr(cls, attr, ev)
+            out: Evaluator = getattr(cls, attr)
+            return out
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:

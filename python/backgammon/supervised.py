@@ -520,7 +520,11 @@ def _threads(threads: Any, nets: int) -> int:
 
 
 def start_nets(start: Any) -> Evaluator | None:
-    """The nets a run starts from: None, an Evaluator, or one loaded from a nets file."""
+    """The nets a run starts from: None, an Evaluator, or one loaded from a nets file;
+    without a screen (the one bundled was trained on the choices of other nets, and
+    TD self-play chooses every move with the nets it trains)."""
+    if isinstance(start, Evaluator) and start.pruning is not None:
+        return start.with_pruning(keep=0)
     if start is None or isinstance(start, Evaluator):
         return start
     if isinstance(start, (str, os.PathLike)):
