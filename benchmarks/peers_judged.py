@@ -26,7 +26,8 @@ position and dice, so judging a new net needs no gnubg at all.
 
 The contestants: the bundled nets (or ``--nets FILE``) at 0-ply, 1-ply and
 2-ply (``best_play(..., filtered=True)``, the move filters, and unfiltered),
-and the filtered 2-ply with the bundled screen (``--prune K``, ``Evaluator.with_pruning``);
+and the filtered 2-ply with the bundled screen keeping K (``--prune K``, ``Evaluator.with_pruning``;
+0 without the screen; the bundled nets themselves come screened, keeping 6);
 gnubg-nn's 0-ply and 2-ply ``best_move``; gnubg's own 0-ply and 2-ply best move
 (``gnubg.findbestmove``, its default move filters, pruning); the humans of
 the matches.  For each: the mean loss a decision with its standard error,
@@ -288,7 +289,7 @@ def die_steps(a: list[int], die: int) -> list[list[int]]:
 # ------------------------------------------------------------------ the contestants
 
 def contestants(bg: Any, nets: list[str], unfiltered: bool = True,
-                prune: int = 4) -> tuple[list[str], list[tuple[str, Any]]]:
+                prune: int | None = None) -> tuple[list[str], list[tuple[str, Any]]]:
     """The names of the nets, and (label, function from a decision to its chosen result)."""
     out, names = [], []
     for path in [None, *nets]:
@@ -306,7 +307,7 @@ def contestants(bg: Any, nets: list[str], unfiltered: bool = True,
             out.append((f"{name} {label}",
                         lambda d, ev=ev, ply=ply, f=filtered:
                         d["position"].best_play(d["dice"], ply, ev, filtered=f).result))
-        if prune:   # the same filtered 2-ply with the bundled screen (Evaluator.with_pruning)
+        if prune is not None:   # the same filtered 2-ply with another screen (0: none)
             out.append((f"{name} 2-ply filtered+prune{prune}",
                         lambda d, ev=ev.with_pruning(keep=prune):
                         d["position"].best_play(d["dice"], 2, ev, filtered=True).result))
@@ -536,9 +537,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="show gnubg's 2-ply ranking of a few decisions beside the judge's numbers")
     ap.add_argument("--no-unfiltered", dest="unfiltered", action="store_false",
                     help="leave out the nets' unfiltered 2-ply (the slowest contestant)")
-    ap.add_argument("--prune", type=int, default=4, metavar="K",
+    ap.add_argument("--prune", type=int, default=None, metavar="K",
                     help="also the filtered 2-ply with the bundled screen keeping K plays "
-                         "(Evaluator.with_pruning; default 4, 0: not)")
+                         "(Evaluator.with_pruning; 0: unscreened; the bundled nets come "
+                         "screened keeping 6, a nets file unscreened)")
     ap.add_argument("--focus", nargs=2, action="append", default=[], metavar=("CLASS", "N"),
                     help="also judge N decisions of positions of CLASS (contact, crashed, "
                          "race or backgame) from the matches the main sample leaves out "
