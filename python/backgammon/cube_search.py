@@ -230,7 +230,8 @@ def _search(evaluator: Any, boards: np.ndarray, states: list[CubeState], ply: in
         if dt_at is None:
             decided[:, k] = nd
             continue
-        dt, dp = values[:, dt_at], _points(np.float64(states[k].double_pass()), states[k])
+        s = states[k]
+        dt, dp = values[:, dt_at], s.double_pass() * (s.cube if s.score is None else 1)
         doubles = (dt >= nd) & (dp >= nd)
         decided[:, k] = np.where(doubles, np.minimum(dt, dp), nd)
     return decided, out_chances
