@@ -52,6 +52,12 @@ def test_the_last_roll_leaves_the_cube_no_leverage():
     d = bg.cube_decision(pos, ply=2)
     assert d.action == "No double, take"
     assert d.errors["double"] == pytest.approx(7 / 9, abs=1e-6)
+    # with beavers the taker, a 32-to-4 favourite, beavers: the double is worth 4 x -7/9
+    beavers = CubeState.money(rules=bg.Rules(beaver=True))
+    v = decision_values(ev, _rows(pos), beavers, 2)
+    assert v.beaver and v.double_take == pytest.approx(-28 / 9, abs=1e-6)
+    d = bg.cube_decision(pos, ply=2, rules=bg.Rules(beaver=True))
+    assert d.action == "No double, beaver" and d.beaver and d.take
 
 
 def test_a_sure_win_cashes_and_is_worth_the_cube_at_every_node():
