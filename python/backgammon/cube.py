@@ -123,14 +123,14 @@ class CubeDecision:
     take: bool
     beaver: bool
     probabilities: tuple[float, float, float, float, float]
-    errors: dict = field(compare=False)
+    errors: dict[str, float] = field(compare=False)
     cube: int = 1
     owner: str = "centred"
     score: tuple[int, int] | None = None
     post_crawford: bool = False
     x: float | None = 0.68
     available: bool = True
-    stderr: dict | None = field(default=None, compare=False)
+    stderr: dict[str, float] | None = field(default=None, compare=False)
     games: int = 0
 
     @classmethod
@@ -209,7 +209,7 @@ class CubeDecision:
                      probabilities: tuple[float, float, float, float, float], cube: int,
                      owner: str, score: tuple[int, int] | None, post_crawford: bool,
                      x: float | None,
-                     available: bool, why: str, stderr: dict | None = None,
+                     available: bool, why: str, stderr: dict[str, float] | None = None,
                      games: int = 0) -> CubeDecision:
         """The decision from the three equities (by Janowski's model or by rollout)."""
         from backgammon import cubeful as cf
@@ -276,7 +276,7 @@ class CubeDecision:
                    probabilities=r.floats("probabilities", 5, 0.0, 1.0),  # type: ignore[arg-type]
                    errors={k: errors.float(k, 0.0) for k in errors.data}, cube=cube,
                    owner=r.str("owner", ("centred", "own", "opponent")),
-                   score=r.optional("score", r.ints, 2, 1),  # type: ignore[arg-type]
+                   score=r.optional("score", r.ints, 2, 1),
                    post_crawford=r.bool("post_crawford"), x=r.float("x", 0.0, 1.0),
                    available=r.bool("available"))
 
@@ -301,7 +301,7 @@ class CubeDecision:
         cube = f"cube {self.cube} " + {"centred": "centred", "own": "owned by the player on roll",
                                         "opponent": "owned by the opponent"}.get(self.owner, self.owner)
         how = f"x = {self.x:.2f}" if self.x is not None else f"rollout of {self.games:,} games"
-        if self.match_play:
+        if self.score is not None:
             away, opp = self.score
             crawford = ", post-Crawford" if self.post_crawford else ""
             return f"Cube decision, match: {away}-away vs {opp}-away{crawford}, {cube}, {how}"
