@@ -687,7 +687,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "moves" and args.position is None and args.dice is None:
         parser.error("moves needs the dice, e.g. `backgammon moves 31`")
     try:
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except BackgammonError as exc:
         print(f"backgammon: error: {exc}", file=sys.stderr)
         return 2

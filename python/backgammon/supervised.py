@@ -341,8 +341,8 @@ def _fmt(losses: dict[str, float | None]) -> str:
 
 class _State:
     def __init__(self, epoch: int, done: list[int], steps: list[int], seconds: float,
-                 best: float | None, history: list, opt: list[np.ndarray], settings: FitSettings,
-                 fingerprint: str) -> None:
+                 best: float | None, history: list[dict[str, Any]], opt: list[np.ndarray],
+                 settings: FitSettings, fingerprint: str) -> None:
         self.epoch, self.done, self.steps, self.seconds = epoch, done, steps, seconds
         self.best, self.history, self.opt = best, history, opt
         self.settings, self.fingerprint = settings, fingerprint
