@@ -18,6 +18,7 @@ import pytest
 import backgammon as bg
 from backgammon import analysis, bearoff, cubeful
 from backgammon.analysis import Analysis, analyse
+from backgammon.cube_search import efficiencies
 from backgammon.errors import BackgammonError, InvalidRecordError
 
 
@@ -131,7 +132,7 @@ def test_efficiencies_match_cube_efficiency():
     boards.append(_board({6: 2, 9: 1}, {1: 1, 20: 3}).to_array())
     arr = np.array(boards, np.int8)
     expected = [cubeful.cube_efficiency(bg.Position.from_array(row)) for row in arr]
-    assert analysis._efficiencies(arr) == pytest.approx(expected)
+    assert efficiencies(arr) == pytest.approx(expected)
 
 
 # ---------------------------------------------------------------- checker plays

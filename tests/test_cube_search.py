@@ -10,18 +10,9 @@ from backgammon import _bgcore, cubeful
 from backgammon.cube_search import (CubeState, decision_values, efficiencies, leaf_values,
                                     position_values)
 from backgammon.nn import rank_plays
+from test_analysis import _board
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-
-
-def _board(own: dict[int, int], opp: dict[int, int]) -> bg.Position:
-    """A position from the mover's points -> checkers and the opponent's (its own numbering)."""
-    a = [0] * 26
-    for p, n in own.items():
-        a[p] = n
-    for p, n in opp.items():
-        a[25 - p] = -n
-    return bg.Position(a)
 
 
 def _rows(*positions: bg.Position) -> np.ndarray:

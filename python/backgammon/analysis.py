@@ -256,9 +256,6 @@ def _luck_label(luck: float) -> str | None:
 
 # ---------------------------------------------------------------- valuation
 
-_efficiencies = efficiencies   # the name the tests and older callers know
-
-
 @dataclass(frozen=True)
 class _Context(CubeState):
     """The cube and score as the player on roll sees them, with the scale that turns

@@ -55,15 +55,6 @@ Chances = Callable[[np.ndarray], np.ndarray]
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.uint8)
 _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS], np.float64) / 36.0
 _OWNERS = ("centred", "own", "opponent")
-_TABLE: Any = None
-
-
-def _cube_table() -> Any:
-    """The core's copy of the default match equity table, built once."""
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = _bgcore.cube_table(met.default_table())
-    return _TABLE
 
 
 @dataclass(frozen=True)
@@ -123,10 +114,10 @@ class CubeState:
     def core_kwargs(self) -> dict[str, Any]:
         """The cube and score as :func:`backgammon._bgcore.cube_decide_batch` takes them."""
         r = self.rules
+        table = None if self.score is None else _bgcore.cube_table(met.default_table())  # cached
         return dict(cube=self.cube, owner=self.owner, max_cube=r.max_cube,
                     cube_disabled=not r.cube, jacoby=r.jacoby, beaver=r.beaver,
-                    score=self.score, post_crawford=self.post_crawford,
-                    table=None if self.score is None else _cube_table())
+                    score=self.score, post_crawford=self.post_crawford, table=table)
 
     def double_pass(self) -> float:
         """The native value of a pass of this state's double for the player on roll."""

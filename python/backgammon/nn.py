@@ -210,26 +210,18 @@ class Evaluator:
             >>> Evaluator.random(hidden=(8, 4), middle=(8, 0), seed=1).policy_name
             'net(contact 8x8/race 4)'
         """
-        base = self._twin_of or self
-        name, bundled = self._unpruned_name(), None
-        for attr in ("_default", "_fast", "_strong"):
+        origin, usual = self._twin_of or self, (None, 0)
+        for attr, name in (("_default", "net"), ("_fast", "fast"), ("_strong", "strong")):
             b = getattr(Evaluator, attr)
-            if b is not None and base is (b._twin_of or b):
-                bundled = b
-        usual = (bundled.pruning, bundled.keep) if bundled is not None else (None, 0)
+            if b is not None and origin is (b._twin_of or b):   # a bundled one, or its twin
+                usual = (b.pruning, b.keep)
+                break
+        else:
+            name = f"net({self.source})" if self.source else \
+                "net(" + "/".join(f"{n} {s}" for n, s in zip(self.nets, self._sizes())) + ")"
         if (self.pruning, self.keep) == usual:
             return name
         return f"{name}+prune{self.keep}"
-
-    def _unpruned_name(self) -> str:
-        origin = self._twin_of or self
-        for attr, name in (("_default", "net"), ("_fast", "fast"), ("_strong", "strong")):
-            b = getattr(Evaluator, attr)
-            if b is not None and origin is (b._twin_of or b):
-                return name
-        if self.source:
-            return f"net({self.source})"
-        return "net(" + "/".join(f"{n} {s}" for n, s in zip(self.nets, self._sizes())) + ")"
 
     def _sizes(self) -> list[str]:
         """Each net's hidden sizes as text: ``"512"``, or ``"512x32"`` with a middle layer."""
