@@ -10,6 +10,7 @@ are refused on the way out, so every output parses in any JSON reader).
 
 from __future__ import annotations
 
+import builtins
 import json
 import math
 from typing import Any, Callable
@@ -73,7 +74,8 @@ class Reader:
     def int(self, key: str, low: int | None = None, high: int | None = None) -> int:
         return self._int(key, self.get(key), low, high)
 
-    def _int(self, key: str, value: Any, low: int | None, high: int | None) -> int:
+    def _int(self, key: str, value: Any, low: builtins.int | None,
+             high: builtins.int | None) -> builtins.int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(key, f"is an integer, got {_shown(value)}")
         if (low is not None and value < low) or (high is not None and value > high):
@@ -83,15 +85,16 @@ class Reader:
     def float(self, key: str, low: float | None = None, high: float | None = None) -> float:
         return self._float(key, self.get(key), low, high)
 
-    def _float(self, key: str, value: Any, low: float | None, high: float | None) -> float:
+    def _float(self, key: str, value: Any, low: builtins.float | None,
+               high: builtins.float | None) -> builtins.float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(key, f"is a number, got {_shown(value)}")
-        value = float(value)
-        if not math.isfinite(value):
-            raise self.fail(key, f"is a finite number, got {value}")
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise self.fail(key, f"is out of range, got {value}")
-        return value
+        number = float(value)
+        if not math.isfinite(number):
+            raise self.fail(key, f"is a finite number, got {number}")
+        if (low is not None and number < low) or (high is not None and number > high):
+            raise self.fail(key, f"is out of range, got {number}")
+        return number
 
     def bool(self, key: str) -> bool:
         value = self.get(key)
@@ -107,32 +110,33 @@ class Reader:
             raise self.fail(key, f"is one of {', '.join(choices)}, got {_shown(value)}")
         return value
 
-    def optional(self, key: str, read: Callable[..., Any], *args: Any) -> Any:
+    def optional(self, key: builtins.str, read: Callable[..., Any], *args: Any) -> Any:
         """``None`` when the field is absent or null, else ``read(key, *args)``."""
         return read(key, *args) if self.has(key) else None
 
-    def ints(self, key: str, n: int, low: int | None = None, high: int | None = None) -> tuple[int, ...]:
+    def ints(self, key: builtins.str, n: builtins.int, low: builtins.int | None = None,
+             high: builtins.int | None = None) -> tuple[builtins.int, ...]:
         items = self._list(key, n)
         return tuple(self._int(key, v, low, high) for v in items)
 
-    def floats(self, key: str, n: int, low: float | None = None,
-               high: float | None = None) -> tuple[float, ...]:
+    def floats(self, key: builtins.str, n: builtins.int, low: builtins.float | None = None,
+               high: builtins.float | None = None) -> tuple[builtins.float, ...]:
         items = self._list(key, n)
         return tuple(self._float(key, v, low, high) for v in items)
 
-    def _list(self, key: str, n: int) -> list[Any]:
+    def _list(self, key: builtins.str, n: builtins.int) -> list[Any]:
         value = self.get(key)
         if not isinstance(value, list) or len(value) != n:
             raise self.fail(key, f"is a list of {n}, got {_shown(value)}")
         return value
 
-    def estimate(self, key: str) -> Any:
+    def estimate(self, key: builtins.str) -> Any:
         from backgammon.rollout import Estimate
         r = Reader(self.get(key), f"{self.what}: {key!r}", self.error)
         low, high = r.floats("ci95", 2)
         return Estimate(r.float("value"), r.float("stderr", 0.0), low, high)
 
-    def steps(self, key: str) -> tuple[tuple[int, int], ...]:
+    def steps(self, key: builtins.str) -> tuple[tuple[builtins.int, builtins.int], ...]:
         value = self.get(key)
         if not isinstance(value, list) or len(value) > MAX_STEPS:
             raise self.fail(key, f"is a list of at most {MAX_STEPS} [from, to] steps")
