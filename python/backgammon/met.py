@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 from statistics import NormalDist
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from backgammon.errors import MatchEquityError
 from backgammon._numbers import integer
@@ -122,6 +122,7 @@ class MatchEquityTable:
             return 1.0 - self.equity(opponent_away, away)
         # away > length >= opponent_away, or both beyond: away is the trailer
         ext = self.extension
+        assert ext is not None  # _check refused an away beyond a table that cannot extend
         n = self.length
         if opponent_away == 1:  # the Crawford game
             return _geometric(ext.crawford, ext.ratio, away, n)
@@ -150,6 +151,7 @@ class MatchEquityTable:
         if away <= self.length:
             return self.post_crawford[away - 1]
         ext = self.extension
+        assert ext is not None  # _check refused an away beyond a table that cannot extend
         return _geometric(ext.post, ext.ratio, away, self.length)
 
     @cached_property
@@ -279,8 +281,9 @@ def check_score(score: Any) -> tuple[int, int]:
         backgammon.errors.MatchEquityError: score is (away, opponent_away), two integers from 1 to 32767, got 'ab'
     """
     pair = tuple(score) if isinstance(score, (tuple, list)) and len(score) == 2 else None
-    values = None if pair is None else tuple(integer(v) for v in pair)
-    if values is None or None in values or not all(1 <= v <= MAX_AWAY for v in values):
+    numbers = [] if pair is None else [integer(v) for v in pair]
+    values = [v for v in numbers if v is not None]
+    if len(values) != 2 or not all(1 <= v <= MAX_AWAY for v in values):
         raise MatchEquityError(f"score is (away, opponent_away), two integers from 1 to "
                                f"{MAX_AWAY}, got {shown(score, 80)}")
     return values[0], values[1]
@@ -321,10 +324,20 @@ def _chance(v: object) -> float:
     return float(v)
 
 
+class _TableFields(TypedDict):
+    """The keyword arguments of :class:`MatchEquityTable` that a gnubg MET file gives."""
+
+    name: str
+    description: str
+    notice: str
+    pre_crawford: tuple[tuple[float, ...], ...]
+    post_crawford: tuple[float, ...]
+
+
 class _GnubgMetReader:
     """gnubg's MET XML read with expat; entity declarations refused (no expansion attacks)."""
 
-    def read(self, text: str | bytes) -> dict:
+    def read(self, text: str | bytes) -> _TableFields:
         if len(text) > _MAX_TEXT:
             raise MatchEquityError(f"a table is at most {_MAX_TEXT} bytes, got {len(text)}")
         self.path: list[str] = []
@@ -389,7 +402,7 @@ class _GnubgMetReader:
         elif self.path[-1:] == ["info"]:
             self.info[tag] = text
 
-    def _result(self) -> dict:
+    def _result(self) -> _TableFields:
         pre = self.tables.get("pre-crawford-table")
         if not pre:
             raise MatchEquityError("the file has no pre-Crawford table")
@@ -452,9 +465,10 @@ def gammon_values(away: int, opponent_away: int, cube: int = 1, post_crawford: b
     """
     t = table or default_table()
     away, opponent_away = t._check(away, opponent_away)  # plain ints: numpy's would wrap
-    if integer(cube) is None or integer(cube) < 1:
+    number = integer(cube)
+    if number is None or number < 1:
         raise MatchEquityError(f"cube is a positive integer, got {shown(cube)}")
-    cube = integer(cube)
+    cube = number
     # After this game a side reaching 1-away makes the next game the Crawford
     # game, unless the Crawford game is this one or already played.
     rest = post_crawford or away == 1 or opponent_away == 1
