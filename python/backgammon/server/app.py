@@ -16,12 +16,18 @@ import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
-from typing import Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.server import engine
 from backgammon.server.games import Forbidden, GameService, NotFound, SeqMismatch
 from backgammon.server.store import open_store
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+    from backgammon.formats.mat import MatRecord
+    from backgammon.formats.sgf import SgfRecord
 
 __all__ = ["create_app", "MAX_BODY", "MAX_UPLOAD", "MAX_QUERY", "MAX_SOCKETS",
            "MAX_SOCKETS_PER_GAME", "MAX_ROLLOUT_GAMES", "MAX_GAMES_PER_MINUTE",
@@ -49,10 +55,10 @@ PURGE_SECONDS = 3600.0       # how often a process with keep_days deletes idle g
 class _Limits:
     """Refuses an oversized query string (414) or body (413) before any handler runs."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: "ASGIApp") -> None:
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: "Scope", receive: "Receive", send: "Send") -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         if len(scope.get("query_string", b"")) > MAX_QUERY or len(scope.get("path", "")) > 1024:
@@ -72,7 +78,7 @@ class _Limits:
                                          f"the request body is limited to {limit:,} bytes")
         seen = 0
 
-        async def bounded() -> dict:
+        async def bounded() -> "Message":
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
@@ -93,7 +99,7 @@ class _TooLarge(Exception):
         self.limit = limit
 
 
-async def _refuse(scope: dict, send: Any, status: int, name: str, message: str) -> None:
+async def _refuse(scope: "Scope", send: "Send", status: int, name: str, message: str) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
@@ -293,7 +299,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         error: str
         message: str
 
-    errors = {400: {"model": ErrorMessage}}
+    errors: dict[int | str, dict[str, Any]] = {400: {"model": ErrorMessage}}
 
     # ------------------------------------------------------------ wildbg routes
 
@@ -324,7 +330,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                  x_away: int = Query(0, ge=0, description="points you need (0: money play)"),
                  o_away: int = Query(0, ge=0, description="points the opponent needs"),
                  ply: int = ply_q, position: Optional[str] = pos_q,
-                 points: dict = Points) -> Any:
+                 points: dict[str, Optional[int]] = Points) -> Any:
         """Every legal play of the dice, best first, each with the five chances
         after it (wildbg's ``/move``); at a match score ranked by match winning
         chance from the match equity table."""
@@ -341,7 +347,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                  ply: int = ply_q, position: Optional[str] = pos_q,
                  cube: int = Query(1, ge=1, le=64, description="ours: the cube's value"),
                  owner: Literal["centred", "own", "opponent"] = Query("centred"),
-                 post_crawford: bool = Query(False), points: dict = Points) -> Any:
+                 post_crawford: bool = Query(False), points: dict[str, Optional[int]] = Points) -> Any:
         """The five chances of the player on roll and the cube advice (wildbg's ``/eval``).
         An XGID or GNUbgID as ``position`` brings its cube, owner and match score."""
         decision = _decision(points, position, x_away, o_away, ply, cube, owner, post_crawford)
@@ -350,7 +356,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                 "probabilities": dict(zip(("win", "winG", "winBg", "loseG", "loseBg"),
                                           decision.probabilities))}
 
-    def _decision(points: dict, position: Optional[str], x_away: int, o_away: int, ply: int,
+    def _decision(points: dict[str, Optional[int]], position: Optional[str], x_away: int, o_away: int, ply: int,
                   cube: int, owner: str, post_crawford: bool) -> Any:
         pos, _ = engine.position_from_query(points, position)
         score = engine.score_from_query(x_away, o_away)
@@ -369,7 +375,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                  ply: int = ply_q, position: Optional[str] = pos_q,
                  cube: int = Query(1, ge=1, le=64),
                  owner: Literal["centred", "own", "opponent"] = Query("centred"),
-                 post_crawford: bool = Query(False), points: dict = Points) -> Any:
+                 post_crawford: bool = Query(False), points: dict[str, Optional[int]] = Points) -> Any:
         """The full cube decision: the equities of no double, double/take and
         double/pass, the proper action and each action's error
         (:meth:`CubeDecision.to_dict`); an XGID or GNUbgID brings its cube and score."""
@@ -632,6 +638,7 @@ def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
         if steps_text.strip():
             if not mine:
                 raise IllegalPlayError(f"player {seat} has no dice to move")
+            assert game.dice is not None  # the move phase always has its dice
             for token in steps_text.split()[:8]:
                 src, _, dst = token.partition("/")
                 if not (src.isdigit() and dst.isdigit()):
@@ -641,7 +648,10 @@ def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
                 if list(step) not in [list(m) for m in pos.legal_moves(game.dice, steps)]:
                     raise IllegalPlayError(f"{token} is not a legal step now")
                 steps.append(step)
-        legal = [list(s) for s in pos.legal_moves(game.dice, steps)] if mine else []
+        legal: list[list[int]] = []
+        if mine:
+            assert game.dice is not None  # the move phase always has its dice
+            legal = [list(s) for s in pos.legal_moves(game.dice, steps)]
         current = _after_steps(pos, steps)
         cube = (game.cube, None if game.cube_owner is None else (0 if game.cube_owner == seat else 1))
         dice = game.dice if game.dice is not None and game.turn == seat else None
@@ -670,7 +680,7 @@ class _Cancelled(Exception):
     pass
 
 
-def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict,
+def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict[str, int],
                  lock: Any) -> None:
     import time
 
@@ -688,7 +698,7 @@ def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dic
         if now - last[0] >= 0.25 or done >= total:
             last[0] = now
             store.update_job(job_id, done=done, heartbeat=time.time())
-            if store.job(job_id)["cancel"]:  # type: ignore[index]
+            if store.job(job_id)["cancel"]:
                 raise _Cancelled
 
     try:
@@ -712,7 +722,7 @@ def _analyse(data: bytes, filename: str, ply: int) -> Any:
     lower = filename.lower()
     if lower.endswith(".sgf") or text.lstrip("\ufeff \t\r\n").startswith("("):
         from backgammon.formats.sgf import read_sgf
-        record = read_sgf(text)
+        record: "SgfRecord | MatRecord" = read_sgf(text)
     elif lower.endswith(".mat") or lower.endswith(".txt") or not text.lstrip().startswith("{"):
         from backgammon.formats.mat import read_mat
         record = read_mat(text)
@@ -720,4 +730,4 @@ def _analyse(data: bytes, filename: str, ply: int) -> Any:
         raise InvalidRecordError("upload a .mat or .sgf record")
     import dataclasses
     source = record.match if record.match is not None else record.games
-    return dataclasses.replace(analyse(source, ply=ply), names=tuple(record.names))
+    return dataclasses.replace(analyse(source, ply=ply), names=record.names)

@@ -9,10 +9,13 @@ cumulative five, named ``win``, ``winG``, ``winBg``, ``loseG``, ``loseBg``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from backgammon.errors import BackgammonError, InvalidDiceError, InvalidPositionError
 from backgammon.position import Position
+
+if TYPE_CHECKING:
+    from backgammon.nn import Evaluation
 
 __all__ = ["cube_advice", "game_from_id", "id_score", "move_response", "position_from_query",
            "wildbg_probabilities"]
@@ -88,7 +91,7 @@ def wildbg_probabilities(p: Any) -> dict[str, float]:
             "loseG": p.lose_gammon, "loseBg": p.lose_backgammon}
 
 
-def _mwc_after(p: Any, away: int, opp: int) -> float:
+def _mwc_after(p: Evaluation, away: int, opp: int) -> float:
     """The mover's cubeless match winning chance after a play with
     probabilities ``p`` (the mover's, the opponent then on roll), at a
     score of ``away`` vs ``opp`` with the cube on 1."""

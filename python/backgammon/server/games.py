@@ -247,6 +247,7 @@ class GameService:
             "bot": spec["bot"], "over_the_board": spec["over_the_board"],
         }
         if game.phase is Phase.MOVE and not game.steps:
+            assert game.dice is not None  # the move phase always has its dice
             state["legal_plays"] = [{"play": str(p), "moves": [list(m) for m in p.moves]}
                                     for p in game.position.legal_plays(game.dice)]
         return state

@@ -136,7 +136,7 @@ class Store:
             cur.execute(self._sql(sql), tuple(args))
             return int(cur.rowcount)
 
-    def _run(self, sql: str, args: Iterable[Any] = (), *, write: bool = False) -> list[tuple]:
+    def _run(self, sql: str, args: Iterable[Any] = (), *, write: bool = False) -> list[tuple[Any, ...]]:
         conn = self._conn()
         try:
             cur = conn.cursor()
