@@ -24,7 +24,7 @@ are per unit of the current stake, from the side of the player on roll.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from backgammon.errors import BackgammonError
 from backgammon.position import Position
@@ -36,7 +36,9 @@ __all__ = [
     "cubeless_equity", "doubling_point", "money_equity", "take_point", "win_loss_values",
 ]
 
-CENTRED, OWN, OPPONENT = "centred", "own", "opponent"
+CENTRED: Final = "centred"
+OWN: Final = "own"
+OPPONENT: Final = "opponent"
 Owner = Literal["centred", "own", "opponent"]
 """Who may double next: nobody has yet (``"centred"``), the player on roll, or the opponent."""
 

@@ -94,7 +94,7 @@ class GameResult(NamedTuple):
     reason: str
     cube: int
 
-    def to_dict(self) -> dict[str, Any]:  # type: ignore[override]
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data.
 
             >>> GameResult(0, 2, "gammon", "bearoff", 1).to_dict()
@@ -183,6 +183,7 @@ class DiceSource:
     """
 
     __slots__ = ("source", "_kind", "_pending", "_log")
+    source: Any  # what rng became: a random.Random-like object, a numpy generator or a callable
 
     def __init__(self, rng: Any = None) -> None:
         if isinstance(rng, DiceSource):
@@ -379,8 +380,9 @@ def _notation_steps(text: str) -> tuple[Step, ...]:
 
 
 def _resign_kind(kind: Any) -> str:
-    if integer(kind) is not None and 1 <= integer(kind) <= 3:
-        return RESIGN_KINDS[integer(kind) - 1]
+    number = integer(kind)
+    if number is not None and 1 <= number <= 3:
+        return RESIGN_KINDS[number - 1]
     if isinstance(kind, str) and kind in RESIGN_KINDS:
         return str(kind)
     raise IllegalActionError(
@@ -599,9 +601,10 @@ class Game:
             raise TypeError(f"position must be a Position, got {shown(position)}")
         if position.outcome() is not None:
             raise IllegalActionError(f"the game in {shown(position)} is already over")
-        if _integer(turn) not in (0, 1):  # numpy integers too; 1.0 is no player
+        player = _integer(turn)  # numpy integers too; 1.0 is no player
+        if player is None or player not in (0, 1):
             raise IllegalActionError(f"turn is player 0 or 1, got {shown(turn)}")
-        turn = _integer(turn)
+        turn = player
         cube, cube_owner = game._check_cube(cube, cube_owner)
         game._position = position
         game._turn = turn

@@ -102,9 +102,10 @@ class Match:
                  crawford: bool = True, names: tuple[str, str] = ("Player 0", "Player 1"),
                  orientation: str = "right", swap_sides: bool = False,
                  score: tuple[int, int] = (0, 0), crawford_game: bool | None = None) -> None:
-        if integer(length) is None:
+        number = integer(length)  # numpy integers too
+        if number is None:
             raise TypeError(f"a match length is an integer, got {shown(length)}")
-        length = integer(length)  # numpy integers too
+        length = number
         if not 1 <= length <= MAX_MATCH_LENGTH:
             raise InvalidSetupError(
                 f"a match is played to a positive number of points up to {MAX_MATCH_LENGTH}, "
@@ -191,10 +192,10 @@ class Match:
             >>> m = Match(5, swap_sides=True)
             >>> picture = svg.board(m.game.position, orientation=m.orientation())
         """
-        index = len(self._games) - 1 if game is None else game
-        if integer(index) is None:
+        number = integer(len(self._games) - 1 if game is None else game)
+        if number is None:
             raise TypeError(f"game is an index, got {shown(game)}")
-        index = integer(index)
+        index = number
         if index < 0:
             raise IllegalActionError(f"games are numbered from 0, got {index}")
         if self._swap_sides and index % 2:
