@@ -160,13 +160,14 @@ class RankedPlays(list["RankedPlay"]):
             lines.append(f"{n:>3}  {play:<14} {eq:>7} {w:>6} {wg:>7} {lo:>6} {lg:>7}")
         return "\n".join(lines)
 
-    @overload  # type: ignore[override]
+    @overload
     def __getitem__(self, index: SupportsIndex) -> RankedPlay: ...
     @overload
     def __getitem__(self, index: slice) -> RankedPlays: ...
     def __getitem__(self, index: SupportsIndex | slice) -> RankedPlay | RankedPlays:
-        got = list.__getitem__(self, index)
-        return RankedPlays(got) if isinstance(index, slice) else got
+        if isinstance(index, slice):
+            return RankedPlays(list.__getitem__(self, index))
+        return list.__getitem__(self, index)
 
     def _repr_html_(self) -> str:
         ply = self[0].ply if self else 0

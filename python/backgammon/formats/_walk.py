@@ -41,7 +41,7 @@ class Event(NamedTuple):
     cube: int
 
 
-def record_games(source: Any, names: Any, record: str, writer: str) -> tuple[list, int, Any]:
+def record_games(source: Any, names: Any, record: str, writer: str) -> tuple[list[Game], int, Any]:
     """``(games, match length, names)`` of what a writer was given: a Match, or money
     games (length 0); ``record`` and ``writer`` name them in the errors."""
     from backgammon.game import Game

@@ -93,6 +93,7 @@ def _cell(event: Event, lost: list[str]) -> tuple[Any, str] | None:
     """The (player, text) cell of one event of a game, or ``None``."""
     kind, player, dice = event.kind, event.player, event.dice
     if kind == "play":
+        assert dice is not None  # walk gives every play its dice
         text = format_play(event.position.tolist(), [tuple(s) for s in event.moves])
         return (player, f"{dice[0]}{dice[1]}: {text}".rstrip())
     if kind == "double":
@@ -104,6 +105,7 @@ def _cell(event: Event, lost: list[str]) -> tuple[Any, str] | None:
     if kind == "beaver":
         lose(lost, "a beaver (not Jellyfish notation)")
         return (player, f" Beavers => {event.cube * 4}")
+    assert dice is not None  # "accept" and "unplayed": walk gives them their dice
     d1, d2 = dice
     if kind == "accept":  # rolled, then resigned: gnubg writes "NN:" alone
         plays = event.position.legal_plays((d1, d2))
@@ -594,6 +596,7 @@ def _apply_losses(game: Game, player: int, points: int) -> None:
         if game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
                              match_play=game.match_play) == points:
             if game.phase is Phase.RESIGNED:
+                assert game.resignation is not None  # offered, so the game holds it
                 game.reject(player=1 - game.resignation[0])
             game.resign(kind, player=player)
             game.accept(player=1 - player)

@@ -140,7 +140,8 @@ def record_to_dict(source: Match | Sequence[Game], *,
     if not games:
         raise InvalidRecordError("a record needs at least one game")
     rules = games[0].rules
-    source = (source.dice_source if isinstance(source, Match) else games[-1].dice_source).state()
+    dice_state = (source.dice_source if isinstance(source, Match)
+                  else games[-1].dice_source).state()
     out = {
         "format": FORMAT,
         "version": VERSION,
@@ -152,8 +153,8 @@ def record_to_dict(source: Match | Sequence[Game], *,
         "score": list(score),
         "winner": winner,
     }
-    if source is not None:
-        out["dice_source"] = source
+    if dice_state is not None:
+        out["dice_source"] = dice_state
     return out
 
 

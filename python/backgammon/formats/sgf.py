@@ -252,6 +252,7 @@ def _node(event: Event) -> str:
     """The node of one event of a game."""
     kind, player, dice = event.kind, event.player, event.dice
     if kind == "play":
+        assert dice is not None  # walk gives every play its dice
         steps = "".join(_letter(player, a) + _letter(player, b) for a, b in event.moves)
         return f";{'WB'[player]}[{dice[0]}{dice[1]}{steps}]"
     if kind == "beaver":  # the spec's spelling: a double answered by a double, taken
@@ -259,6 +260,7 @@ def _node(event: Event) -> str:
     if kind in ("double", "take", "drop"):
         return f";{'WB'[player]}[{kind}]"
     # "accept" (rolled, then resigned: gnubg writes the dice so) or "unplayed"
+    assert dice is not None  # walk gives these events their dice
     return f";PL[{'WB'[player]}]DI[{dice[0]}{dice[1]}]"
 
 
@@ -610,7 +612,7 @@ def _action(game: Game, player: int, value: str) -> None:
     elif low == "double":
         game.double(player=player)
     elif low == "take" and last is not None and last.kind == "beaver" and \
-            player == 1 - last.player:
+            last.player is not None and player == 1 - last.player:  # a beaver has its player
         pass  # the doubler accepts the beaver: the spec writes it, the game needs nothing
     elif low == "take":
         game.take(player=player)
