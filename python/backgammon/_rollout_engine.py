@@ -47,7 +47,7 @@ import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Union
+from typing import Any, Callable, Generator, Iterable, Iterator, NamedTuple, Union
 
 import numpy as np
 
@@ -306,7 +306,7 @@ class PolicyRunner:
         return 16 if self.executor is not None else self.workers or 1
 
     def parts(self, jobs: Iterable[tuple[bytes, int, int, int]],
-              stratify: bool) -> Iterator[np.ndarray]:
+              stratify: bool) -> Generator[np.ndarray, None, None]:
         """The ``(1296, 9)`` statistics of each job ``(board, seed, first, count)``,
         in order (jobs are read lazily); close the iterator to stop the rest."""
         if self.evaluate is not None:
@@ -317,7 +317,7 @@ class PolicyRunner:
         return run_chunks(args, self.workers, self.executor)
 
     def parts_ex(self, jobs: Iterable[tuple[bytes, int, int, int]],
-                 opts: dict[str, Any]) -> Iterator[np.ndarray]:
+                 opts: dict[str, Any]) -> Generator[np.ndarray, None, None]:
         """The ``(1296, ROLLOUT_FIELDS)`` fixed-point sums of each job of the
         core's extended rollout (cube, luck adjustment, truncation, rotation:
         ``opts``, the keywords of ``_bgcore.rollout_games``), in order; the net
@@ -405,7 +405,7 @@ def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
 
 
 def run_chunks(args: Iterator[tuple[Any, ...]], workers: int | None, executor: Executor | None,
-               fn: Callable[..., np.ndarray] | None = None) -> Iterator[np.ndarray]:
+               fn: Callable[..., np.ndarray] | None = None) -> Generator[np.ndarray, None, None]:
     """``fn(*a, cancel)`` (default :func:`run_chunk`) of each ``a`` of ``args``,
     in order: in this thread, on ``workers`` threads or on ``executor``.  On
     an error, an interrupt or the iterator's ``close()`` the chunks not started
@@ -422,7 +422,7 @@ def run_chunks(args: Iterator[tuple[Any, ...]], workers: int | None, executor: E
 
 
 def _threaded(args: Iterator[tuple[Any, ...]], workers: int,
-              fn: Callable[..., np.ndarray]) -> Iterator[np.ndarray]:
+              fn: Callable[..., np.ndarray]) -> Generator[np.ndarray, None, None]:
     # leaving the block joins the threads: none outlives the rollout
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="backgammon-rollout") as pool:
         yield from _submit_and_collect(pool, args, _bgcore.Cancel(), 2 * workers, fn)
@@ -433,7 +433,8 @@ _EXECUTOR_WINDOW = 256  # chunks submitted ahead to an executor (a cluster's wor
 
 
 def _submit_and_collect(executor: Executor, args: Iterator[tuple[Any, ...]], cancel: Any,
-                        window: int, fn: Callable[..., np.ndarray]) -> Iterator[np.ndarray]:
+                        window: int, fn: Callable[..., np.ndarray]
+                        ) -> Generator[np.ndarray, None, None]:
     """The chunks' results in order, at most ``window`` submitted ahead (any
     number of chunks in bounded memory).  On an error, an interrupt or an
     early close, the chunks not started are cancelled and the running ones
@@ -518,7 +519,7 @@ class Progress:
         self.start = time.perf_counter()
         if progress is True:
             try:
-                from tqdm import tqdm
+                from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]  # no stubs installed
             except ImportError:
                 self.plain = True
             else:

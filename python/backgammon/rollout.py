@@ -440,7 +440,7 @@ def read_game_or_position(text: str) -> Game | Position:
     return Position.from_position_id(body)
 
 
-def _from_dict(cls: type, data: Any) -> Any:
+def _from_dict(cls: type[RolloutResult], data: Any) -> RolloutResult:
     """A :class:`RolloutResult` from :meth:`RolloutResult.to_dict` data; the
     fields are read by name, so results with more fields read the same way."""
     if not isinstance(data, dict):
@@ -478,7 +478,7 @@ def _result(pos: Position, games: int, policy: str, seed: int, stratify: bool,
             stats: np.ndarray, seconds: float) -> RolloutResult:
     strata, stratified = estimation_strata(stats, stratify)
     n = strata[:, G]
-    est = {}
+    est: dict[str, Estimate] = {}
     for name, col in (("win", W), ("win_gammon", WG), ("win_backgammon", WB),
                       ("lose_gammon", LG), ("lose_backgammon", LB)):
         s = strata[:, col]
@@ -490,7 +490,9 @@ def _result(pos: Position, games: int, policy: str, seed: int, stratify: bool,
         position=pos, games=games, policy=policy, seed=seed, stratified=stratified,
         unstratified_stderr=plain.stderr, seconds=seconds,
         mean_plies=float(stats[:, PLIES].sum()) / games, strata=stats,
-        rotation=2 if stratify else 0, **est)
+        rotation=2 if stratify else 0, win=est["win"], win_gammon=est["win_gammon"],
+        win_backgammon=est["win_backgammon"], lose_gammon=est["lose_gammon"],
+        lose_backgammon=est["lose_backgammon"], equity=est["equity"])
 
 
 # The quantities of bg_rollout_range, in order (playout.h)
@@ -525,4 +527,6 @@ def _result_ex(pos: Position, games: int, policy: str, seed: int, rotation: int,
         cube=cube, match=match and cube, cubeful=cubeful if cube else None,
         variance_reduction=vr, plain_equity=est(5) if vr else None,
         plain_cubeful=est(6) if vr and cube else None, truncate=truncate,
-        rotation=rotation, **values)
+        rotation=rotation, win=values["win"], win_gammon=values["win_gammon"],
+        win_backgammon=values["win_backgammon"], lose_gammon=values["lose_gammon"],
+        lose_backgammon=values["lose_backgammon"], equity=values["equity"])

@@ -27,12 +27,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.duel import core_duel_stats, duel_result
+from backgammon.duel import DuelResult, core_duel_stats, duel_result
 from backgammon.errors import BackgammonError, TrainingDataError
 from backgammon.nn import Evaluator
 from backgammon.position import Position
@@ -243,7 +243,7 @@ def _mean(total: dict[str, np.ndarray] | None, count: int, meta: dict[str, str],
     return Evaluator(total, meta=meta, encoding=encoding)
 
 
-def _strength(net: Evaluator, board: bytes, pairs: int, threads: int):
+def _strength(net: Evaluator, board: bytes, pairs: int, threads: int) -> DuelResult:
     stats = core_duel_stats(board, _EVAL_SEED, pairs, (2, net._nets), (1, None), threads)
     return duel_result("net", "pubeval", _EVAL_SEED, stats)
 
@@ -260,15 +260,24 @@ def _save(net: Evaluator, path: Path, settings: TrainSettings, games: int, secon
     os.replace(tmp, path)
 
 
-def _bar(progress: bool, total: int, done: int):
+class _Bar(Protocol):
+    """What the training loop asks of a progress bar (tqdm's or :class:`_PlainBar`)."""
+
+    def update(self, n: int) -> object: ...
+    def set_postfix_str(self, s: str) -> object: ...
+    def close(self) -> object: ...
+
+
+def _bar(progress: bool, total: int, done: int) -> _Bar | None:
     if not progress:
         return None
     try:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]  # no stubs installed
     except ImportError:
         return _PlainBar(total, done)
-    return tqdm(total=total, initial=done, unit="game", unit_scale=True, desc="train",
-                file=sys.stderr, dynamic_ncols=True)
+    bar: _Bar = tqdm(total=total, initial=done, unit="game", unit_scale=True, desc="train",
+                     file=sys.stderr, dynamic_ncols=True)
+    return bar
 
 
 class _PlainBar:

@@ -41,7 +41,7 @@ def _seat(player: Any) -> int:
     return int(player)
 
 
-def turn(position: Position, dice: Any, player: int = 0) -> Any:
+def turn(position: Position, dice: Any, player: int = 0) -> _bgcore.Turn:
     """A turn in progress in the core (``_bgcore.Turn``): steps, masks, encodings."""
     d1, d2 = _bgcore.parse_dice(dice)
     return _bgcore.Turn(position.to_array().tobytes(), _seat(player), d1, d2)

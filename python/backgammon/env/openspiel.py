@@ -123,7 +123,8 @@ def to_history(game: Game) -> list[int]:
 def to_pyspiel(game: Game) -> Any:
     """A pyspiel backgammon state reached by the game's history (needs ``open-spiel``)."""
     try:
-        import pyspiel
+        # OpenSpiel is optional and ships no type information
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError as e:
         raise ImportError("to_pyspiel needs OpenSpiel: pip install open-spiel") from e
     state = pyspiel.load_game("backgammon").new_initial_state()
