@@ -85,7 +85,8 @@ class CandidateRow:
     @property
     def probabilities(self) -> tuple[float, float, float, float, float]:
         """``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``."""
-        return tuple(getattr(self, name).value for name in _PROBABILITIES)  # type: ignore
+        return (self.win.value, self.win_gammon.value, self.win_backgammon.value,
+                self.lose_gammon.value, self.lose_backgammon.value)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data: ``play`` as :meth:`Play.to_dict`, each estimate as
@@ -105,7 +106,11 @@ class CandidateRow:
         except ValueError as exc:
             raise RolloutError(f"a candidate row: {exc}"[:300]) from None
         return cls(play, r.estimate("equity"), r.estimate("difference"),
-                   *(r.estimate(n) for n in _PROBABILITIES), ply_equity=r.float("ply_equity"))
+                   win=r.estimate("win"), win_gammon=r.estimate("win_gammon"),
+                   win_backgammon=r.estimate("win_backgammon"),
+                   lose_gammon=r.estimate("lose_gammon"),
+                   lose_backgammon=r.estimate("lose_backgammon"),
+                   ply_equity=r.float("ply_equity"))
 
     def to_json(self) -> str:
         from backgammon._dicts import dumps
@@ -239,7 +244,10 @@ class PlaysRollout(Sequence[CandidateRow]):
                     raise ValueError(f"play {item['play']!r} is not its moves {item['moves']}")
                 rows.append(CandidateRow(
                     play, read_estimate(item["equity"]), read_estimate(item["difference"]),
-                    *(read_estimate(item[n]) for n in _PROBABILITIES),
+                    win=read_estimate(item["win"]), win_gammon=read_estimate(item["win_gammon"]),
+                    win_backgammon=read_estimate(item["win_backgammon"]),
+                    lose_gammon=read_estimate(item["lose_gammon"]),
+                    lose_backgammon=read_estimate(item["lose_backgammon"]),
                     ply_equity=float(item["ply_equity"])))
             stopped = data.get("stopped")
             truncate = data.get("truncate")
@@ -259,7 +267,8 @@ class PlaysRollout(Sequence[CandidateRow]):
 def _cube_kind(value: Any) -> str | None:
     if value not in (None, "money", "match"):
         raise ValueError(f"cube is null, 'money' or 'match', got {value!r}")
-    return value
+    kind: str | None = value
+    return kind
 
 
 def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] | None = None,
@@ -385,6 +394,8 @@ def rollout_plays(position: Any, dice: Any = None, plays: Iterable[Play | str] |
 
     k = len(candidates)
     rolled = [i for i in range(k) if starts[i] is not None]
+    tables: np.ndarray
+    cross: np.ndarray
     if opts is None:
         tables = np.zeros((k, STRATA, len(FIELDS)), dtype=np.int64)  # mover's side
         cross = np.zeros((k, k, STRATA), dtype=np.int64)  # sum over games of v_a * v_b
@@ -442,7 +453,9 @@ def _exact_cubeful(game: Any) -> Callable[[int], float]:
     from backgammon import met
 
     from backgammon.cube import game_score
-    (away, opp), post = game_score(game)
+    score, post = game_score(game)
+    assert score is not None  # a match game has a score
+    away, opp = score
     return lambda points: (1.0 if away <= points * game.cube else
                            met.equity(away - points * game.cube, opp, post_crawford=post))
 
@@ -502,8 +515,10 @@ def _play_round(runner: PolicyRunner, seed: int, starts: list[bytes | None],
         for b, (b_first, b_count) in enumerate(blocks):
             size = math.ceil(b_count / pieces)
             for i in rolled:
+                start = starts[i]
+                assert start is not None  # rolled: the candidates with a start
                 for f in range(b_first, b_first + b_count, size):
-                    jobs.append((starts[i], seed, f, min(size, b_first + b_count - f)))
+                    jobs.append((start, seed, f, min(size, b_first + b_count - f)))
                     where.append((b, i))
         if opts is None:
             parts = runner.parts(jobs, True)
@@ -605,8 +620,10 @@ def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
     for i in order:
         diff = (_ZERO if i == best else _value_difference(tables, cross, i, best) if values
                 else _difference(tables, cross, i, best))
-        rows.append(CandidateRow(candidates[i], est[i]["equity"], diff,
-                                 *(est[i][n] for n in _PROBABILITIES),
+        e = est[i]
+        rows.append(CandidateRow(candidates[i], e["equity"], diff, win=e["win"],
+                                 win_gammon=e["win_gammon"], win_backgammon=e["win_backgammon"],
+                                 lose_gammon=e["lose_gammon"], lose_backgammon=e["lose_backgammon"],
                                  ply_equity=float(ply_equity[candidates[i]])))
     return rows
 
