@@ -122,7 +122,8 @@ class PositionSet:
 
     def losses(self, picks: np.ndarray) -> np.ndarray:
         """``(n,)`` equity lost by choosing rows ``picks`` (absolute indices)."""
-        return self.equities[self.best] - self.equities[picks]
+        lost: np.ndarray = self.equities[self.best] - self.equities[picks]
+        return lost
 
     def subset(self, index: Any) -> PositionSet:
         """The decisions ``index`` (a slice, or integers in any order) as a new set.
@@ -236,7 +237,9 @@ class PositionSet:
         if missing:
             raise InvalidBenchmarkError(f"{where}: missing arrays {', '.join(missing)}")
         try:
-            return cls(text("name"), *(data[k] for k in _KEYS), meta)
+            return cls(text("name"), boards=data["boards"], dice=data["dice"],
+                       offsets=data["offsets"], results=data["results"],
+                       equities=data["equities"], stderr=data["stderr"], meta=meta)
         except InvalidBenchmarkError as exc:
             raise InvalidBenchmarkError(f"{where} (set {exc})") from None
 
@@ -460,10 +463,10 @@ def _as_sets(sets: Any) -> list[PositionSet]:
         return [sets]
     if isinstance(sets, Mapping):
         sets = list(sets.values())
-    sets = list(sets)
-    if not sets or not all(isinstance(s, PositionSet) for s in sets):
+    found = list(sets)
+    if not found or not all(isinstance(s, PositionSet) for s in found):
         raise TypeError("sets are PositionSet objects, a mapping of them or a path")
-    return sets
+    return found
 
 
 def combined(rates: Mapping[str, ErrorRate]) -> ErrorRate:
