@@ -148,6 +148,7 @@ def test_legal_moves_walks_to_every_play():
     "backgammon", "backgammon.position", "backgammon.notation", "backgammon.batch",
     "backgammon.perft", "backgammon.errors", "backgammon.cli", "backgammon.formats.position_id",
     "backgammon.targets", "backgammon.formats.files", "backgammon.cube_search",
+    "backgammon.display",
 ])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

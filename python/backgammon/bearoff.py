@@ -130,7 +130,8 @@ def probabilities(position: Position | Iterable[int]) -> np.ndarray:
     :class:`GameOverError` when a side has no checkers left.
     """
     row = np.frombuffer(_bearoff_board(position), dtype=np.int8)[None, :]
-    return _bgcore.bearoff_probs(row)[0]
+    probs: np.ndarray = _bgcore.bearoff_probs(row)[0]
+    return probs
 
 
 def batch_probabilities(boards: Any) -> np.ndarray:

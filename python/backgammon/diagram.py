@@ -49,7 +49,7 @@ def check_orientation(orientation: object) -> str:
         raise BackgammonError(
             f"orientation is 'right' or 'left' (where the home board of the player on "
             f"roll is drawn, RULES 1.5), got {orientation!r}")
-    return orientation  # type: ignore[return-value]
+    return orientation
 
 
 def as_position(position: object) -> Position:

@@ -71,7 +71,7 @@ class AmbiguousPlayError(BackgammonError):
     ``candidates``, a tuple of :class:`~backgammon.Play`.
     """
 
-    def __init__(self, message: str, candidates: tuple = ()) -> None:
+    def __init__(self, message: str, candidates: tuple[object, ...] = ()) -> None:
         super().__init__(message)
         self.candidates = tuple(candidates)
 

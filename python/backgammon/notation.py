@@ -28,7 +28,7 @@ from backgammon import _bgcore
 from backgammon.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from backgammon.position import Play, Position
+    from backgammon.position import Dice, Play, Position
 
 __all__ = ["format_play", "format_point", "parse_play", "play_chains"]
 
@@ -334,7 +334,7 @@ def _dice_words(ndice: int, d1: int, d2: int) -> str:
     return {2: "both dice", 1: "one die"}.get(ndice, "no die")
 
 
-def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
+def parse_play(position: Position, text: str, dice: Dice) -> Play:
     """The legal :class:`~backgammon.Play` of ``dice`` that ``text`` denotes.
 
     Accepts gnubg's canonical form and the common variants: moves in any

@@ -137,9 +137,10 @@ class Rules:
 
     def points(self, kind: str, *, cube: int, cube_turned: bool, match_play: bool = False) -> int:
         """The points of a win of ``kind`` with the cube on ``cube`` (RULES 8.5)."""
-        if integer(cube) is None:
+        value = integer(cube)
+        if value is None:
             raise TypeError(f"cube is an integer, got {shown(cube)}")
-        cube = integer(cube)
+        cube = value
         if cube not in (1, 2, 4, 8, 16, 32, 64):
             raise InvalidRulesError(
                 f"the cube shows a power of two up to 64 (RULES 8.4), got {shown(cube)}")

@@ -81,7 +81,7 @@ class TargetSet:
         for a in (self.boards, self.targets):
             flat = a.reshape(-1).view(np.uint8)
             for lo in range(0, len(flat), 1 << 24):   # 16 MB at a time: Ctrl-C gets through
-                h.update(flat[lo:lo + (1 << 24)])
+                h.update(flat[lo:lo + (1 << 24)].tobytes())
         return h.hexdigest()[:32]
 
 
@@ -92,10 +92,10 @@ def target_files(source: Source) -> list[Path]:
     if isinstance(source, (str, os.PathLike)):
         p = Path(source)
         if p.is_dir():
-            files = sorted(f for f in p.iterdir() if f.suffix == ".npz" and f.is_file())
-            if not files:
+            found = sorted(f for f in p.iterdir() if f.suffix == ".npz" and f.is_file())
+            if not found:
                 raise TrainingDataError(f"{os.fspath(p)!r}: no .npz files in the directory")
-            return files if len(files) <= MAX_FILES else _too_many(len(files))
+            return found if len(found) <= MAX_FILES else _too_many(len(found))
         return [p]
     try:
         items = [Path(f) for f in source]

@@ -88,7 +88,7 @@ def serve(port: int, host: str = "127.0.0.1", ply: int = 0, out: Any = None,
         server.ply = ply  # type: ignore[attr-defined]
         server.bot = bot  # type: ignore[attr-defined]
         h, p = server.server_address[:2]
-        out.write(f"listening on {h}:{p}\n")
+        out.write(f"listening on {h!s}:{p}\n")
         out.flush()
         try:
             server.serve_forever(poll_interval=0.2)

@@ -653,6 +653,8 @@ def _legal_spelling(game: Game, steps: tuple[tuple[int, int], ...]) -> Any:
     gnubg reads ``61: 6/off`` (a checker borne off with both dice, 6/5/off) as a
     single step and saves it as ``61fz``: a play that ends where exactly one legal
     play ends stands for it.  Anything else is left for :meth:`Game.play` to judge."""
+    if game.dice is None:
+        return steps   # no roll to play: Game.play says so
     board = game.position.tolist()
     for src, dst in steps:
         if not (0 < src <= 25 and 0 <= dst < 25 and board[src] > 0):
