@@ -186,6 +186,16 @@ def test_relabel_keeps_the_positions_and_changes_the_targets(tmp_path, capsys):
     assert main(["targets", "--relabel", str(src), "--out", str(tmp_path / "cli"),
                  "--ply", "1"]) == 0
     assert len(targets.read_targets(tmp_path / "cli")) == 10
+    # the screen of the relabelling nets is recorded in each chunk, as make_targets does
+    assert main(["targets", "--relabel", str(src), "--out", str(tmp_path / "screened"),
+                 "--ply", "1", "--prune", "3"]) == 0
+    meta = json.loads(str(np.load(tmp_path / "screened" / "chunk-000001.npz")["meta"]))
+    assert meta["prune"] == 3 and meta["relabelled_from"].endswith("chunk-000001.npz")
+    meta = json.loads(str(np.load(tmp_path / "cli" / "chunk-000000.npz")["meta"]))
+    assert meta["prune"] == bg.nn.DEFAULT_KEEP           # the bundled nets come screened
+    assert main(["targets", "--relabel", str(tmp_path / "cli"), "--out", str(tmp_path / "bare"),
+                 "--ply", "1", "--prune", "0"]) == 0
+    assert "prune" not in json.loads(str(np.load(tmp_path / "bare" / "chunk-000000.npz")["meta"]))
 
 
 def test_a_class_filter_only_drops_positions():

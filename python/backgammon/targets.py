@@ -561,6 +561,9 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
                             what="training targets")["meta"]
         targets = ply_targets(old.boards, ply, evaluator=ev, filtered=filtered)
         meta = json.loads(str(meta_src)) if str(meta_src).startswith("{") else {}
+        meta.pop("prune", None)   # the source's screen; the new one, if any, below
+        if ev.pruning is not None:
+            meta["prune"] = ev.keep
         meta.update({"method": _ply_method(ply, filtered), "relabelled_from": os.fspath(src),
                      "evaluator": ev.meta.get("origin", repr(ev)), "games": None,
                      "truncate": None,
