@@ -280,9 +280,10 @@ def test_the_fast_nets_are_bundled_beside_the_default_ones(positions):
     assert p.shape == (50, 5) and np.isfinite(p).all()
 
 
-def test_the_strong_nets_are_generation_9_with_a_second_contact_net(positions):
-    # generation 9's contact net and a second one, 2,048 units; race and crashed nets
-    # generation 9's, which generation 10 (the default) keeps
+def test_the_strong_nets_are_the_default_with_a_second_contact_net(positions):
+    # the default's contact net and a second one in a mean-logit ensemble, 2,048 units
+    # (the first 1,024 the default's, their output weights halved); race and crashed
+    # nets the default's
     strong, default = Evaluator.strong(), Evaluator.default()
     assert Evaluator.strong() is strong and strong.policy_name == "strong"
     assert strong.hidden == (2 * default.hidden[0],) + default.hidden[1:]
@@ -290,6 +291,10 @@ def test_the_strong_nets_are_generation_9_with_a_second_contact_net(positions):
     for k in d:
         if not k.startswith("contact_"):
             np.testing.assert_array_equal(w[k], d[k])
+    n = default.hidden[0]
+    np.testing.assert_array_equal(w["contact_w1"][:, :n], d["contact_w1"])
+    np.testing.assert_array_equal(w["contact_b1"][:n], d["contact_b1"])
+    np.testing.assert_array_equal(2 * w["contact_w2"][:, :n], d["contact_w2"])
     cls = default._nets.classify(positions)
     race = positions[cls == 1]
     assert len(race) and (strong.evaluate_batch(race) == default.evaluate_batch(race)).all()

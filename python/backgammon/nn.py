@@ -374,13 +374,13 @@ class Evaluator:
 
     @classmethod
     def strong(cls) -> Evaluator:
-        """The bundled strong nets (package data), loaded on first use:
-        generation 9 (the default nets before generation 10, whose race and
-        crashed nets they share) in a mean-logit ensemble (:meth:`ensemble`)
-        with a second 1,024-unit contact net trained with back-game targets,
-        one 2,048-unit contact net.  Judged by gnubg 2-ply on real decisions it
-        loses about 0.25 millipoints a decision less than :meth:`default` at 0
-        ply, for twice the evaluation time (docs/nn.md, "The strong nets");
+        """The bundled strong nets (package data), loaded on first use: the
+        default nets (generation 10, whose race and crashed nets they share) in
+        a mean-logit ensemble (:meth:`ensemble`) with a second 1,024-unit
+        contact net trained with back-game targets, one 2,048-unit contact net.
+        Judged by gnubg 2-ply on real decisions it loses about 0.35
+        millipoints a decision less than :meth:`default` at 0 ply, for twice
+        the evaluation time (docs/nn.md, "The strong nets");
         screened as :meth:`default` is, its move choices cost about what the
         default's unscreened ones do.  For analysis.
 
