@@ -517,7 +517,7 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
                 **({} if classes is None else {"classes": sorted(classes)}),
                 **({"siblings": siblings} if siblings else {}),
                 "evaluator": ev.meta.get("origin", repr(ev)),
-                **({"prune": ev.keep} if ev.pruning is not None else {}),
+                **_screen_meta(ev),
                 "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "seconds": round(time.time() - start, 1)}
         tmp = path.with_suffix(".tmp")
@@ -530,6 +530,11 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
             log(f"{path.name}: {len(boards)} positions in {meta['seconds']} s, "
                 f"mean stderr {float(stderr.mean()):.4f}")
     return written
+
+
+def _screen_meta(ev: Any) -> dict[str, int]:
+    """The screen the nets choose with, as a chunk's meta records it (none: no key)."""
+    return {"prune": ev.keep} if ev.pruning is not None else {}
 
 
 def _ply_method(ply: int, filtered: bool) -> str:
@@ -561,10 +566,8 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
                             what="training targets")["meta"]
         targets = ply_targets(old.boards, ply, evaluator=ev, filtered=filtered)
         meta = json.loads(str(meta_src)) if str(meta_src).startswith("{") else {}
-        meta.pop("prune", None)   # the source's screen; the new one, if any, below
-        if ev.pruning is not None:
-            meta["prune"] = ev.keep
-        meta.update({"method": _ply_method(ply, filtered), "relabelled_from": os.fspath(src),
+        meta.pop("prune", None)   # the source's screen; the relabelling nets' own below
+        meta.update({**_screen_meta(ev), "method": _ply_method(ply, filtered), "relabelled_from": os.fspath(src),
                      "evaluator": ev.meta.get("origin", repr(ev)), "games": None,
                      "truncate": None,
                      "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
