@@ -46,7 +46,7 @@ from backgammon._rollout_engine import (DEFAULT_IN_FLIGHT, FIELDS, PLIES, POLICI
                                         checked_truncation, estimate, estimation_strata,
                                         never_moves, past_budget, positive_int, read_estimate,
                                         rotation_offset, rounds, start_options, stopping_rules)
-from backgammon.rollout import as_position
+from backgammon.rollout import as_position, chances
 
 __all__ = ["CandidateRow", "PlaysRollout", "rollout_plays"]
 
@@ -106,11 +106,7 @@ class CandidateRow:
         except ValueError as exc:
             raise RolloutError(f"a candidate row: {exc}"[:300]) from None
         return cls(play, r.estimate("equity"), r.estimate("difference"),
-                   win=r.estimate("win"), win_gammon=r.estimate("win_gammon"),
-                   win_backgammon=r.estimate("win_backgammon"),
-                   lose_gammon=r.estimate("lose_gammon"),
-                   lose_backgammon=r.estimate("lose_backgammon"),
-                   ply_equity=r.float("ply_equity"))
+                   **chances(r.estimate), ply_equity=r.float("ply_equity"))
 
     def to_json(self) -> str:
         from backgammon._dicts import dumps
@@ -244,10 +240,7 @@ class PlaysRollout(Sequence[CandidateRow]):
                     raise ValueError(f"play {item['play']!r} is not its moves {item['moves']}")
                 rows.append(CandidateRow(
                     play, read_estimate(item["equity"]), read_estimate(item["difference"]),
-                    win=read_estimate(item["win"]), win_gammon=read_estimate(item["win_gammon"]),
-                    win_backgammon=read_estimate(item["win_backgammon"]),
-                    lose_gammon=read_estimate(item["lose_gammon"]),
-                    lose_backgammon=read_estimate(item["lose_backgammon"]),
+                    **chances(lambda name: read_estimate(item[name])),
                     ply_equity=float(item["ply_equity"])))
             stopped = data.get("stopped")
             truncate = data.get("truncate")
@@ -621,9 +614,7 @@ def _rows(candidates: list[Play], tables: np.ndarray, cross: np.ndarray,
         diff = (_ZERO if i == best else _value_difference(tables, cross, i, best) if values
                 else _difference(tables, cross, i, best))
         e = est[i]
-        rows.append(CandidateRow(candidates[i], e["equity"], diff, win=e["win"],
-                                 win_gammon=e["win_gammon"], win_backgammon=e["win_backgammon"],
-                                 lose_gammon=e["lose_gammon"], lose_backgammon=e["lose_backgammon"],
+        rows.append(CandidateRow(candidates[i], e["equity"], diff, **chances(e.__getitem__),
                                  ply_equity=float(ply_equity[candidates[i]])))
     return rows
 
