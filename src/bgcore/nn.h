@@ -717,6 +717,50 @@ __attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int
 }
 #endif
 
+#ifdef BG_NN_X86_DISPATCH
+/* One pass of the fused kernel: NV x 8 sums from jb, started from the base
+ * sums a0, every column added, then their activations folded into the
+ * five output sums s, as bg_nn_head_avx2 folds them (j rising by 8). */
+#define BG_NN_FUSED_PASS(NV) do {                                                       \
+        __m256 a[NV];                                                                   \
+        for (k = 0; k < NV; k++) a[k] = _mm256_loadu_ps(a0 + jb + 8 * k);               \
+        for (i = 0; i < n; i++) {                                                       \
+            const float *col = w1 + (size_t)idx[i] * hpad + jb;                         \
+            __m256 v = _mm256_set1_ps(val[i]);                                          \
+            for (k = 0; k < NV; k++)                                                    \
+                a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k))); \
+        }                                                                               \
+        for (k = 0; k < NV; k++) {                                                      \
+            __m256 d = _mm256_add_ps(one, _mm256_and_ps(a[k], absmask));                \
+            __m256 x = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, a[k]), d)); \
+            for (q = 0; q < BG_NN_NOUT; q++)                                            \
+                s[q] = _mm256_add_ps(s[q], _mm256_mul_ps(                               \
+                    _mm256_loadu_ps(w2 + (size_t)q * hpad + jb + 8 * k), x));           \
+        }                                                                               \
+        jb += 8 * NV;                                                                   \
+    } while (0)
+
+/* The five output sums t of a one-layer net whose first-layer sums are a0
+ * plus the n columns: bg_nn_addcols_avx2 then bg_nn_head_avx2 in one pass,
+ * bit for bit (the same adds in the same order), without storing the sums
+ * or the activations.  Passes of 64 sums: with the five output sums they
+ * fill 13 of the 16 registers. */
+__attribute__((target("avx2"))) static void bg_nn_delta_head_avx2(
+    const float *a0, const float *w1, int hpad, const int16_t *idx, const float *val, int n,
+    const float *w2, float *t)
+{
+    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+    __m256 s[BG_NN_NOUT];
+    int i, jb = 0, k, q;
+    for (q = 0; q < BG_NN_NOUT; q++) s[q] = _mm256_setzero_ps();
+    while (hpad - jb >= 64) BG_NN_FUSED_PASS(8);
+    while (jb < hpad) BG_NN_FUSED_PASS(1);
+    for (q = 0; q < BG_NN_NOUT; q++) t[q] = bg_nn_fold8(s[q]);
+}
+#undef BG_NN_FUSED_PASS
+#endif
+
 /* The middle layer's sums u = bm + wm h of the first layer's activations
  * h.  The plain version is the reference: eight partial sums per unit,
  * folded as the head folds them; the AVX2 one does the same operations
@@ -953,7 +997,7 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     const float *bf;
     int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
     const int8_t *b0 = s->base;
-    memcpy(acc, bg_nn_base_acc(s, m, cls), sizeof(float) * (size_t)hp);   /* fills s->f[cls] */
+    const float *a0 = bg_nn_base_acc(s, m, cls);   /* fills s->f[cls] */
     for (i = 0; i < BG_NPTS; i++) {
         if (e[i] == b0[i]) continue;
         c = bg_nn_cell(i, b0[i], idx + n, val + n);
@@ -968,6 +1012,15 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     bf = s->f[cls];
     for (i = 0; i < nf; i++)
         if (f[i] != bf[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - bf[i]; }
+#ifdef BG_NN_X86_DISPATCH
+    if (bg_nn_avx2 && !m->nmid) {      /* the same sums, fused: no copy, store or reload */
+        float t[BG_NN_NOUT];
+        bg_nn_delta_head_avx2(a0, m->w1, hp, idx, val, n, m->w2, t);
+        for (k = 0; k < BG_NN_NOUT; k++) out[k] = bg_nn_logistic(t[k] + m->b2[k]);
+        return;
+    }
+#endif
+    memcpy(acc, a0, sizeof(float) * (size_t)hp);
     bg_nn_addcols(acc, m->w1, hp, idx, val, n);
     bg_nn_head(m, acc, h, out);
 }
