@@ -891,16 +891,34 @@ static inline int bg_nn_known(const bg_evaluator *ev, const int8_t *b, const bg_
     return ev->exact && bg_nn_scan_home(s) && ev->exact(ev->exact_ctx, b, out);
 }
 
-/* Raw outputs of net m at board b (scanned); acc and h receive the
- * first-layer sums and the hidden activations. */
+/* The raw outputs of net m whose first-layer sums are a0 plus the n columns
+ * idx x val.  acc and h are scratch (BG_NN_MAXH and BG_NN_HBUF floats): with
+ * AVX2 a one-layer net fuses the adds and the head and leaves them unused. */
+static inline void bg_nn_outputs_from(const bg_mlp *m, const float *a0, const int16_t *idx,
+                                      const float *val, int n, float *acc, float *h, float *out)
+{
+#ifdef BG_NN_X86_DISPATCH
+    if (bg_nn_avx2 && !m->nmid) {      /* the same sums, bit for bit, never stored */
+        float t[BG_NN_NOUT];
+        int k;
+        bg_nn_delta_head_avx2(a0, m->w1, m->hpad, idx, val, n, m->w2, t);
+        for (k = 0; k < BG_NN_NOUT; k++) out[k] = bg_nn_logistic(t[k] + m->b2[k]);
+        return;
+    }
+#endif
+    memcpy(acc, a0, sizeof(float) * (size_t)m->hpad);
+    bg_nn_addcols(acc, m->w1, m->hpad, idx, val, n);
+    bg_nn_head(m, acc, h, out);
+}
+
+/* Raw outputs of net m at board b (scanned); acc and h are scratch. */
 static inline void bg_nn_forward_scan(const bg_mlp *m, const int8_t *b, const bg_nn_scan_t *s,
                                       float *acc, float *h, float *out)
 {
     int16_t idx[BG_NN_MAXNZ];
     float val[BG_NN_MAXNZ];
     int n = bg_nn_encode_scan_enc(m->enc, b, s, idx, val);
-    bg_nn_accumulate(m, idx, val, n, acc);
-    bg_nn_head(m, acc, h, out);
+    bg_nn_outputs_from(m, m->b1, idx, val, n, acc, h, out);
 }
 
 /* The five probabilities of board b for the player on roll, before rolling. */
@@ -993,7 +1011,7 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     float acc[BG_NN_MAXH], h[BG_NN_HBUF], f[BG_NN_MAXFEAT];
     int16_t idx[BG_NN_NPTS_DELTA];
     float val[BG_NN_NPTS_DELTA];
-    int i, k, n = 0, c, nf, hp = m->hpad;
+    int i, k, n = 0, c, nf;
     const float *bf;
     int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
     const int8_t *b0 = s->base;
@@ -1012,17 +1030,7 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     bf = s->f[cls];
     for (i = 0; i < nf; i++)
         if (f[i] != bf[i]) { idx[n] = (int16_t)(BG_NN_RAW + i); val[n++] = f[i] - bf[i]; }
-#ifdef BG_NN_X86_DISPATCH
-    if (bg_nn_avx2 && !m->nmid) {      /* the same sums, fused: no copy, store or reload */
-        float t[BG_NN_NOUT];
-        bg_nn_delta_head_avx2(a0, m->w1, hp, idx, val, n, m->w2, t);
-        for (k = 0; k < BG_NN_NOUT; k++) out[k] = bg_nn_logistic(t[k] + m->b2[k]);
-        return;
-    }
-#endif
-    memcpy(acc, a0, sizeof(float) * (size_t)hp);
-    bg_nn_addcols(acc, m->w1, hp, idx, val, n);
-    bg_nn_head(m, acc, h, out);
+    bg_nn_outputs_from(m, a0, idx, val, n, acc, h, out);
 }
 
 /* Scores play e (swapped, scanned as es) with the nets of nn from base s:
