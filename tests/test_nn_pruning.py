@@ -1,7 +1,7 @@
 """Evaluator.with_pruning: a screen of small nets in the move choices that need only
 the chosen play.  The pruned choice is checked against one computed in numpy from
 both nets' full rankings (the best by the full nets among the screen's ``keep``
-best), a screen that ranks as the full nets changes nothing, and best_play's
+best, within ``margin`` of its best), a screen that ranks as the full nets changes nothing, and best_play's
 shortcut gives rank_plays' first play."""
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ def nets() -> tuple[Evaluator, Evaluator]:
     return full, screen
 
 
-@pytest.mark.parametrize("keep", [1, 2, 5, 16])
-def test_the_pruned_choice_is_the_full_nets_best_of_the_screens_keep_best(groups, keep):
+@pytest.mark.parametrize("keep, margin", [(1, 0), (2, 0), (5, 0), (16, 0), (3, 0.02),
+                                          (16, 0.05), (8, 0.12)])
+def test_the_pruned_choice_is_the_full_nets_best_of_the_screens_keep_best(groups, keep, margin):
     befores, results, offsets = groups
     full, screen = nets()
-    pruned = full.with_pruning(screen, keep)
+    pruned = full.with_pruning(screen, keep, margin)
     picks, best = pruned._nets.choose_groups(befores, results, offsets, best_only=True)
     _, p_full = full._nets.choose_groups(befores, results, offsets)
     _, p_screen = screen._nets.choose_groups(befores, results, offsets)
@@ -51,12 +52,15 @@ def test_the_pruned_choice_is_the_full_nets_best_of_the_screens_keep_best(groups
     for g in range(len(befores)):
         lo, hi = offsets[g], offsets[g + 1]
         # the screen's best, ties to the first; then the full nets' best of those, ties to the first
-        kept = np.sort(np.argsort(-e_screen[lo:hi], kind="stable")[:keep])
+        kept = np.argsort(-e_screen[lo:hi], kind="stable")[:keep]
+        if margin:   # only those within the margin of the screen's best (in float32, as the core)
+            kept = kept[e_screen[lo:hi][kept] >= e_screen[lo + kept[0]] - np.float32(margin)]
+        kept = np.sort(kept)
         expected = lo + kept[int(np.argmax(e_full[lo:hi][kept]))]
         assert picks[g] == expected
         np.testing.assert_array_equal(best[g], p_full[expected])
         differ += expected != lo + int(np.argmax(e_full[lo:hi]))
-    if keep < 16:
+    if keep < 16 or margin:
         assert differ > 0   # the screen is a real one: it changes some choices
 
 
@@ -106,15 +110,22 @@ def test_names_copies_and_pickles_keep_the_screen():
     full, screen = nets()
     pruned = full.with_pruning(screen, 3)
     assert pruned.policy_name == full.policy_name + "+prune3"
-    assert "screened by 8/4/8 (keep 3)" in repr(pruned)
-    assert pruned.pruning is screen and pruned.keep == 3
+    assert "screened by 8/4/8 (keep 3, margin 0.12)" in repr(pruned)
+    assert pruned.pruning is screen and pruned.keep == 3 and pruned.margin == 0.12
     assert full.pruning is None and full.keep == 0            # the original is unchanged
-    for twin in (pruned.copy(), pickle.loads(pickle.dumps(pruned))):
+    wide = full.with_pruning(screen, 3, margin=0)
+    assert wide.policy_name == full.policy_name + "+prune3m0"
+    assert "screened by 8/4/8 (keep 3)" in repr(wide)
+    for twin in (pruned.copy(), pickle.loads(pickle.dumps(pruned)), wide.copy(),
+                 pickle.loads(pickle.dumps(wide))):
         assert twin.keep == 3 and twin.pruning is not None
         assert twin.pruning.hidden == screen.hidden
+        assert twin.margin == twin._nets.margin or abs(twin.margin - twin._nets.margin) < 1e-7
+    assert pickle.loads(pickle.dumps(wide)).margin == 0.0
     off = pruned.with_pruning(None, 0)
     assert off.pruning is None and off.policy_name == full.policy_name
     assert Evaluator.default().with_pruning(keep=4).policy_name == "net+prune4"
+    assert Evaluator.default().with_pruning(keep=6, margin=0.2).policy_name == "net+prune6m0.2"
 
 
 def test_the_bundled_nets_come_screened_and_unscreen_on_request():
@@ -137,7 +148,12 @@ def test_the_bundled_nets_come_screened_and_unscreen_on_request():
     assert start_nets(ev).pruning is None and start_nets(ev).policy_name == "net+prune0"
     from backgammon.cli import _policy
     assert _policy("net") == "net" and _policy("net+prune0").pruning is None
-    assert _policy("net", 3).keep == 3 and _policy("strong").keep == DEFAULT_KEEP
+    assert _policy("net", (3, None)).keep == 3 and _policy("strong").keep == DEFAULT_KEEP
+    assert _policy("net+prune6m0").margin == 0 and _policy("net+prune6m0").keep == 6
+    assert _policy("net+prune4m0.05").margin == 0.05
+    assert _policy("net+prune4").margin == bg.nn.DEFAULT_MARGIN
+    with pytest.raises(bg.BackgammonError, match="expected K or KmM"):
+        _policy("net+prune4x")
 
 
 @pytest.mark.parametrize("keep", [-1, 17, 2.5, True, "3"])
@@ -145,6 +161,25 @@ def test_a_bad_keep_is_refused(keep):
     full, screen = nets()
     with pytest.raises(bg.BackgammonError, match="keep must be an integer"):
         full.with_pruning(screen, keep)
+
+
+@pytest.mark.parametrize("margin", [-0.1, 4.5, float("nan"), float("inf"), True, "0.1", None])
+def test_a_bad_margin_is_refused(margin):
+    full, screen = nets()
+    with pytest.raises(bg.BackgammonError, match="margin must be a number"):
+        full.with_pruning(screen, 3, margin)
+
+
+def test_the_cli_reads_a_screen_with_or_without_a_margin():
+    import argparse
+
+    from backgammon.cli import _prune
+
+    assert _prune("8") == (8, None) and _prune("6m0") == (6, 0.0)
+    assert _prune("8m0.12") == (8, 0.12) and _prune("4m.5") == (4, 0.5)
+    for bad in ("", "m0.1", "8m", "8m-1", "eight", "8m0.1x", "1234"):
+        with pytest.raises(argparse.ArgumentTypeError, match="expected K or KmM"):
+            _prune(bad)
 
 
 def test_bad_screens_are_refused():

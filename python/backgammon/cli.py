@@ -165,20 +165,46 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-_PRUNE_DEFAULT = ("K = 0: no screen; default: the nets' own (the bundled nets come "
-                  "screened, keeping 6; a nets file does not)")
+_PRUNE_DEFAULT = ("K = 0: no screen; KmM: of those only the plays within M (equity) of the "
+                  "screen's best (default margin 0.12; m0: none); default: the nets' own (the "
+                  "bundled nets come screened, keeping 8 within 0.12; a nets file does not)")
+
+Prune = tuple[int, float | None]
+"""A screen named on the command line: how many plays it keeps, and its margin
+(None: the default one)."""
 
 
-def _policy(text: str, prune: int | None = None) -> str | Evaluator:
+def _prune(text: str) -> Prune:
+    """``--prune K`` or ``--prune KmM``: the screen's keep and margin (argparse type)."""
+    m = re.fullmatch(r"(\d{1,3})(?:m(\d{1,2}(?:\.\d{1,6})?|\.\d{1,6}))?", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"expected K or KmM (plays kept, margin in equity, e.g. 8 or 8m0.12), got {text!r}")
+    return int(m.group(1)), float(m.group(2)) if m.group(2) is not None else None
+
+
+def _screened(ev: Evaluator, prune: Prune) -> Evaluator:
+    """``ev`` with the screen ``prune`` (:meth:`Evaluator.with_pruning`)."""
+    from backgammon.nn import DEFAULT_MARGIN
+
+    keep, margin = prune
+    return ev.with_pruning(keep=keep, margin=DEFAULT_MARGIN if margin is None else margin)
+
+
+def _policy(text: str, prune: Prune | None = None) -> str | Evaluator:
     """A policy named on the command line: net, fast, strong, pubeval, random or a nets file;
-    a suffix ``+pruneK`` (or ``prune=K``, ``--prune``) screens the nets' move choices,
-    keeping K plays (:meth:`Evaluator.with_pruning`; 0: no screen), as in the policy names
-    of results.  Without one the nets keep their own screen (the bundled nets' default)."""
-    m = re.fullmatch(r"(.+)\+prune(\d+)", text)
+    a suffix ``+pruneK`` or ``+pruneKmM`` (or ``prune=``, ``--prune``) screens the nets'
+    move choices, keeping K plays within M of the screen's best
+    (:meth:`Evaluator.with_pruning`; K = 0: no screen), as in the policy names of
+    results.  Without one the nets keep their own screen (the bundled nets' default)."""
+    m = re.fullmatch(r"(.+)\+prune(\S+)", text)
     if m:
-        text, prune = m.group(1), int(m.group(2))
+        try:
+            text, prune = m.group(1), _prune(m.group(2))
+        except argparse.ArgumentTypeError as exc:
+            raise BackgammonError(f"{text!r}: {exc}") from None
     if text in ("pubeval", "random"):
-        if prune:
+        if prune and prune[0]:
             raise BackgammonError(f"pruning screens the nets' move choices, not {text}'s")
         return text
     if text == "net" and prune is None:
@@ -187,7 +213,7 @@ def _policy(text: str, prune: int | None = None) -> str | Evaluator:
 
     ev = {"net": Evaluator.default, "fast": Evaluator.fast,
           "strong": Evaluator.strong}.get(text, lambda: Evaluator.load(text))()
-    return ev.with_pruning(keep=prune) if prune is not None else ev
+    return _screened(ev, prune) if prune is not None else ev
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
@@ -256,7 +282,7 @@ def _cmd_targets(args: argparse.Namespace) -> int:
 
     ev = Evaluator.load(args.nets) if args.nets else Evaluator.default()
     if args.prune is not None:
-        ev = ev.with_pruning(keep=args.prune)
+        ev = _screened(ev, args.prune)
 
     def log(text: str) -> None:
         print(time.strftime("%H:%M:%S"), text, flush=True)
@@ -376,7 +402,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="how both sides play: the bundled nets (default), the bundled fast "
                          "nets (about three times the games a second), the bundled strong "
                          "nets (half the games a second), pubeval or random")
-    ro.add_argument("--prune", type=int, default=None, metavar="K",
+    ro.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
                          "nets scoring only the screen's K best plays (about twice the games "
                          "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
@@ -417,7 +443,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="net (the bundled nets, default), fast, strong (the bundled "
                          "strong nets: an ensemble, closer to gnubg's judgement, half the "
                          "speed) or a nets file")
-    an.add_argument("--prune", type=int, default=None, metavar="K",
+    an.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices inside the evaluations with the "
                          "bundled pruning nets, keeping K (about twice as fast, the same "
                          "error rates within noise; docs/nn.md, \"Pruning\"); "
@@ -449,7 +475,7 @@ def _parser() -> argparse.ArgumentParser:
                     default="net",
                     help="how both sides play the games (default: the bundled nets; fast: "
                          "the bundled fast nets; strong: the bundled strong nets)")
-    ar.add_argument("--prune", type=int, default=None, metavar="K",
+    ar.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
                          "nets scoring only the screen's K best plays (about twice the games "
                          "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
@@ -569,7 +595,7 @@ def _parser() -> argparse.ArgumentParser:
                     "trails by 50 pips or more; blitz: a side has two checkers on the bar, "
                     "or one against a home board of four points)")
     tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
-    tg.add_argument("--prune", type=int, default=None, metavar="K",
+    tg.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices (self-play and the replies inside "
                          "1- and 2-ply targets) with the bundled pruning nets, keeping K; "
                          "recorded in each chunk's meta; " + _PRUNE_DEFAULT)

@@ -30,7 +30,7 @@ from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
-__all__ = ["DEFAULT_KEEP", "FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay",
+__all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay",
            "best_play", "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
@@ -62,10 +62,13 @@ _FAST_FILE = Path(__file__).with_name("data") / "nets-fast.npz"
 _PRUNING_FILE = Path(__file__).with_name("data") / "nets-prune.npz"
 _STRONG_FILE = Path(__file__).with_name("data") / "nets-strong.npz"
 MAX_KEEP = _bgcore.NN_MAX_KEEP
-DEFAULT_KEEP = 6
-"""How many plays the bundled screen passes to :meth:`Evaluator.default` and
-:meth:`Evaluator.strong` in the move choices it screens (docs/nn.md, "Pruning":
-about twice the rollout games a second, -0.0007 ppg (se 0.0007) over 200,000 games)."""
+DEFAULT_KEEP = 8
+"""How many plays the bundled screen passes at most to :meth:`Evaluator.default` and
+:meth:`Evaluator.strong` in the move choices it screens (docs/nn.md, "Pruning")."""
+DEFAULT_MARGIN = 0.12
+"""Of those, the screen passes only the plays within this much equity of its best
+(docs/nn.md, "Pruning": with :data:`DEFAULT_KEEP` 8, fewer full-net evaluations
+and less equity lost than keeping 6 without a margin)."""
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
 _MAX_UNPACKED = 256 << 20  # bytes unpacked (a checkpoint also holds the optimizer's moments)
 
@@ -185,6 +188,9 @@ class Evaluator:
         """The small nets that screen move choices (:meth:`with_pruning`), or None."""
         self.keep: int = 0
         """With :attr:`pruning`: how many of the screen's best plays these nets score."""
+        self.margin: float = 0.0
+        """With :attr:`pruning`: only plays within this equity of the screen's best
+        are scored (0: no margin)."""
 
     @property
     def nets(self) -> tuple[str, ...]:
@@ -199,29 +205,34 @@ class Evaluator:
         FILE by :meth:`load`, else their sizes,
         ``"net(contact 512/race 64/crashed 512)"``; ``+pruneK`` follows where
         the screen differs from the one these nets come with (``+prune0``:
-        none, see :meth:`with_pruning`).
+        none, see :meth:`with_pruning`), ``+pruneKmM`` where its margin is
+        not :data:`DEFAULT_MARGIN` (``m0``: none).
 
             >>> Evaluator.default().policy_name
             'net'
             >>> Evaluator.default().with_pruning(keep=0).policy_name
             'net+prune0'
+            >>> Evaluator.default().with_pruning(keep=6, margin=0).policy_name
+            'net+prune6m0'
             >>> Evaluator.random(hidden=(8, 4), seed=1).policy_name
             'net(contact 8/race 4)'
             >>> Evaluator.random(hidden=(8, 4), middle=(8, 0), seed=1).policy_name
             'net(contact 8x8/race 4)'
         """
-        origin, usual = self._twin_of or self, (None, 0)
+        origin, usual = self._twin_of or self, (None, 0, 0.0)
         for attr, name in (("_default", "net"), ("_fast", "fast"), ("_strong", "strong")):
             b = getattr(Evaluator, attr)
             if b is not None and origin is (b._twin_of or b):   # a bundled one, or its twin
-                usual = (b.pruning, b.keep)
+                usual = (b.pruning, b.keep, b.margin)
                 break
         else:
             name = f"net({self.source})" if self.source else \
                 "net(" + "/".join(f"{n} {s}" for n, s in zip(self.nets, self._sizes())) + ")"
-        if (self.pruning, self.keep) == usual:
+        if (self.pruning, self.keep, self.margin) == usual:
             return name
-        return f"{name}+prune{self.keep}"
+        if self.pruning is None or self.margin == DEFAULT_MARGIN:
+            return f"{name}+prune{self.keep}"
+        return f"{name}+prune{self.keep}m{self.margin:g}"
 
     def _sizes(self) -> list[str]:
         """Each net's hidden sizes as text: ``"512"``, or ``"512x32"`` with a middle layer."""
@@ -389,12 +400,15 @@ class Evaluator:
         """
         return cls._bundled("_strong", _STRONG_FILE, screened=True)
 
-    def with_pruning(self, pruning: Evaluator | None = None, keep: int = DEFAULT_KEEP) -> Evaluator:
+    def with_pruning(self, pruning: Evaluator | None = None, keep: int = DEFAULT_KEEP,
+                     margin: float = DEFAULT_MARGIN) -> Evaluator:
         """These nets with a screen: in every move choice that needs only the
         chosen play (rollouts, duels, the replies inside 1- and 2-ply
         evaluations, which are most of a 2-ply search's work) the small nets
         ``pruning`` score every play and these nets only the ``keep`` best of
-        them (1 to :data:`MAX_KEEP`), as gnubg's pruning nets do.  ``None``
+        them (1 to :data:`MAX_KEEP`), as gnubg's pruning nets do, and of those
+        only the plays within ``margin`` (equity, 0 to 4; 0: no margin) of the
+        screen's best.  ``None``
         takes the bundled screen, trained on the bundled nets' choices.  Top-level
         rankings (:func:`rank_plays`, :func:`evaluate` at ply 0) still score
         every play.  docs/nn.md ("Pruning") has the speed and the cost in
@@ -405,8 +419,8 @@ class Evaluator:
 
             >>> ev = Evaluator.random(hidden=(16, 8), seed=1)
             >>> screened = ev.with_pruning(Evaluator.random(hidden=(4, 4), seed=2), keep=3)
-            >>> screened.keep, screened.pruning.hidden
-            (3, (4, 4))
+            >>> screened.keep, screened.margin, screened.pruning.hidden
+            (3, 0.12, (4, 4))
             >>> screened.with_pruning(None, 0).pruning is None   # keep 0: no screen
             True
         """
@@ -414,11 +428,16 @@ class Evaluator:
                 not 0 <= keep <= MAX_KEEP:
             raise BackgammonError(f"keep must be an integer from 0 (no screen) to {MAX_KEEP}, "
                                   f"got {keep!r}")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float, np.integer,
+                                                                np.floating)) \
+                or not 0 <= margin <= 4:
+            raise BackgammonError(f"margin must be a number from 0 (none) to 4, got {margin!r}")
         if pruning is None and keep:
             pruning = Evaluator._bundled("_pruning", _PRUNING_FILE)
-        return self._screened(pruning, int(keep))
+        return self._screened(pruning, int(keep), float(margin))
 
-    def _screened(self, pruning: Evaluator | None, keep: int) -> Evaluator:
+    def _screened(self, pruning: Evaluator | None, keep: int,
+                  margin: float = DEFAULT_MARGIN) -> Evaluator:
         """:meth:`with_pruning` with its arguments checked and the screen found."""
         if pruning is not None and not isinstance(pruning, Evaluator):
             raise BackgammonError(f"pruning must be an Evaluator or None, got {pruning!r}")
@@ -429,10 +448,10 @@ class Evaluator:
         twin.encoding, twin.hidden, twin.middle = self.encoding, self.hidden, self.middle
         twin.meta, twin.source = dict(self.meta), self.source
         twin._twin_of = self._twin_of or self
-        twin.pruning, twin.keep = None, 0
+        twin.pruning, twin.keep, twin.margin = None, 0, 0.0
         if keep and pruning is not None:
-            twin._nets.set_pruning(pruning._nets, int(keep))
-            twin.pruning, twin.keep = pruning, int(keep)
+            twin._nets.set_pruning(pruning._nets, int(keep), margin)
+            twin.pruning, twin.keep, twin.margin = pruning, int(keep), margin
         return twin
 
     @classmethod
@@ -445,7 +464,7 @@ class Evaluator:
             if getattr(cls, attr) is None:
                 ev = cls.load(path)
                 if screened:
-                    ev = ev._screened(cls._pruning, DEFAULT_KEEP)
+                    ev = ev._screened(cls._pruning, DEFAULT_KEEP, DEFAULT_MARGIN)
                 setattr(cls, attr, ev)
             out: Evaluator = getattr(cls, attr)
             return out
@@ -552,7 +571,7 @@ class Evaluator:
     def copy(self) -> Evaluator:
         twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
         twin.source = self.source
-        return twin.with_pruning(self.pruning, self.keep) if self.pruning is not None else twin
+        return twin.with_pruning(self.pruning, self.keep, self.margin) if self.pruning is not None else twin
 
     def grown(self, hidden: tuple[int, ...] | None = None, encoding: int | None = None,
               seed: int = 0) -> Evaluator:
@@ -617,14 +636,15 @@ class Evaluator:
         # process and cluster executors of rollouts send evaluators by value
         return (_rebuild, (self.weights(), self.encoding),
                 {"meta": self.meta, "source": self.source, "pruning": self.pruning,
-                 "keep": self.keep})
+                 "keep": self.keep, "margin": self.margin})
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.meta = dict(state["meta"])
         self.source = state.get("source")
         if state.get("pruning") is not None:   # a fresh evaluator: its Nets is its own
-            self._nets.set_pruning(state["pruning"]._nets, state["keep"])
-            self.pruning, self.keep = state["pruning"], state["keep"]
+            margin = float(state.get("margin", 0.0))
+            self._nets.set_pruning(state["pruning"]._nets, state["keep"], margin)
+            self.pruning, self.keep, self.margin = state["pruning"], state["keep"], margin
 
     # ------------------------------------------------------------------
     # Evaluation
@@ -653,7 +673,8 @@ class Evaluator:
         enc = f", encoding {self.encoding}" if self.encoding != 1 else ""
         screen = ""
         if self.pruning is not None:
-            screen = f", screened by {'/'.join(self.pruning._sizes())} (keep {self.keep})"
+            margin = f", margin {self.margin:g}" if self.margin else ""
+            screen = f", screened by {'/'.join(self.pruning._sizes())} (keep {self.keep}{margin})"
         return f"<Evaluator {sizes}{enc}{screen}{', ' + origin if origin else ''}>"
 
 

@@ -532,9 +532,12 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
     return written
 
 
-def _screen_meta(ev: Any) -> dict[str, int]:
-    """The screen the nets choose with, as a chunk's meta records it (none: no key)."""
-    return {"prune": ev.keep} if ev.pruning is not None else {}
+def _screen_meta(ev: Any) -> dict[str, float]:
+    """The screen the nets choose with, as a chunk's meta records it (none: no key;
+    ``margin`` only where it has one: chunks made before margins had none)."""
+    if ev.pruning is None:
+        return {}
+    return {"prune": ev.keep, **({"margin": ev.margin} if ev.margin else {})}
 
 
 def _ply_method(ply: int, filtered: bool) -> str:
@@ -567,6 +570,7 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
         targets = ply_targets(old.boards, ply, evaluator=ev, filtered=filtered)
         meta = json.loads(str(meta_src)) if str(meta_src).startswith("{") else {}
         meta.pop("prune", None)   # the source's screen; the relabelling nets' own below
+        meta.pop("margin", None)
         meta.update({**_screen_meta(ev), "method": _ply_method(ply, filtered), "relabelled_from": os.fspath(src),
                      "evaluator": ev.meta.get("origin", repr(ev)), "games": None,
                      "truncate": None,

@@ -743,6 +743,7 @@ cdef class Nets:
     cdef readonly int encoding
     cdef readonly object pruning   # the screening Nets of set_pruning, or None
     cdef readonly int keep
+    cdef readonly float margin
 
     def __init__(self, arrays, hidden, int encoding=1, middle=None):
         cdef float[:, ::1] w1, w2, wm
@@ -808,24 +809,32 @@ cdef class Nets:
         self.pruning = None
         self.keep = 0
 
-    def set_pruning(self, Nets pruning, int keep=0):
+    def set_pruning(self, Nets pruning, int keep=0, float margin=0.0):
         """Screens the move choices that need only the chosen play (rollouts,
         duels, the replies inside deeper evaluations) with the small nets
         ``pruning``: they score every play and the full nets only their
-        ``keep`` best (1 to BG_NN_MAXKEEP).  ``None`` turns the screen off.
-        Call it before the nets are used, not while other threads evaluate."""
+        ``keep`` best (1 to BG_NN_MAXKEEP), and with ``margin`` > 0 only
+        those of them within ``margin`` (equity) of the screen's best.
+        ``None`` turns the screen off.  Call it before the nets are used,
+        not while other threads evaluate."""
         if pruning is None:
             self.ev.prune = NULL
             self.ev.keep = 0
+            self.ev.margin = 0.0
             self.pruning = None
             self.keep = 0
+            self.margin = 0.0
             return
         if not 1 <= keep <= BG_NN_MAXKEEP:
             raise ValueError(f"keep must be 1 to {BG_NN_MAXKEEP}, got {keep}")
+        if not 0.0 <= margin <= 4.0:
+            raise ValueError(f"margin must be 0 (none) to 4, got {margin}")
         self.pruning = pruning      # keeps its arrays alive
         self.keep = keep
+        self.margin = margin
         self.ev.prune = &pruning.nn
         self.ev.keep = keep
+        self.ev.margin = margin
 
     def evaluate(self, const int8_t[:, ::1] boards, Cancel cancel=None):
         """The five probabilities ``(m, 5)`` float32 of each board for its

@@ -881,6 +881,7 @@ typedef struct {
     const void *exact_ctx;
     const bg_nn *prune;    /* may be NULL: small nets that screen a move choice's plays */
     int keep;              /* with prune: how many of the screen's best the full nets see */
+    float margin;          /* with prune, if > 0: only those within margin of the screen's best */
 } bg_evaluator;
 
 /* An exact value of b (finished, or known to the hook): 1 and out filled. */
@@ -1068,7 +1069,7 @@ static inline int64_t bg_nn_choose_in(const bg_evaluator *ev, bg_nn_chooser *c,
     float best = 0.0f;
     int64_t i, pick = 0;
     bg_nn_chooser_at(c, before);
-    if (ev->prune && !probs && n > ev->keep)
+    if (ev->prune && !probs && (n > ev->keep || (ev->margin > 0.0f && n > 1)))
         return bg_nn_choose_pruned(ev, c, cands, n, best_probs);
     for (i = 0; i < n; i++) {
         float eq;
@@ -1095,7 +1096,9 @@ static inline int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, 
 /*
  * A choice with a screen (ev->prune, gnubg's "pruning nets" in spirit): the
  * small nets score every play, and only the ev->keep best of those are
- * scored by the full nets, which pick among them (ties: the first).  For
+ * scored by the full nets, which pick among them (ties: the first); with a
+ * margin (ev->margin > 0), only those of them within the margin of the
+ * screen's best (a play far behind is rarely the full nets' best).  For
  * choices where only the chosen play counts: rollouts, duels and the
  * replies inside 1- and 2-ply evaluations.  The screen's errors are
  * measured in docs/nn.md ("Pruning").
@@ -1125,6 +1128,8 @@ static inline int64_t bg_nn_choose_pruned(const bg_evaluator *ev, bg_nn_chooser 
             top[j] = i;
         }
     }
+    if (ev->margin > 0.0f)                       /* the screen's best, then those close to it */
+        while (k > 1 && top_eq[k - 1] < top_eq[0] - ev->margin) k--;
     for (i = 1; i < k; i++) {                    /* in play order: ties go to the first */
         int64_t t = top[i];
         for (j = (int)i; j > 0 && top[j - 1] > t; j--) top[j] = top[j - 1];

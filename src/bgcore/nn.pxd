@@ -45,6 +45,7 @@ cdef extern from "nn.h" nogil:
         const void *exact_ctx
         const bg_nn *prune
         int keep
+        float margin
 
     int bg_nn_init_cpu(int allow)
     enum: BG_NN_MAXKEEP
