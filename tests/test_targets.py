@@ -191,11 +191,19 @@ def test_relabel_keeps_the_positions_and_changes_the_targets(tmp_path, capsys):
                  "--ply", "1", "--prune", "3"]) == 0
     meta = json.loads(str(np.load(tmp_path / "screened" / "chunk-000001.npz")["meta"]))
     assert meta["prune"] == 3 and meta["relabelled_from"].endswith("chunk-000001.npz")
+    assert meta["margin"] == bg.nn.DEFAULT_MARGIN
     meta = json.loads(str(np.load(tmp_path / "cli" / "chunk-000000.npz")["meta"]))
     assert meta["prune"] == bg.nn.DEFAULT_KEEP           # the bundled nets come screened
+    assert meta["margin"] == bg.nn.DEFAULT_MARGIN
     assert main(["targets", "--relabel", str(tmp_path / "cli"), "--out", str(tmp_path / "bare"),
                  "--ply", "1", "--prune", "0"]) == 0
-    assert "prune" not in json.loads(str(np.load(tmp_path / "bare" / "chunk-000000.npz")["meta"]))
+    meta = json.loads(str(np.load(tmp_path / "bare" / "chunk-000000.npz")["meta"]))
+    assert "prune" not in meta and "margin" not in meta
+    # a screen without a margin records none, as chunks made before margins
+    assert main(["targets", "--relabel", str(src), "--out", str(tmp_path / "wide"),
+                 "--ply", "1", "--prune", "3m0"]) == 0
+    meta = json.loads(str(np.load(tmp_path / "wide" / "chunk-000001.npz")["meta"]))
+    assert meta["prune"] == 3 and "margin" not in meta
 
 
 def test_a_class_filter_only_drops_positions():
