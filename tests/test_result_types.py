@@ -81,7 +81,8 @@ MYPY_STRICT_MODULES = ("backgammon",)
 
 
 @pytest.mark.slow
-def test_mypy_strict_passes_on_the_package(tmp_path):
+@pytest.mark.parametrize("target", [None, "3.10"])   # the running Python, and the oldest supported
+def test_mypy_strict_passes_on_the_package(tmp_path, target):
     import os
     import subprocess
     import sys
@@ -107,9 +108,10 @@ def test_mypy_strict_passes_on_the_package(tmp_path):
     source = tmp_path / "src"
     shutil.copytree(Path(bg.__file__).resolve().parent, source / "backgammon",
                     ignore=shutil.ignore_patterns("*.so", "*.pyd", "data", "__pycache__"))
+    version = ["--python-version", target] if target else []
     run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
                           "--follow-imports=silent", "--cache-dir", str(tmp_path / "cache"),
-                          *MYPY_STRICT_MODULES],
+                          *version, *MYPY_STRICT_MODULES],
                          capture_output=True, text=True, timeout=600, cwd=source)
     assert run.returncode == 0, run.stdout + run.stderr
 

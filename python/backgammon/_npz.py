@@ -105,4 +105,5 @@ def _body(m: Any, shape: tuple[int, ...], dtype: np.dtype, nbytes: int, where: s
     data = m.read(nbytes)
     if len(data) != nbytes:
         raise error(f"{where!r}: member {name!r} is truncated")
-    return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    array: np.ndarray = np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    return array

@@ -146,7 +146,8 @@ class Position:
 
     def to_array(self) -> np.ndarray:
         """A fresh ``int8`` numpy array of shape ``(26,)``."""
-        return np.frombuffer(self._b, dtype=np.int8).copy()
+        board: np.ndarray = np.frombuffer(self._b, dtype=np.int8).copy()
+        return board
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         arr = self.to_array()
@@ -731,7 +732,8 @@ class LegalPlays(Sequence[Play]):
 
     def results(self) -> np.ndarray:
         """The resulting positions as an ``int8`` array ``(n, 26)`` (a copy)."""
-        return self._results.copy()
+        results: np.ndarray = self._results.copy()
+        return results
 
     def __repr__(self) -> str:
         shown = ", ".join(str(p) or "(no move)" for p in self[:8])

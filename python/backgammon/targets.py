@@ -371,7 +371,8 @@ def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float
             pos = after.swapped()
     if not out:
         return np.zeros((0, 26), np.int8)
-    return np.frombuffer(b"".join(out), np.int8).reshape(-1, 26).copy()
+    boards: np.ndarray = np.frombuffer(b"".join(out), np.int8).reshape(-1, 26).copy()
+    return boards
 
 
 def _siblings(pos: Position, dice: tuple[int, int], nets: Any, k: int,

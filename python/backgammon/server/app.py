@@ -619,7 +619,7 @@ async def _drain(websocket: Any) -> None:
 
 
 def _static(name: str) -> str:
-    return resources.files("backgammon.server").joinpath("static", name).read_text("utf-8")
+    return resources.files("backgammon.server").joinpath("static").joinpath(name).read_text("utf-8")
 
 
 def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
