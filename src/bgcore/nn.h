@@ -557,17 +557,23 @@ static inline void bg_nn_addcols_base(float *acc, const float *w1, int hpad, con
 #if defined(__GNUC__) && defined(__x86_64__) && defined(BG_SSE2)
 #include <immintrin.h>
 #define BG_NN_X86_DISPATCH 1
-/* One pass of the AVX2 kernel: NV x 8 sums from jb, held in registers
- * while every column is added. */
-#define BG_NN_AVX2_PASS(NV) do {                                                        \
-        __m256 a[NV];                                                                   \
-        for (k = 0; k < NV; k++) a[k] = _mm256_loadu_ps(acc + jb + 8 * k);              \
+/* The NV x 8 sums a[] from jb: those of `from`, plus every column, added in
+ * order (the one order of adds both AVX2 kernels below share). */
+#define BG_NN_AVX2_COLUMNS(NV, from) do {                                              \
+        for (k = 0; k < NV; k++) a[k] = _mm256_loadu_ps((from) + jb + 8 * k);           \
         for (i = 0; i < n; i++) {                                                       \
             const float *col = w1 + (size_t)idx[i] * hpad + jb;                         \
             __m256 v = _mm256_set1_ps(val[i]);                                          \
             for (k = 0; k < NV; k++)                                                    \
                 a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k))); \
         }                                                                               \
+    } while (0)
+
+/* One pass of the AVX2 kernel: NV x 8 sums from jb, held in registers
+ * while every column is added. */
+#define BG_NN_AVX2_PASS(NV) do {                                                        \
+        __m256 a[NV];                                                                   \
+        BG_NN_AVX2_COLUMNS(NV, acc);                                                    \
         for (k = 0; k < NV; k++) _mm256_storeu_ps(acc + jb + 8 * k, a[k]);             \
         jb += 8 * NV;                                                                   \
     } while (0)
@@ -723,13 +729,7 @@ __attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int
  * five output sums s, as bg_nn_head_avx2 folds them (j rising by 8). */
 #define BG_NN_FUSED_PASS(NV) do {                                                       \
         __m256 a[NV];                                                                   \
-        for (k = 0; k < NV; k++) a[k] = _mm256_loadu_ps(a0 + jb + 8 * k);               \
-        for (i = 0; i < n; i++) {                                                       \
-            const float *col = w1 + (size_t)idx[i] * hpad + jb;                         \
-            __m256 v = _mm256_set1_ps(val[i]);                                          \
-            for (k = 0; k < NV; k++)                                                    \
-                a[k] = _mm256_add_ps(a[k], _mm256_mul_ps(v, _mm256_loadu_ps(col + 8 * k))); \
-        }                                                                               \
+        BG_NN_AVX2_COLUMNS(NV, a0);                                                     \
         for (k = 0; k < NV; k++) {                                                      \
             __m256 d = _mm256_add_ps(one, _mm256_and_ps(a[k], absmask));                \
             __m256 x = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, a[k]), d)); \
@@ -759,6 +759,7 @@ __attribute__((target("avx2"))) static void bg_nn_delta_head_avx2(
     for (q = 0; q < BG_NN_NOUT; q++) t[q] = bg_nn_fold8(s[q]);
 }
 #undef BG_NN_FUSED_PASS
+#undef BG_NN_AVX2_COLUMNS
 #endif
 
 /* The middle layer's sums u = bm + wm h of the first layer's activations
