@@ -1,8 +1,8 @@
 """Evaluator.with_pruning: a screen of small nets in the move choices that need only
 the chosen play.  The pruned choice is checked against one computed in numpy from
 both nets' full rankings (the best by the full nets among the screen's ``keep``
-best, within ``margin`` of its best), a screen that ranks as the full nets changes nothing, and best_play's
-shortcut gives rank_plays' first play."""
+best, within ``margin`` of its best), a screen that ranks as the full nets changes
+nothing, and best_play's shortcut gives rank_plays' first play."""
 
 from __future__ import annotations
 

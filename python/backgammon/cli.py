@@ -204,7 +204,7 @@ def _policy(text: str, prune: Prune | None = None) -> str | Evaluator:
         except argparse.ArgumentTypeError as exc:
             raise BackgammonError(f"{text!r}: {exc}") from None
     if text in ("pubeval", "random"):
-        if prune and prune[0]:
+        if prune is not None and prune[0]:
             raise BackgammonError(f"pruning screens the nets' move choices, not {text}'s")
         return text
     if text == "net" and prune is None:

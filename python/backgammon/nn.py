@@ -30,8 +30,8 @@ from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
-__all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "Evaluation", "Evaluator", "MoveFilter", "RankedPlay",
-           "best_play", "evaluate", "rank_plays"]
+__all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "Evaluation", "Evaluator", "MoveFilter",
+           "RankedPlay", "best_play", "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
 VERSION = 2
@@ -436,8 +436,7 @@ class Evaluator:
             pruning = Evaluator._bundled("_pruning", _PRUNING_FILE)
         return self._screened(pruning, int(keep), float(margin))
 
-    def _screened(self, pruning: Evaluator | None, keep: int,
-                  margin: float = DEFAULT_MARGIN) -> Evaluator:
+    def _screened(self, pruning: Evaluator | None, keep: int, margin: float) -> Evaluator:
         """:meth:`with_pruning` with its arguments checked and the screen found."""
         if pruning is not None and not isinstance(pruning, Evaluator):
             raise BackgammonError(f"pruning must be an Evaluator or None, got {pruning!r}")
@@ -571,7 +570,9 @@ class Evaluator:
     def copy(self) -> Evaluator:
         twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
         twin.source = self.source
-        return twin.with_pruning(self.pruning, self.keep, self.margin) if self.pruning is not None else twin
+        if self.pruning is None:
+            return twin
+        return twin.with_pruning(self.pruning, self.keep, self.margin)
 
     def grown(self, hidden: tuple[int, ...] | None = None, encoding: int | None = None,
               seed: int = 0) -> Evaluator:

@@ -572,7 +572,8 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
         meta = json.loads(str(meta_src)) if str(meta_src).startswith("{") else {}
         meta.pop("prune", None)   # the source's screen; the relabelling nets' own below
         meta.pop("margin", None)
-        meta.update({**_screen_meta(ev), "method": _ply_method(ply, filtered), "relabelled_from": os.fspath(src),
+        meta.update({**_screen_meta(ev), "method": _ply_method(ply, filtered),
+                     "relabelled_from": os.fspath(src),
                      "evaluator": ev.meta.get("origin", repr(ev)), "games": None,
                      "truncate": None,
                      "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
