@@ -51,9 +51,9 @@ def main() -> None:
     cands, offsets = _bgcore.batch_successors(b, dice)
     ev = bg.Evaluator.default()
     for name, e in (("screened", ev), ("unscreened", ev.with_pruning(keep=0))):
-        t, picks = best_of(5, lambda: e._nets.choose_groups(b, cands, offsets, best_only=True))
-        data = b"".join(np.asarray(x).tobytes() for x in picks) if isinstance(picks, tuple) \
-            else np.asarray(picks).tobytes()
+        t, (picks, probs) = best_of(5, lambda: e._nets.choose_groups(b, cands, offsets,
+                                                                      best_only=True))
+        data = picks.tobytes() + probs.tobytes()
         print(f"{name} move choice: {t / len(b) * 1e6:.2f} us  [{fingerprint(data)}]")
     t, r = best_of(3, lambda: bg.rollout(bg.Position.initial(), games=2592, seed=1, workers=1))
     print(f"opening rollout, 2,592 games: {t:.3f} s  [equity {r.equity.value!r}]")
