@@ -23,8 +23,8 @@ def test_grown_bundled_nets_answer_exactly_as_before(boards, which):
     old = getattr(bg.Evaluator, which)()
     top = bg.nn._bgcore.NN_MAX_HIDDEN
     hidden = (min(old.hidden[0] + 32, top), old.hidden[1], min(old.hidden[-1] + 8, top))
-    big = old.grown(hidden, encoding=3, seed=3)
-    assert big.hidden == hidden and big.encoding == 3
+    big = old.grown(hidden, encoding=4, seed=3)
+    assert big.hidden == hidden and big.encoding == 4
     assert (big.evaluate_batch(boards) == old.evaluate_batch(boards)).all()
     # and the move choice, which adds the changed columns incrementally
     pos = bg.Position.from_array(boards[7])
@@ -46,7 +46,7 @@ def test_grown_keeps_the_old_weights_and_silences_the_new(boards):
 
 @pytest.mark.parametrize("hidden, encoding, match", [
     ((4, 4), 1, "shrink"),
-    ((8, 4), 4, "encoding"),
+    ((8, 4), 5, "encoding"),
     ((8,), 1, "hidden sizes"),
 ])
 def test_grown_refuses_what_would_change_the_nets(hidden, encoding, match):

@@ -136,7 +136,8 @@ def test_crashed_positions_by_hand(own, opp, crashed):
 # Nets of encoding 2 with a crashed net
 
 @pytest.mark.parametrize("hidden, encoding", [((24, 16, 16), 2), ((16, 8, 12), 1), ((16, 8), 2),
-                                              ((24, 16, 16), 3), ((16, 8), 3)])
+                                              ((24, 16, 16), 3), ((16, 8), 3),
+                                              ((24, 16, 16), 4), ((16, 8), 4)])
 def test_incremental_choice_equals_full_evaluation(positions, hidden, encoding):
     ev = Evaluator.random(hidden, seed=3, encoding=encoding)
     rng = np.random.default_rng(4)
@@ -151,7 +152,7 @@ def test_incremental_choice_equals_full_evaluation(positions, hidden, encoding):
         assert eq[pick] >= eq.max() - 1e-5
 
 
-@pytest.mark.parametrize("encoding, inputs", [(2, 224), (3, 238)])
+@pytest.mark.parametrize("encoding, inputs", [(2, 224), (3, 238), (4, 248)])
 def test_encoding_inputs_and_a_numpy_forward_pass(positions, encoding, inputs):
     ev = Evaluator.random((16, 8, 8), seed=5, encoding=encoding)
     w = ev.weights()
@@ -218,7 +219,7 @@ def test_pickles_and_copies_keep_the_encoding(positions):
         assert np.array_equal(other.evaluate_batch(positions[:50]), ev.evaluate_batch(positions[:50]))
 
 
-@pytest.mark.parametrize("encoding", [2, 3])
+@pytest.mark.parametrize("encoding", [2, 3, 4])
 def test_supervised_training_of_three_nets(positions, encoding):
     t = Evaluator.default().evaluate_batch(positions)
     from backgammon.targets import TargetSet

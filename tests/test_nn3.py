@@ -247,8 +247,8 @@ def test_features_are_symmetric_under_swapping(positions):
 # ----------------------------------------------------------------------
 # Nets of encoding 3
 
-def test_the_bundled_nets_grow_to_encoding_3_and_answer_as_before(positions):
-    ev = Evaluator.default()
+def test_the_fast_nets_grow_to_encoding_3_and_answer_as_before(positions):
+    ev = Evaluator.fast()                      # encoding 2
     big = ev.grown(encoding=3)
     assert big.encoding == 3 and big.hidden == ev.hidden
     np.testing.assert_allclose(big.evaluate_batch(positions), ev.evaluate_batch(positions),

@@ -35,7 +35,7 @@ __all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "Evaluation", "Evaluator
 
 FORMAT = "backgammon-nn"
 VERSION = 2
-"""The file format written for three nets or encoding 2 or 3; version 1 files
+"""The file format written for three nets or encoding 2 to 4; version 1 files
 (two nets, encoding 1: the bundled nets) are read, and written, as before."""
 VERSIONS = (1, 2)
 ARCHITECTURE = "mlp-1-softsigmoid-logistic5"
@@ -46,7 +46,7 @@ sigmoids between the first and the outputs (``NAME_wm``, ``NAME_bm``).
 Files write it only when a net has one, so older readers refuse such files
 by name and read every other file as before."""
 ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2",
-             3: "tesauro4-bar-off-feat42-v3"}
+             3: "tesauro4-bar-off-feat42-v3", 4: "tesauro4-bar-off-feat52-race-v4"}
 """The input encodings by number, as files name them (docs/nn.md)."""
 ENCODING = ENCODINGS[1]
 INPUTS = _bgcore.NN_INPUTS
@@ -148,7 +148,7 @@ class Evaluation:
 
 class Evaluator:
     """Two or three nets (contact, race, optionally crashed) and the code that
-    runs them in the core, over one input encoding (1, 2 or 3).
+    runs them in the core, over one input encoding (1 to 4).
 
     ``Evaluator.default()`` is the bundled pair; :meth:`load` and
     :meth:`save` read and write ``.npz`` files; :meth:`random` makes
@@ -169,8 +169,8 @@ class Evaluator:
         """``weights`` maps ``"contact_w1"`` ``(inputs, H)``, ``"contact_b1"``
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
         same for ``"race_"`` (and optionally ``"crashed_"``) to arrays, inputs
-        those of ``encoding`` (1: 204, 2: 224, 3: 238); ``meta`` is free text kept in
-        files.  A net with a second hidden layer of M units adds
+        those of ``encoding`` (1: 204, 2: 224, 3: 238, 4: 248); ``meta`` is free
+        text kept in files.  A net with a second hidden layer of M units adds
         ``"contact_wm"`` ``(M, H)`` and ``"contact_bm"`` ``(M,)``, and its
         ``"contact_w2"`` is ``(5, M)``."""
         if isinstance(encoding, bool) or encoding not in ENCODINGS:

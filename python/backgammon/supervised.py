@@ -91,7 +91,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     or a read :class:`~backgammon.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
     run's).  ``hidden`` gives the sizes of the contact, race and (a third
-    size) crashed nets; ``encoding`` the inputs (1, 2 or 3, docs/nn.md);
+    size) crashed nets; ``encoding`` the inputs (1 to 4, docs/nn.md);
     ``middle``, one size a net (0: none), a second hidden layer between the
     first and the outputs.  ``start`` (an Evaluator or a nets file) replaces
     the random initial nets of a fresh run (its nets, sizes and encoding win

@@ -685,8 +685,8 @@ def pubeval_choice(bytes board, dice):
 from nn cimport *
 
 NN_INPUTS = BG_NN_NIN
-NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3}
-NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2, 3: BG_NN_NFEAT3}
+NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3, 4: BG_NN_NIN4}
+NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2, 3: BG_NN_NFEAT3, 4: BG_NN_NFEAT4}
 bg_nn3_init()   # encoding 3's escape table, once, before any evaluation
 NN_MAX_NETS = BG_NN_MAXNETS
 NN_OUTPUTS = BG_NN_NOUT
@@ -1121,6 +1121,7 @@ def nn_encode(bytes board, int encoding=1):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+    _bearoff_db()   # encoding 4's race inputs read its means
     n = bg_nn_encode_enc(encoding, b, idx, val)
     return [idx[i] for i in range(n)], [val[i] for i in range(n)]
 
@@ -1133,6 +1134,7 @@ def nn_features(bytes board, int encoding=2):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
+    _bearoff_db()
     bg_nn_scan(b, &sc)
     n = bg_nn_features_enc(encoding, b, &sc, f)
     return [f[i] for i in range(n)]
@@ -1466,6 +1468,7 @@ cdef const bg_bearoff *_bearoff_db() except NULL:
                     r = bg_bearoff_build(&_BO)
                 if r != 0:
                     raise MemoryError("no memory for the bear-off database (14 MB)")
+                bg_nn4_init(&_BO)   # encoding 4's race inputs: its two tables of means
                 _BO_READY = True
     return &_BO
 

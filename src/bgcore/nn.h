@@ -39,18 +39,20 @@
 #define BG_NN_NFEAT 8          /* feature inputs of encoding 1 */
 #define BG_NN_NFEAT2 28        /* ... of encoding 2: those 8, then 10 a side (nn.h, docs/nn.md) */
 #define BG_NN_NFEAT3 42        /* ... of encoding 3: those 28, then 7 a side (nnfeat3.h) */
-#define BG_NN_MAXFEAT BG_NN_NFEAT3
+#define BG_NN_NFEAT4 52        /* ... of encoding 4: those 42, then 5 race inputs a side (nnfeat4.h) */
+#define BG_NN_MAXFEAT BG_NN_NFEAT4
 #define BG_NN_NIN (BG_NN_RAW + BG_NN_NFEAT)
 #define BG_NN_NIN2 (BG_NN_RAW + BG_NN_NFEAT2)
 #define BG_NN_NIN3 (BG_NN_RAW + BG_NN_NFEAT3)
+#define BG_NN_NIN4 (BG_NN_RAW + BG_NN_NFEAT4)
 #define BG_NN_NOUT 5
-#define BG_NN_MAXNZ 192        /* nonzero inputs: 2 x (15 x 4 + 2) + 42 = 166 at most, + slack */
+#define BG_NN_MAXNZ 192        /* nonzero inputs: 2 x (15 x 4 + 2) + 52 = 176 at most, + slack */
 #define BG_NN_MAXH 2048       /* hidden units of a net at most (an ensemble of two 1,024s) */
 #define BG_NN_MAXMID 128       /* units of a second hidden layer at most */
 #define BG_NN_HBUF (BG_NN_MAXH + BG_NN_MAXMID)   /* activations of both hidden layers */
 #define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack */
 #define BG_NN_ENCODING 1       /* the encoding of the bundled nets (docs/nn.md) */
-#define BG_NN_ENCODING_MAX 3   /* encodings this core runs: 1, 2 and 3 */
+#define BG_NN_ENCODING_MAX 4   /* encodings this core runs: 1 to 4 */
 #define BG_NN_CRASHED_MAX 6    /* a side with this many checkers in play or fewer is crashed */
 
 /* Feature inputs (after the 196 raw ones). */
@@ -62,7 +64,7 @@
 
 typedef struct {
     int nin, nhid, hpad;
-    int enc;           /* input encoding: 1, 2 or 3 (nin = BG_NN_NIN, BG_NN_NIN2 or BG_NN_NIN3) */
+    int enc;           /* input encoding: 1 to 4 (nin = BG_NN_NIN, BG_NN_NIN2, BG_NN_NIN3 or BG_NN_NIN4) */
     const float *w1;   /* nin x hpad, input-major */
     const float *b1;   /* hpad */
     const float *w2;   /* 5 x opad, output-major: the outputs' weights on the last
@@ -408,10 +410,11 @@ static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
 
 #include "nnfeat2.h"
 #include "nnfeat3.h"
+#include "nnfeat4.h"
 
 /* The feature inputs of encoding enc from board b and its scan; returns
- * how many (BG_NN_NFEAT, BG_NN_NFEAT2 or BG_NN_NFEAT3): each encoding
- * appends its features to those of the one before. */
+ * how many (BG_NN_NFEAT, BG_NN_NFEAT2, BG_NN_NFEAT3 or BG_NN_NFEAT4): each
+ * encoding appends its features to those of the one before. */
 static inline int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
     bg_nn_scan_features(s, f);
@@ -419,13 +422,15 @@ static inline int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_
     bg_nn2_features(b, s, f + BG_NN_NFEAT);
     if (enc == 2) return BG_NN_NFEAT2;
     bg_nn3_features(b, s, f + BG_NN_NFEAT2);
-    return BG_NN_NFEAT3;
+    if (enc == 3) return BG_NN_NFEAT3;
+    bg_nn4_features(b, s, f + BG_NN_NFEAT3);
+    return BG_NN_NFEAT4;
 }
 
 /* The inputs of encoding enc. */
 static inline int bg_nn_inputs(int enc)
 {
-    return enc == 1 ? BG_NN_NIN : enc == 2 ? BG_NN_NIN2 : BG_NN_NIN3;
+    return enc == 1 ? BG_NN_NIN : enc == 2 ? BG_NN_NIN2 : enc == 3 ? BG_NN_NIN3 : BG_NN_NIN4;
 }
 
 /* The nonzero inputs of board b with its scan in encoding enc: n (index,

@@ -1,6 +1,7 @@
 # Cython declarations of the neural evaluator (nn.h) and TD training (train.h).
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t, int64_t
 from movegen cimport bg_cancel
+from bearoff cimport bg_bearoff
 
 cdef extern from "nn.h" nogil:
     enum:
@@ -10,6 +11,8 @@ cdef extern from "nn.h" nogil:
         BG_NN_NFEAT2
         BG_NN_NIN3
         BG_NN_NFEAT3
+        BG_NN_NIN4
+        BG_NN_NFEAT4
         BG_NN_MAXFEAT
         BG_NN_ENCODING_MAX
         BG_NN_MAXNETS
@@ -65,6 +68,7 @@ cdef extern from "nn.h" nogil:
     int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
     int bg_nn_inputs(int enc)
     void bg_nn3_init()
+    void bg_nn4_init(const bg_bearoff *db)
     int bg_nn3_esc_of(int pattern)
     void bg_nn2_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
     void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s, float *f)
