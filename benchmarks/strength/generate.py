@@ -5,6 +5,9 @@
     nice -n 15 python benchmarks/strength/generate.py rollout --part 0 --parts 2 [--max-minutes M]
     nice -n 15 python benchmarks/strength/generate.py rollout --part 1 --parts 2 [--max-minutes M]
     python benchmarks/strength/generate.py pack            # -> contact.npz, crashed.npz, race.npz
+    nice -n 15 python benchmarks/strength/generate.py reroll --set race --part 0 --parts 2 [--nets F]
+    nice -n 15 python benchmarks/strength/generate.py reroll --set race --part 1 --parts 2 [--nets F]
+    python benchmarks/strength/generate.py reroll --set race --pack [--nets F]   # every play rolled out
 
 Four steps, each resumable, every chunk and decision with its own seed:
 
@@ -20,6 +23,11 @@ Four steps, each resumable, every chunk and decision with its own seed:
   one decision at a time to ``work/rollout-PART-of-PARTS.jsonl``; a rerun
   skips the decisions already in any log.
 * ``pack``: the rolled-out decisions -> one compact ``.npz`` per class.
+* ``reroll``: a packed set's decisions again, **every** play rolled out (same
+  seeds and settings, no cheap estimates left), logged to
+  ``work/reroll-SET-PART-of-PARTS.jsonl``; ``--pack`` rewrites ``SET.npz``.
+  Races are cheap to roll out, and a play given only its shifted 1-ply value
+  keeps the judgement of the nets that made it (README, "The race set").
 
 ``work/`` (ignored by git) holds the chunks and logs; the packed sets are committed.
 """
@@ -53,6 +61,7 @@ SIZES = {"contact": 2000, "crashed": 1000, "race": 1000}   # decisions a set
 # The reference (measured: README "How the reference was chosen")
 MARGIN = 0.16             # deep rollouts for plays within this of the cheap best ...
 DEEP_MAX = 6              # ... at most this many, at least two
+ROLLED_MAX = 64           # plays a rollout_plays call takes (reroll goes past it in groups)
 DEEP = {                  # rollout_plays settings of the deep candidates, by class
     "contact": {"games": 144, "truncate": 5, "vr": True},
     "crashed": {"games": 2592, "truncate": None, "vr": False},
@@ -158,20 +167,27 @@ def reference(ev: nn.Evaluator, board: bytes, dice: tuple[int, int], seed: int, 
     if len(deep) < 2:
         deep = [int(i) for i in order[:2]]
     t0 = time.process_time()
-    rows = bg.rollout_plays(pos, dice, plays=[plays[i] for i in deep], games=games, seed=seed,
+    # rollout_plays takes 64 plays at a time: later groups (the 1-ply order's
+    # tail) share the seed, so their dice, but not a paired error with the best
+    groups = [deep[i:i + ROLLED_MAX] for i in range(0, len(deep), ROLLED_MAX)]
+    got = [bg.rollout_plays(pos, dice, plays=[plays[i] for i in g], games=games, seed=seed,
                             policy=ev, workers=1, truncate=truncate, variance_reduction=vr)
+           for g in groups]
+    rows = got[0]
+    at = {r.play.result._b: r for group in got for r in group}
     cpu = time.process_time() - t0
-    at = {r.play.result._b: r for r in rows}
     eq = cheap.copy()
     se = np.full(len(results), np.nan)
     deep_eq = np.array([at[results[i].tobytes()].equity.value for i in deep])
     shift = float(np.mean(deep_eq - cheap[deep]))
     eq = np.clip(eq + shift, -3.0, 3.0)  # no value beyond a backgammon
     best = rows[0].play.result._b
+    paired = {r.play.result._b for r in rows}
     for i in deep:
         r = at[results[i].tobytes()]
         eq[i] = r.equity.value
-        se[i] = r.difference.stderr if r.play.result._b != best else 0.0
+        if r.play.result._b in paired:
+            se[i] = r.difference.stderr if r.play.result._b != best else 0.0
     return {"equities": eq.tolist(), "cheap": cheap.tolist(), "deep": deep,
             "diff_stderr": [None if np.isnan(x) else float(x) for x in se],
             "shift": shift, "cpu": cpu}
@@ -311,6 +327,77 @@ def pack() -> None:
               f"{out.stat().st_size:,} bytes")
 
 
+def _reroll_nets(nets: str | None) -> tuple[nn.Evaluator, Path]:
+    """The rollout policy of a reroll: ``nets`` screened as the bundled nets are, or the
+    bundled nets."""
+    if nets is None:
+        return nn.Evaluator.default(), Path(nn.__file__).with_name("data") / "nets.npz"
+    return nn.Evaluator.load(nets).with_pruning(), Path(nets)
+
+
+def reroll(name: str, part: int, parts: int, nets: str | None) -> None:
+    """Every play of the packed set ``name``'s decisions ``k`` with ``k % parts == part``
+    rolled out (``reference()`` with no margin, seeds and settings as recorded) by
+    ``nets`` (default: the bundled nets)."""
+    ev, _ = _reroll_nets(nets)
+    with np.load(HERE / f"{name}.npz") as z:
+        boards, dice, seeds = z["boards"], z["dice"], z["seed"]
+    out = WORK / f"reroll-{name}-{part}-of-{parts}.jsonl"
+    WORK.mkdir(exist_ok=True)
+    done = {r["k"] for f in WORK.glob(f"reroll-{name}-*.jsonl") for r in _lines(f)}
+    start = time.process_time()
+    with out.open("a") as f:
+        for k in range(part, len(boards), parts):
+            if k in done:
+                continue
+            d = (int(dice[k][0]), int(dice[k][1]))
+            ref = reference(ev, boards[k].tobytes(), d, int(seeds[k]), margin=np.inf,
+                            deep_max=10**6, **DEEP[name])
+            ref.update(k=k, seed=int(seeds[k]))
+            f.write(json.dumps(ref) + "\n")
+            f.flush()
+    print(f"reroll {name} part {part}: {time.process_time() - start:.0f} CPU s", flush=True)
+
+
+def pack_reroll(name: str, nets: str | None) -> None:
+    """The rerolled decisions -> ``name.npz`` (the set's other fields kept)."""
+    import hashlib
+
+    with np.load(HERE / f"{name}.npz") as z:
+        data = {k: z[k] for k in z.files}
+    refs = {r["k"]: r for f in WORK.glob(f"reroll-{name}-*.jsonl") for r in _lines(f)}
+    n = len(data["boards"])
+    if len(refs) < n:
+        sys.exit(f"reroll {name}: {len(refs)} of {n} decisions done; run the parts first")
+    off = data["offsets"]
+    eq = np.concatenate([refs[k]["equities"] for k in range(n)]).astype(np.float32)
+    se = np.concatenate([[np.nan if x is None else x for x in refs[k]["diff_stderr"]]
+                         for k in range(n)]).astype(np.float32)
+    if len(eq) != off[-1]:
+        sys.exit(f"reroll {name}: the plays do not match the set's")
+    meta = json.loads(str(data["meta"]))
+    _, path = _reroll_nets(nets)
+    opt = f" --nets {nets}" if nets else ""
+    meta["reference"]["margin"] = meta["reference"]["deep_max"] = "all plays"
+    meta["rerolled"] = {
+        "commands": [f"generate.py reroll --set {name} --part {p} --parts 2{opt}" for p in (0, 1)]
+                    + [f"generate.py reroll --set {name} --pack{opt}"],
+        "policy": f"{path.name}, screened as the bundled nets (with_pruning), 0-ply, cubeless",
+        "why": "every play rolled out: a play given only its shifted 1-ply value kept the "
+               "judgement of the nets that made it (README, 'The race set')",
+        "nets_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "cpu_seconds": round(sum(refs[k]["cpu"] for k in range(n)), 1),
+        "previous_equities_sha256": hashlib.sha256(data["equities"].tobytes()).hexdigest(),
+    }
+    data.update(meta=np.array(json.dumps(meta)), equities=eq, stderr=se,
+                deep=np.ones(len(eq), bool))
+    out = HERE / f"{name}.npz"
+    with open(out, "wb") as f:
+        np.savez_compressed(f, **data)
+    print(f"{out.name}: {n} decisions, {len(eq)} plays, every one rolled out, "
+          f"{out.stat().st_size:,} bytes")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="step", required=True)
@@ -325,6 +412,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--parts", type=int, default=1)
     r.add_argument("--max-minutes", type=float)
     sub.add_parser("pack")
+    rr = sub.add_parser("reroll")
+    rr.add_argument("--set", choices=CLASSES, required=True)
+    rr.add_argument("--part", type=int, default=0)
+    rr.add_argument("--parts", type=int, default=1)
+    rr.add_argument("--pack", action="store_true")
+    rr.add_argument("--nets", help="the rollout policy (default: the bundled nets)")
     args = ap.parse_args(argv)
     if args.step == "sample":
         sample(args.chunk, args.games)
@@ -332,6 +425,11 @@ def main(argv: list[str] | None = None) -> int:
         select(args.chunks, args.seed)
     elif args.step == "rollout":
         rollout(args.part, args.parts, args.max_minutes)
+    elif args.step == "reroll":
+        if args.pack:
+            pack_reroll(args.set, args.nets)
+        else:
+            reroll(args.set, args.part, args.parts, args.nets)
     else:
         pack()
     return 0
