@@ -173,20 +173,26 @@ static inline void bg_nn2_side(const int *cx, const int *cy, float *f)
     f[9] = (float)(cx[1] + cx[2] + cx[3]) * (1.0f / 15.0f);
 }
 
+/* Board b's checkers split by side, each in its own numbering (25 = bar). */
+static inline void bg_nn2_split(const int8_t *b, bg_nn2_sides *v)
+{
+    int p;
+    for (p = 1; p <= 24; p++) {
+        v->cx[p] = b[p] > 0 ? b[p] : 0;
+        v->cy[p] = b[25 - p] < 0 ? -b[25 - p] : 0;
+    }
+    v->cx[0] = v->cy[0] = 0;
+    v->cx[25] = b[BG_BAR] > 0 ? b[BG_BAR] : 0;
+    v->cy[25] = b[0] < 0 ? -b[0] : 0;
+}
+
 /* The 20 extra features of board b (the side on roll, then the opponent),
  * point by point: the reference of bg_nn2_features. */
 static inline void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
     bg_nn2_sides v;
-    int p;
     (void)s;
-    for (p = 1; p <= 24; p++) {
-        v.cx[p] = b[p] > 0 ? b[p] : 0;
-        v.cy[p] = b[25 - p] < 0 ? -b[25 - p] : 0;
-    }
-    v.cx[0] = v.cy[0] = 0;
-    v.cx[25] = b[BG_BAR] > 0 ? b[BG_BAR] : 0;
-    v.cy[25] = b[0] < 0 ? -b[0] : 0;
+    bg_nn2_split(b, &v);
     bg_nn2_side(v.cx, v.cy, f);
     bg_nn2_side(v.cy, v.cx, f + BG_NN2_PER_SIDE);
 }

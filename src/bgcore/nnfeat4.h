@@ -43,8 +43,6 @@ static inline void bg_nn4_init(const bg_bearoff *db)
     bg_nn4_mean_first = db->mean_first;
 }
 
-static inline int bg_nn4_ready(void) { return bg_nn4_mean != NULL; }
-
 /* The five inputs of one side from its checkers c[1..25] (its numbering, 25 = bar). */
 static inline void bg_nn4_side(const int *c, float *f)
 {
@@ -69,20 +67,15 @@ static inline void bg_nn4_side(const int *c, float *f)
  * its scan: all 0 in a contact position. */
 static inline void bg_nn4_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
-    int cx[26], cy[26], p;
+    bg_nn2_sides v;
+    int p;
     if (!bg_nn_scan_race(s)) {
         for (p = 0; p < 2 * BG_NN4_PER_SIDE; p++) f[p] = 0.0f;
         return;
     }
-    cx[0] = cy[0] = 0;
-    for (p = 1; p <= 24; p++) {
-        cx[p] = b[p] > 0 ? b[p] : 0;
-        cy[25 - p] = b[p] < 0 ? -b[p] : 0;
-    }
-    cx[25] = b[BG_BAR] > 0 ? b[BG_BAR] : 0;
-    cy[25] = b[0] < 0 ? -b[0] : 0;
-    bg_nn4_side(cx, f);
-    bg_nn4_side(cy, f + BG_NN4_PER_SIDE);
+    bg_nn2_split(b, &v);
+    bg_nn4_side(v.cx, f);
+    bg_nn4_side(v.cy, f + BG_NN4_PER_SIDE);
 }
 
 #endif /* BGCORE_NNFEAT4_H */
