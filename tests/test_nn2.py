@@ -6,6 +6,7 @@ files of both versions."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,6 +33,45 @@ def features(pos: bg.Position) -> tuple[dict[str, float], dict[str, float]]:
 def check(got: dict[str, float], want: dict[str, float]) -> None:
     for k, v in want.items():
         assert got[k] == pytest.approx(v, abs=1e-6), k
+
+
+# Checks every encoding's tests share (test_nn3, test_nn4)
+
+def check_swap_symmetry(features: Any, positions: np.ndarray) -> None:
+    """``features(pos)`` -> (on roll, opponent): a swapped position's are the same, exchanged."""
+    for row in positions:
+        pos = bg.Position.from_array(row)
+        own, opp = features(pos)
+        sown, sopp = features(pos.swapped())
+        assert own == sopp and opp == sown
+
+
+def check_growth(encoding: int, positions: np.ndarray) -> None:
+    """The fast nets (encoding 2) grown to ``encoding`` answer as before, and do not
+    shrink back."""
+    ev = Evaluator.fast()
+    big = ev.grown(encoding=encoding)
+    assert big.encoding == encoding and big.hidden == ev.hidden
+    np.testing.assert_allclose(big.evaluate_batch(positions), ev.evaluate_batch(positions),
+                               atol=2e-6)
+    with pytest.raises(bg.InvalidWeightsError):
+        big.grown(encoding=encoding - 1)
+
+
+def check_files(tmp_path: Path, positions: np.ndarray, encoding: int, name: str) -> None:
+    """Nets of ``encoding`` saved and loaded answer the same under the file's encoding
+    ``name``; the previous encoding's name over these input rows is refused, not misread."""
+    ev = Evaluator.random((16, 8, 8), seed=2, encoding=encoding)
+    ev.save(tmp_path / "nets.npz")
+    back = Evaluator.load(tmp_path / "nets.npz")
+    assert back.encoding == encoding
+    assert np.array_equal(back.evaluate_batch(positions), ev.evaluate_batch(positions))
+    with np.load(tmp_path / "nets.npz") as z:
+        assert str(z["encoding"]) == name
+        data = {k: z[k] for k in z.files}
+    np.savez(tmp_path / "bad.npz", **{**data, "encoding": np.array(bg.nn.ENCODINGS[encoding - 1])})
+    with pytest.raises(bg.InvalidWeightsError):
+        Evaluator.load(tmp_path / "bad.npz")
 
 
 def test_features_of_the_opening():
@@ -78,11 +118,7 @@ def test_prime_in_front_of_the_rearmost_checker_and_buried_checkers():
 
 
 def test_features_are_symmetric_under_swapping(positions):
-    for row in positions:
-        pos = bg.Position.from_array(row)
-        own, opp = features(pos)
-        sown, sopp = features(pos.swapped())
-        assert own == sopp and opp == sown
+    check_swap_symmetry(features, positions)
 
 
 def test_the_fast_features_equal_the_point_by_point_ones(positions):

@@ -12,7 +12,7 @@ import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluator
 from boards import board
-from test_nn2 import check
+from test_nn2 import check, check_files, check_growth, check_swap_symmetry
 
 NAMES = ["contain", "contain2", "dance", "dance2", "break", "rear", "dshots"]
 
@@ -237,39 +237,18 @@ def test_features_equal_the_reference(positions):
 
 
 def test_features_are_symmetric_under_swapping(positions):
-    for row in positions:
-        pos = bg.Position.from_array(row)
-        own, opp = features(pos)
-        sown, sopp = features(pos.swapped())
-        assert own == sopp and opp == sown
+    check_swap_symmetry(features, positions)
 
 
 # ----------------------------------------------------------------------
 # Nets of encoding 3
 
 def test_the_fast_nets_grow_to_encoding_3_and_answer_as_before(positions):
-    ev = Evaluator.fast()                      # encoding 2
-    big = ev.grown(encoding=3)
-    assert big.encoding == 3 and big.hidden == ev.hidden
-    np.testing.assert_allclose(big.evaluate_batch(positions), ev.evaluate_batch(positions),
-                               atol=2e-6)
-    with pytest.raises(bg.InvalidWeightsError):
-        big.grown(encoding=2)                  # no shrinking back
+    check_growth(3, positions)   # the fast nets (encoding 2) grown
 
 
 def test_files_of_encoding_3(tmp_path, positions):
-    ev = Evaluator.random((16, 8, 8), seed=2, encoding=3)
-    ev.save(tmp_path / "v3.npz")
-    back = Evaluator.load(tmp_path / "v3.npz")
-    assert back.encoding == 3
-    assert np.array_equal(back.evaluate_batch(positions), ev.evaluate_batch(positions))
-    with np.load(tmp_path / "v3.npz") as z:
-        assert str(z["encoding"]) == "tesauro4-bar-off-feat42-v3"
-        data = {k: z[k] for k in z.files}
-    # encoding 2's name over encoding 3's 238 input rows: refused, not misread
-    np.savez(tmp_path / "bad.npz", **{**data, "encoding": np.array(bg.nn.ENCODINGS[2])})
-    with pytest.raises(bg.InvalidWeightsError):
-        Evaluator.load(tmp_path / "bad.npz")
+    check_files(tmp_path, positions, 3, "tesauro4-bar-off-feat42-v3")
 
 
 def test_the_fast_nets_are_bundled_beside_the_default_ones(positions):

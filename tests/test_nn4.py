@@ -11,9 +11,8 @@ import pytest
 
 import backgammon as bg
 from backgammon import _bgcore, bearoff
-from backgammon.nn import Evaluator
 from boards import board
-from test_nn2 import check
+from test_nn2 import check, check_files, check_growth, check_swap_symmetry
 
 NAMES = ["saved", "cross", "outside", "turns", "first"]
 
@@ -108,36 +107,15 @@ def test_features_equal_the_reference(positions):
 
 
 def test_features_are_symmetric_under_swapping(positions):
-    for row in positions:
-        pos = bg.Position.from_array(row)
-        own, opp = features(pos)
-        sown, sopp = features(pos.swapped())
-        assert own == sopp and opp == sown
+    check_swap_symmetry(features, positions)
 
 
 # ----------------------------------------------------------------------
 # Nets of encoding 4
 
 def test_nets_grow_to_encoding_4_and_answer_as_before(positions):
-    ev = Evaluator.fast()                      # encoding 2: grows past encoding 3 too
-    big = ev.grown(encoding=4)
-    assert big.encoding == 4 and big.hidden == ev.hidden
-    np.testing.assert_allclose(big.evaluate_batch(positions), ev.evaluate_batch(positions),
-                               atol=2e-6)
-    with pytest.raises(bg.InvalidWeightsError):
-        big.grown(encoding=3)                  # no shrinking back
+    check_growth(4, positions)   # the fast nets (encoding 2) grown
 
 
 def test_files_of_encoding_4(tmp_path, positions):
-    ev = Evaluator.random((16, 8, 8), seed=2, encoding=4)
-    ev.save(tmp_path / "v4.npz")
-    back = Evaluator.load(tmp_path / "v4.npz")
-    assert back.encoding == 4
-    assert np.array_equal(back.evaluate_batch(positions), ev.evaluate_batch(positions))
-    with np.load(tmp_path / "v4.npz") as z:
-        assert str(z["encoding"]) == "tesauro4-bar-off-feat52-race-v4"
-        data = {k: z[k] for k in z.files}
-    # encoding 3's name over encoding 4's 248 input rows: refused, not misread
-    np.savez(tmp_path / "bad.npz", **{**data, "encoding": np.array(bg.nn.ENCODINGS[3])})
-    with pytest.raises(bg.InvalidWeightsError):
-        Evaluator.load(tmp_path / "bad.npz")
+    check_files(tmp_path, positions, 4, "tesauro4-bar-off-feat52-race-v4")
