@@ -327,19 +327,17 @@ def pack() -> None:
               f"{out.stat().st_size:,} bytes")
 
 
-def _reroll_nets(nets: str | None) -> tuple[nn.Evaluator, Path]:
-    """The rollout policy of a reroll: ``nets`` screened as the bundled nets are, or the
-    bundled nets."""
-    if nets is None:
-        return nn.Evaluator.default(), Path(nn.__file__).with_name("data") / "nets.npz"
-    return nn.Evaluator.load(nets).with_pruning(), Path(nets)
+def _reroll_file(nets: str | None) -> Path:
+    """The nets file of a reroll's policy: ``nets``, or the bundled nets."""
+    return Path(nets) if nets else Path(nn.__file__).with_name("data") / "nets.npz"
 
 
 def reroll(name: str, part: int, parts: int, nets: str | None) -> None:
     """Every play of the packed set ``name``'s decisions ``k`` with ``k % parts == part``
     rolled out (``reference()`` with no margin, seeds and settings as recorded) by
     ``nets`` (default: the bundled nets)."""
-    ev, _ = _reroll_nets(nets)
+    # the bundled nets, or ``nets`` screened as the bundled nets are
+    ev = nn.Evaluator.load(nets).with_pruning() if nets else nn.Evaluator.default()
     with np.load(HERE / f"{name}.npz") as z:
         boards, dice, seeds = z["boards"], z["dice"], z["seed"]
     out = WORK / f"reroll-{name}-{part}-of-{parts}.jsonl"
@@ -376,7 +374,7 @@ def pack_reroll(name: str, nets: str | None) -> None:
     if len(eq) != off[-1]:
         sys.exit(f"reroll {name}: the plays do not match the set's")
     meta = json.loads(str(data["meta"]))
-    _, path = _reroll_nets(nets)
+    path = _reroll_file(nets)
     opt = f" --nets {nets}" if nets else ""
     meta["reference"]["margin"] = meta["reference"]["deep_max"] = "all plays"
     meta["rerolled"] = {
