@@ -1121,7 +1121,8 @@ def nn_encode(bytes board, int encoding=1):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
-    _bearoff_db()   # encoding 4's race inputs read its means
+    if encoding >= 4:
+        _bearoff_db()   # encoding 4's race inputs read its means (built on first use)
     n = bg_nn_encode_enc(encoding, b, idx, val)
     return [idx[i] for i in range(n)], [val[i] for i in range(n)]
 
@@ -1134,7 +1135,8 @@ def nn_features(bytes board, int encoding=2):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
-    _bearoff_db()
+    if encoding >= 4:
+        _bearoff_db()
     bg_nn_scan(b, &sc)
     n = bg_nn_features_enc(encoding, b, &sc, f)
     return [f[i] for i in range(n)]
