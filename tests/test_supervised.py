@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
+import threading
 import zipfile
 
 import numpy as np
@@ -89,6 +91,10 @@ def core_step_matches(ev: Evaluator, data: TargetSet, numpy_step) -> None:
     got = ev.weights()
     for k, v in want.items():
         np.testing.assert_allclose(got[k], v, rtol=1e-4, atol=1e-6)
+    # a second call moves the step on and adds its examples to the count
+    ev._nets.sgd_train(0, data.boards, data.targets, rows[:16], 8, False, 0.5, 0.5, 3,
+                       0.0, 0.999, 1e-8, state, progress)
+    assert progress.tolist() == [3, len(rows) + 16]
 
 
 def test_one_core_step_is_the_gradient_of_the_cross_entropy(data):
@@ -198,12 +204,9 @@ def test_resume_continues_exactly_from_a_mid_epoch_stop(data, tmp_path):
         if calls["n"] == 2:
             # part of epoch 2: 5 batches of the contact net, then a stop
             order = split.order(s.seed, st.epoch, 0)[:40]
-            progress = np.array([st.steps[0], 0], np.int64)
             net._nets.sgd_train(0, split.data.boards, split.data.targets, order, s.batch, True,
                                 s.lr, s.lr_final, split.total_steps(0), s.momentum, s.beta2,
-                                s.eps, st.opt[0], progress)
-            st.steps[0] = int(progress[0])
-            st.done[0] += int(progress[1])
+                                s.eps, st.opt[0], st.progress(0))
             raise Stop
         return original(net, split, s, st, nthreads, cancel)
 
@@ -216,6 +219,60 @@ def test_resume_continues_exactly_from_a_mid_epoch_stop(data, tmp_path):
     state = json.loads(Evaluator.load(tmp_path / "checkpoint.npz").meta["train_state"])
     assert state["epoch"] == 1 and state["done"] == [40, 0]
     assert same(bg.train(out=tmp_path, **kw), bg.train(**kw))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_ctrl_c_at_any_line_of_the_training_loop_leaves_a_checkpoint_that_resumes_exactly(
+        data, tmp_path, threads):
+    """KeyboardInterrupt raised at each line the main thread runs in fit's loop
+    and in _epoch, in turn (a real Ctrl-C lands between such steps): the run
+    resumed from its checkpoint ends with the uninterrupted run's nets.  (A
+    Ctrl-C that landed between recording one net's progress and the next's once
+    made a two-thread run train part of an epoch twice.)"""
+    import inspect
+
+    from backgammon import supervised
+
+    kw = dict(targets=data, epochs=2, seed=4, batch=64, hidden=(16, 8), threads=threads,
+              progress=False)
+    want = bg.train(**kw)
+    lines, first = inspect.getsourcelines(supervised.fit)
+    # fit's lines up to the finally that writes the checkpoint (a second Ctrl-C there is not this test's)
+    end = first + next(i for i, line in enumerate(lines) if line.strip() == "finally:")
+    codes = {supervised.fit.__code__: end, supervised._epoch.__code__: 10**9}
+
+    def interrupted_at(k: int) -> bool:
+        seen = [0]
+
+        def tracer(frame, event, arg):
+            if frame.f_code not in codes:
+                return None
+            def local(frame, event, arg):
+                if event == "line" and frame.f_lineno < codes[frame.f_code]:
+                    seen[0] += 1
+                    if seen[0] == k:
+                        raise KeyboardInterrupt
+                return local
+            return local
+
+        sys.settrace(tracer)
+        try:
+            bg.train(out=out, **kw)
+        except KeyboardInterrupt:
+            return True
+        finally:
+            sys.settrace(None)
+        return False
+
+    k = 0
+    while True:
+        k += 1
+        out = tmp_path / f"k{k}"
+        if not interrupted_at(k):
+            break
+        assert not [t for t in threading.enumerate() if t.name.startswith("backgammon-fit")]
+        assert same(bg.train(out=out, **kw), want), f"stopped at line event {k}"
+    assert k > 20   # the loop's lines were all tried
 
 
 def test_init_starts_from_existing_nets(data, tmp_path):

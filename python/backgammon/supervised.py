@@ -157,8 +157,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
             if max_minutes is not None and time.perf_counter() - t0 > 60 * max_minutes:
                 break
             losses = _epoch(net, split, settings, st, nthreads, cancel)
-            st.epoch += 1
-            st.done = [0] * len(st.done)
+            st.next_epoch()
             st.seconds = seconds_before + time.perf_counter() - t0
             val = split.validation_loss(net, cancel)
             eq_err = split.validation_equity_error(net)
@@ -178,7 +177,12 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
                     st.best = score
                     st.save(net, outdir / _BEST)
                 st.save(net, outdir / _CHECKPOINT)
+    except BaseException:
+        cancel.set()
+        raise
     finally:
+        if st.workers is not None:   # a Ctrl-C came before _epoch joined its threads
+            _join(*st.workers, cancel)
         st.seconds = seconds_before + time.perf_counter() - t0
         if outdir is not None:
             st.save(net, outdir / _CHECKPOINT)
@@ -259,41 +263,38 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
     jobs = []
     for c in range(len(split.names)):
         order = split.order(s.seed, st.epoch, c)[st.done[c]:]
-        if not len(order):
-            continue
-        progress = np.array([st.steps[c], 0], np.int64)
-        jobs.append((c, order, progress))
+        if len(order):
+            jobs.append((c, order))
 
-    def run(job: tuple[int, np.ndarray, np.ndarray]) -> float:
-        c, order, progress = job
+    def run(job: tuple[int, np.ndarray]) -> float:
+        c, order = job
+        # the core moves net c's step and done on in st itself, also when stopped
         return net._nets.sgd_train(c, split.data.boards, split.data.targets, order, s.batch, adam,
                                    s.lr, s.lr_final, split.total_steps(c), s.momentum, s.beta2,
-                                   s.eps, st.opt[c], progress, cancel)
+                                   s.eps, st.opt[c], st.progress(c), cancel)
 
     sums: dict[int, float] = {}
-    try:
-        if nthreads <= 1 or len(jobs) <= 1:
+    if nthreads <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            sums[job[0]] = run(job)
+    else:
+        from backgammon._rollout_engine import collect
+        pool = ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
+                                  thread_name_prefix="backgammon-fit")
+        futures: list[Any] = []
+        st.workers = (pool, futures)   # fit joins them before its checkpoint, whatever happens here
+        try:
             for job in jobs:
-                sums[job[0]] = run(job)
-        else:
-            from backgammon._rollout_engine import collect
-            pool = ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
-                                      thread_name_prefix="backgammon-fit")
-            futures: list[Any] = []
-            try:
-                futures = [pool.submit(run, job) for job in jobs]
-                results = list(collect(futures, cancel))
-                for job, r in zip(jobs, results):
-                    sums[job[0]] = r
-            except BaseException:
-                cancel.set()  # also when the interrupt came before collect: the nets stop
-                raise
-            finally:
-                _join(pool, futures, cancel)   # before their progress is read, even through a Ctrl-C
-    finally:
-        for c, _, progress in jobs:   # where each net stopped, for the checkpoint
-            st.steps[c] = int(progress[0])
-            st.done[c] += int(progress[1])
+                futures.append(pool.submit(run, job))
+            results = list(collect(futures, cancel))
+            for job, r in zip(jobs, results):
+                sums[job[0]] = r
+        except BaseException:
+            cancel.set()  # also when the interrupt came before collect: the nets stop
+            raise
+        finally:
+            _join(pool, futures, cancel)
+            st.workers = None
     out: dict[str, float | None] = {}
     total, count = 0.0, 0
     for c, name in enumerate(split.names):
@@ -343,9 +344,40 @@ class _State:
     def __init__(self, epoch: int, done: list[int], steps: list[int], seconds: float,
                  best: float | None, history: list[dict[str, Any]], opt: list[np.ndarray],
                  settings: FitSettings, fingerprint: str) -> None:
-        self.epoch, self.done, self.steps, self.seconds = epoch, done, steps, seconds
-        self.best, self.history, self.opt = best, history, opt
+        # The epoch and each net's place in it, in one array: row 0 [epoch, 0], row
+        # 1 + c [optimizer step, examples done this epoch] of net c.  The core's
+        # training loop writes a net's row itself and an epoch ends in one numpy
+        # assignment, so a Ctrl-C landing between any two Python statements never
+        # leaves a checkpoint whose counts disagree with its weights.
+        self.counters = np.zeros((len(done) + 1, 2), np.int64)
+        self.counters[0, 0] = epoch
+        self.counters[1:, 0] = steps
+        self.counters[1:, 1] = done
+        self.seconds, self.best, self.history, self.opt = seconds, best, history, opt
         self.settings, self.fingerprint = settings, fingerprint
+        self.workers: tuple[ThreadPoolExecutor, list[Any]] | None = None   # training threads running
+
+    @property
+    def epoch(self) -> int:
+        return int(self.counters[0, 0])
+
+    @property
+    def steps(self) -> list[int]:
+        return [int(x) for x in self.counters[1:, 0]]
+
+    @property
+    def done(self) -> list[int]:
+        return [int(x) for x in self.counters[1:, 1]]
+
+    def progress(self, c: int) -> np.ndarray:
+        """Net c's ``[step, done]`` row, for the core to update in place."""
+        return self.counters[1 + c]
+
+    def next_epoch(self) -> None:
+        nxt = self.counters.copy()
+        nxt[0, 0] += 1
+        nxt[1:, 1] = 0
+        self.counters[...] = nxt   # one assignment: a Ctrl-C lands before it or after it
 
     @classmethod
     def fresh(cls, net: Evaluator, s: FitSettings, fingerprint: str) -> _State:

@@ -1042,10 +1042,13 @@ cdef class Nets:
         """Minibatch training of net ``c`` in place on rows ``order`` (sgd.h),
         without the GIL.  ``state``: the optimizer's moments (2 x
         sgd_nparams(c)).  ``progress`` (int64 [step, done]) holds the step
-        on entry and receives the step and the examples done, also when
-        Ctrl-C or ``cancel`` stops it (raised after).  Returns the loss sum."""
+        and a count of examples on entry; the step moves on and the examples
+        of the completed batches are added to the count, also when Ctrl-C or
+        ``cancel`` stops it (raised after): the caller's record of where
+        training stands is written here, with the weights, never apart from
+        them.  Returns the loss sum."""
         cdef bg_sgd_opts o
-        cdef int64_t step = progress[0], done = 0
+        cdef int64_t step, done = 0, done_before
         cdef double loss = 0.0
         cdef int r
         cdef bg_cancel cc
@@ -1055,6 +1058,7 @@ cdef class Nets:
             raise ValueError("optimizer state of the wrong size")
         if batch < 1:
             raise ValueError("batch must be >= 1")
+        step, done_before = progress[0], progress[1]
         o.method = BG_SGD_ADAM if adam else BG_SGD_MOMENTUM
         o.lr = lr
         o.lr_final = lr_final
@@ -1071,7 +1075,7 @@ cdef class Nets:
         else:
             r = 0
         progress[0] = step
-        progress[1] = done
+        progress[1] = done_before + done
         if r == BG_E_CANCELLED:
             _raise_cancelled()
         if r == -1:
