@@ -348,6 +348,7 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
     out = {"decisions": len(judged), "pool": sample["pool"], "matches": sample["matches"],
            "seed": args.seed, "judge": JUDGE, "cache": path, "nets": names, "table": table,
            "classes": [net_class(d["position"]._b) for d in judged],
+           "kinds": [decision_kinds(d["position"]._b) for d in judged],
            "ambiguous_gnubg_moves": sum(d.get("ambiguous", 0) for d in judged),
            "unresolved_gnubg_moves": sum(d.get("unresolved", 0) for d in judged)}
     out["focus"] = {}
@@ -357,7 +358,8 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
               flush=True)
         judged, rows = judged_decisions(chosen, path, args.timeout)
         out["focus"][cls] = {"decisions": len(judged),
-                             "table": play_all(players, judged, rows, False, args.timeout)}
+                             "table": play_all(players, judged, rows, False, args.timeout),
+                             "kinds": [decision_kinds(d["position"]._b) for d in judged]}
     return out
 
 
@@ -456,10 +458,14 @@ def report(out: dict[str, Any]) -> None:
         print(f"  {label:<28} {r['mp']:>9.2f} +- {r['se_mp']:<4.2f} {r['best_share']:>12.1%} "
               f"{secs:>15}")
     by_class(out)
+    zero = [x for x in t if x.endswith(" 0-ply")]   # the nets' and the peers' 0-ply
+    print("  by kind of decision (mp a decision, 0-ply):")
+    by_kind(t, out["kinds"], zero)
     for cls, f in out.get("focus", {}).items():
         print(f"\n  focus: {f['decisions']} {cls} decisions of the other matches")
         for label, r in f["table"].items():
             print(f"    {label:<26} {r['mp']:>9.2f} +- {r['se_mp']:<4.2f} {r['best_share']:>12.1%}")
+        by_kind(f["table"], f["kinds"], zero)
     if out["ambiguous_gnubg_moves"]:
         print(f"  ({out['ambiguous_gnubg_moves']} of gnubg's moves, cut short by its module at "
               f"a bear-off, told apart by their scores; {out['unresolved_gnubg_moves']} "
@@ -473,6 +479,42 @@ def report(out: dict[str, Any]) -> None:
                  for peer in ("gnubg 2-ply", "gnubg-nn 2-ply") if peer in t]
         print(f"  {name}: 2-ply filtered minus unfiltered {mean:+.2f} mp (se {se:.2f}, paired); "
               f"CPU time of a best move against the filtered 2-ply: {', '.join(peers)}")
+
+
+KINDS = ("mover on the bar", "opponent on the bar", "mover trails by 20+ pips",
+         "mover leads by 20+ pips", "mover holds a point in the opponent's home",
+         "mover has no back checkers", "back game", "blitz")
+"""Kinds of decision (of the position before the move, the mover's view) that
+``by_kind`` splits the losses by: where one engine's play is weaker than
+another's, which a split by net class hides."""
+
+
+def decision_kinds(board: bytes) -> list[str]:
+    """The :data:`KINDS` the position before a move (mover on roll) is of."""
+    import numpy as np  # noqa: PLC0415
+    from backgammon.targets import is_backgame, is_blitz  # noqa: PLC0415
+
+    a = [int(x) for x in np.frombuffer(board, np.int8)]
+    own = sum(p * a[p] for p in range(1, 26) if a[p] > 0)
+    opp = sum((25 - p) * -a[p] for p in range(0, 25) if a[p] < 0)
+    held = sum(1 for p in range(19, 25) if a[p] >= 2)
+    back = sum(a[p] for p in range(19, 26) if a[p] > 0)
+    tests = (a[25] > 0, a[0] < 0, own - opp >= 20, opp - own >= 20, held > 0, back == 0,
+             is_backgame(board), is_blitz(board))
+    return [k for k, t in zip(KINDS, tests) if t]
+
+
+def by_kind(table: dict[str, Any], kinds: list[list[str]], labels: list[str]) -> None:
+    """Contestants' mean loss (mp) in each kind of decision: n, then one column
+    per contestant of ``labels`` (those present)."""
+    labels = [x for x in labels if x in table]
+    print(f"    {'kind of decision':<44} {'n':>5} " + " ".join(f"{x[:16]:>16}" for x in labels))
+    for kind in KINDS:
+        rows = [i for i, ks in enumerate(kinds) if kind in ks]
+        if not rows:
+            continue
+        cells = [1000 * statistics.fmean(table[x]["losses"][i] for i in rows) for x in labels]
+        print(f"    {kind:<44} {len(rows):>5} " + " ".join(f"{c:>16.2f}" for c in cells))
 
 
 def by_class(out: dict[str, Any]) -> None:
@@ -574,7 +616,9 @@ def main(argv: list[str] | None = None) -> int:
         slim = {**out, "table": drop(out["table"]),
                 "focus": {c: {**f, "table": drop(f["table"])} for c, f in out["focus"].items()}}
         slim["class_counts"] = {c: out["classes"].count(c) for c in set(out["classes"])}
-        del slim["classes"]
+        del slim["classes"], slim["kinds"]
+        for f in slim["focus"].values():
+            del f["kinds"]
         args.json.write_text(json.dumps(slim, indent=2) + "\n")
     return 0
 

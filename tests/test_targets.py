@@ -279,13 +279,35 @@ def test_a_blitz_has_two_checkers_on_the_bar_or_one_against_a_four_point_board()
     assert not targets.is_blitz(bg.Position.initial()._b)
 
 
-def test_the_backgame_class_only_drops_positions(tmp_path):
+def test_trailing_is_the_player_on_roll_20_pips_behind_in_contact():
+    # ours: 2 x 24 + 13 x 6 = 126; theirs (their numbering): 13 x 6 + 2 x 24 = 126
+    even = _valid({24: 2, 6: 13, 19: -13, 1: -2})
+    assert not targets.is_trailing(even)
+    # one of ours moved from the 6 to the 24 point: 144 against 126, 18 behind
+    assert not targets.is_trailing(_valid({24: 3, 6: 12, 19: -13, 1: -2}))
+    # one on the bar, 3 on the 24, 11 on the 6: 25 + 72 + 66 = 163 against 126
+    behind = _valid({25: 1, 24: 3, 6: 11, 19: -13, 1: -2})
+    assert targets.is_trailing(behind)
+    assert not targets.is_trailing(bg.Position._from_bytes(behind).swapped()._b)   # the leader
+    # exactly 20 behind counts, 19 does not: 72 + 8 + 66 = 146, 72 + 7 + 66 = 145
+    assert targets.is_trailing(_valid({24: 3, 8: 1, 6: 11, 19: -13, 1: -2}))
+    assert not targets.is_trailing(_valid({24: 3, 7: 1, 6: 11, 19: -13, 1: -2}))
+    # no contact: a race is not trailing, however far behind
+    assert not targets.is_trailing(_valid({18: 15, 19: -15}))
+
+
+@pytest.mark.parametrize("cls, test", [("backgame", targets.is_backgame),
+                                       ("trailing", targets.is_trailing)])
+def test_a_special_class_only_drops_positions(cls, test):
     every = targets.sample_positions(3000, seed=5, explore=0.3, varied=0.6, keep=0.5)
-    backgames = [r.tobytes() for r in every if targets.is_backgame(r.tobytes())]
-    assert 10 <= len(backgames) < 3000
-    only = targets.sample_positions(len(backgames), seed=5, explore=0.3, varied=0.6, keep=0.5,
-                                    classes={"backgame"})
-    assert [r.tobytes() for r in only] == backgames
+    kept = [r.tobytes() for r in every if test(r.tobytes())]
+    assert 10 <= len(kept) < 3000
+    only = targets.sample_positions(len(kept), seed=5, explore=0.3, varied=0.6, keep=0.5,
+                                    classes={cls})
+    assert [r.tobytes() for r in only] == kept
+
+
+def test_the_backgame_class_reaches_the_cli(tmp_path):
     from backgammon.cli import main
 
     out = tmp_path / "bg"

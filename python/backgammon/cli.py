@@ -589,11 +589,12 @@ def _parser() -> argparse.ArgumentParser:
     tg.add_argument("--keep", type=float, default=0.2,
                     help="chance that a position of a game is kept (default 0.2)")
     tg.add_argument("--classes", nargs="+",
-                    choices=("contact", "crashed", "race", "backgame", "blitz"),
+                    choices=("contact", "crashed", "race", "backgame", "blitz", "trailing"),
                     default=None, help="keep only positions of these classes (default: all; "
                     "backgame: a side holds two points in its opponent's home board and "
                     "trails by 50 pips or more; blitz: a side has two checkers on the bar, "
-                    "or one against a home board of four points)")
+                    "or one against a home board of four points; trailing: contact, the "
+                    "player on roll 20 pips or more behind)")
     tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
     tg.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices (self-play and the replies inside "

@@ -51,6 +51,7 @@ from backgammon._rollout_engine import MAX_GAMES, estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
            "make_targets", "ply_targets", "net_class", "NET_CLASSES", "is_backgame", "is_blitz",
+           "is_trailing",
            "TARGET_CLASSES",
            "relabel_targets"]
 
@@ -240,10 +241,10 @@ def net_class(board: bytes) -> str:
     return "crashed" if _bgcore.nn_is_crashed(board) else "contact"
 
 
-TARGET_CLASSES = NET_CLASSES + ("backgame", "blitz")
+TARGET_CLASSES = NET_CLASSES + ("backgame", "blitz", "trailing")
 """What ``classes`` may name in :func:`sample_positions`: the net classes,
-``"backgame"`` (:func:`is_backgame`) and ``"blitz"`` (:func:`is_blitz`), positions
-the nets judge worst."""
+``"backgame"`` (:func:`is_backgame`), ``"blitz"`` (:func:`is_blitz`) and
+``"trailing"`` (:func:`is_trailing`), positions the nets judge worst."""
 
 _BACKGAME_TRAIL = 50   # pips a back-game side trails the race by, at least
 
@@ -296,12 +297,41 @@ def is_blitz(board: bytes) -> bool:
         (opp_bar == 1 and own_board >= _BLITZ_BOARD)
 
 
+_TRAILING_PIPS = 20    # pips the player on roll trails the race by, at least
+
+
+def is_trailing(board: bytes) -> bool:
+    """Whether the player on roll of a contact position (``net_class``
+    ``"contact"``) trails the race by 20 pips or more.  Judged by gnubg 2-ply,
+    the nets' 0-ply play loses twice gnubg-nn's in such decisions (4.8 against
+    2.3 mp on 389 of 1,500 real ones) and half of it when leading by as much,
+    playing too safe from behind (training/README.md, "Tried after generation
+    11"), so targets can aim at them.
+
+        >>> is_trailing(Position.initial()._b)
+        False
+        >>> a = [0] * 26
+        >>> a[24], a[13], a[18], a[19] = 3, 12, -12, -3    # 228 pips against 102
+        >>> is_trailing(Position.from_array(a)._b), is_trailing(Position.from_array(a).swapped()._b)
+        (True, False)
+    """
+    if net_class(board) != "contact":
+        return False
+    a = np.frombuffer(board, np.int8)
+    pts = a[1:25].astype(np.int64)
+    idx = np.arange(1, 25)
+    own = int((idx * np.maximum(pts, 0)).sum()) + 25 * int(a[25])
+    opp = int(((25 - idx) * np.maximum(-pts, 0)).sum()) + 25 * int(-a[0])
+    return own - opp >= _TRAILING_PIPS
+
+
 def _wanted(board: bytes, wanted: frozenset[str] | None) -> bool:
     """Whether a board is of one of the ``wanted`` classes (None: any)."""
     if wanted is None or net_class(board) in wanted:
         return True
     return ("backgame" in wanted and is_backgame(board)) or \
-        ("blitz" in wanted and is_blitz(board))
+        ("blitz" in wanted and is_blitz(board)) or \
+        ("trailing" in wanted and is_trailing(board))
 
 
 def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float = 0.1,
