@@ -371,7 +371,8 @@ class _State:
 
     def progress(self, c: int) -> np.ndarray:
         """Net c's ``[step, done]`` row, for the core to update in place."""
-        return self.counters[1 + c]
+        row: np.ndarray = self.counters[1 + c]
+        return row
 
     def next_epoch(self) -> None:
         nxt = self.counters.copy()
