@@ -348,7 +348,7 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
     out = {"decisions": len(judged), "pool": sample["pool"], "matches": sample["matches"],
            "seed": args.seed, "judge": JUDGE, "cache": path, "nets": names, "table": table,
            "classes": [net_class(d["position"]._b) for d in judged],
-           "kinds": [decision_kinds(d["position"]._b) for d in judged],
+           "kinds": [decision_kinds(d["position"]) for d in judged],
            "ambiguous_gnubg_moves": sum(d.get("ambiguous", 0) for d in judged),
            "unresolved_gnubg_moves": sum(d.get("unresolved", 0) for d in judged)}
     out["focus"] = {}
@@ -359,7 +359,7 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
         judged, rows = judged_decisions(chosen, path, args.timeout)
         out["focus"][cls] = {"decisions": len(judged),
                              "table": play_all(players, judged, rows, False, args.timeout),
-                             "kinds": [decision_kinds(d["position"]._b) for d in judged]}
+                             "kinds": [decision_kinds(d["position"]) for d in judged]}
     return out
 
 
@@ -489,14 +489,13 @@ KINDS = ("mover on the bar", "opponent on the bar", "mover trails by 20+ pips",
 another's, which a split by net class hides."""
 
 
-def decision_kinds(board: bytes) -> list[str]:
+def decision_kinds(position: Any) -> list[str]:
     """The :data:`KINDS` the position before a move (mover on roll) is of."""
-    import numpy as np  # noqa: PLC0415
     from backgammon.targets import is_backgame, is_blitz  # noqa: PLC0415
 
-    a = [int(x) for x in np.frombuffer(board, np.int8)]
-    own = sum(p * a[p] for p in range(1, 26) if a[p] > 0)
-    opp = sum((25 - p) * -a[p] for p in range(0, 25) if a[p] < 0)
+    board = position._b
+    a = position.to_array()
+    own, opp = position.pip_counts()
     held = sum(1 for p in range(19, 25) if a[p] >= 2)
     back = sum(a[p] for p in range(19, 26) if a[p] > 0)
     tests = (a[25] > 0, a[0] < 0, own - opp >= 20, opp - own >= 20, held > 0, back == 0,

@@ -249,16 +249,6 @@ TARGET_CLASSES = NET_CLASSES + ("backgame", "blitz", "trailing")
 _BACKGAME_TRAIL = 50   # pips a back-game side trails the race by, at least
 
 
-def _pips(board: bytes) -> tuple[int, int]:
-    """The pip counts of the player on roll and of the opponent (bar: 25)."""
-    a = np.frombuffer(board, np.int8)
-    pts = a[1:25].astype(np.int64)
-    idx = np.arange(1, 25)
-    own = int((idx * np.maximum(pts, 0)).sum()) + 25 * int(a[25])
-    opp = int(((25 - idx) * np.maximum(-pts, 0)).sum()) + 25 * int(-a[0])
-    return own, opp
-
-
 def is_backgame(board: bytes) -> bool:
     """Whether a side of ``board`` plays a back game (either side, whoever is on
     roll): it holds two or more points in its opponent's home board and trails
@@ -273,7 +263,7 @@ def is_backgame(board: bytes) -> bool:
         True
     """
     pts = np.frombuffer(board, np.int8)[1:25]
-    own, opp = _pips(board)
+    own, opp = Position._from_bytes(board).pip_counts()
     own_held = int((pts[18:24] >= 2).sum())      # own checkers on the opponent's home board
     opp_held = int((pts[0:6] <= -2).sum())
     return (own_held >= 2 and own - opp >= _BACKGAME_TRAIL) or \
@@ -324,7 +314,7 @@ def is_trailing(board: bytes) -> bool:
     """
     if net_class(board) != "contact":
         return False
-    own, opp = _pips(board)
+    own, opp = Position._from_bytes(board).pip_counts()
     return own - opp >= _TRAILING_PIPS
 
 
