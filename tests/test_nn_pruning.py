@@ -14,7 +14,8 @@ import pytest
 
 import backgammon as bg
 from backgammon import _bgcore
-from backgammon.nn import _ROLLS, Evaluator, _mover_equity, eval_ply
+from backgammon.cube_search import CubeState, position_values
+from backgammon.nn import SEARCH_KEEP, _ROLLS, Evaluator, _mover_equity, _search_screen, eval_ply
 from test_nn import sample_positions
 
 
@@ -75,6 +76,29 @@ def test_a_screen_that_ranks_as_the_full_nets_changes_nothing(groups, positions)
     for ply in (1, 2):
         np.testing.assert_array_equal(eval_ply(full, positions[:6], ply, filtered=True),
                                       eval_ply(same, positions[:6], ply, filtered=True))
+
+
+def test_searches_choose_their_replies_with_the_screen_narrowed_to_search_keep(positions):
+    full, screen = nets()
+    wide, narrow = full.with_pruning(screen, 8, 0.12), full.with_pruning(screen, SEARCH_KEEP, 0.12)
+    assert SEARCH_KEEP == 3
+    # the narrowed twin: same nets and screen, SEARCH_KEEP plays, the margin kept; made once
+    twin = _search_screen(wide)
+    assert (twin.keep, twin.margin, twin.pruning) == (3, 0.12, screen)
+    assert _search_screen(wide) is twin and twin.policy_name == narrow.policy_name
+    for ev in (narrow, full.with_pruning(screen, 2), full):   # nothing narrower to do
+        assert _search_screen(ev) is ev
+    for ply in (1, 2):
+        a = eval_ply(wide, positions[:8], ply, filtered=True)
+        np.testing.assert_array_equal(a, eval_ply(narrow, positions[:8], ply, filtered=True))
+        # the screen matters in these searches: keeping 8 would have valued them otherwise
+        assert not np.array_equal(a, eval_ply(full, positions[:8], ply, filtered=True))
+    money = CubeState.money()
+    np.testing.assert_array_equal(position_values(wide, positions[:4], money, 1),
+                                  position_values(narrow, positions[:4], money, 1))
+    # a move choice for play keeps the evaluator's own keep
+    pos = bg.Position.from_array(positions[9])
+    assert wide.keep == 8 and pos.best_play((3, 1), 0, wide) == pos.best_play((3, 1), 0, full)
 
 
 def test_top_level_rankings_score_every_play_with_the_full_nets(positions):

@@ -30,7 +30,7 @@ from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
-__all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "Evaluation", "Evaluator", "MoveFilter",
+__all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "SEARCH_KEEP", "Evaluation", "Evaluator", "MoveFilter",
            "RankedPlay", "best_play", "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
@@ -69,6 +69,12 @@ DEFAULT_MARGIN = 0.12
 """Of those, the screen passes only the plays within this much equity of its best
 (docs/nn.md, "Pruning": with :data:`DEFAULT_KEEP` 8, fewer full-net evaluations
 and less equity lost than keeping 6 without a margin)."""
+SEARCH_KEEP = 3
+"""Inside 1- and 2-ply evaluations (and the cubeful searches built like them) a
+screen passes at most this many plays of each reply to the full nets, fewer than
+its ``keep`` for play: a reply is one of 21 rolls averaged, so a rare miss costs
+little there, and those replies are nearly all of a 2-ply search's work
+(docs/nn.md, "Pruning": a filtered 2-ply 1.27x faster for the same judged play)."""
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
 _MAX_UNPACKED = 256 << 20  # bytes unpacked (a checkpoint also holds the optimizer's moments)
 
@@ -353,6 +359,7 @@ class Evaluator:
     _pruning: Evaluator | None = None
     _strong: Evaluator | None = None
     _twin_of: Evaluator | None = None   # with_pruning's copies name their policy as the original
+    _narrow: Evaluator | None = None    # _search_screen's twin, made on first use
     _default_lock = threading.Lock()
 
     @classmethod
@@ -406,7 +413,8 @@ class Evaluator:
         chosen play (rollouts, duels, the replies inside 1- and 2-ply
         evaluations, which are most of a 2-ply search's work) the small nets
         ``pruning`` score every play and these nets only the ``keep`` best of
-        them (1 to :data:`MAX_KEEP`), as gnubg's pruning nets do, and of those
+        them (1 to :data:`MAX_KEEP`; inside searches at most
+        :data:`SEARCH_KEEP`), as gnubg's pruning nets do, and of those
         only the plays within ``margin`` (equity, 0 to 4; 0: no margin) of the
         screen's best.  ``None``
         takes the bundled screen, trained on the bundled nets' choices.  Top-level
@@ -861,11 +869,29 @@ def _swapped_rows(results: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(-results[:, ::-1])
 
 
+def _search_screen(ev: Evaluator) -> Evaluator:
+    """``ev`` with its screen narrowed to :data:`SEARCH_KEEP` plays, as the
+    replies inside a search choose (``ev`` itself where it keeps no more, or
+    has no screen); made once an evaluator.
+
+        >>> ev = Evaluator.default()
+        >>> ev.keep, _search_screen(ev).keep, _search_screen(ev) is _search_screen(ev)
+        (8, 3, True)
+    """
+    if ev.pruning is None or ev.keep <= SEARCH_KEEP:
+        return ev
+    narrow = ev._narrow
+    if narrow is None:   # two threads may both build one: equal, and either is kept
+        narrow = ev._narrow = ev._screened(ev.pruning, SEARCH_KEEP, ev.margin)
+    return narrow
+
+
 def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False) -> np.ndarray:
     """(m, 5) float32 evaluations at ``ply`` of boards (player on roll).  At
     ply 2 each roll's reply is chosen at ply 1 among the 8 best at ply 0
     (``filtered``: chosen at ply 0, as gnubg's evaluations choose the replies
-    inside them, and valued at ply 1)."""
+    inside them, and valued at ply 1).  Replies chosen at ply 0 are screened
+    keeping at most :data:`SEARCH_KEEP` plays (:func:`_search_screen`)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     if ply == 0 or not len(boards):
         return ev._nets.evaluate(boards)
@@ -883,7 +909,8 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     dice = np.tile(_ROLLS, (m, 1))
     results, offsets = _bgcore.batch_successors(befores, dice)
     if ply == 1 or filtered:   # only the chosen replies count: a screen may apply
-        picks, chosen = ev._nets.choose_groups(befores, results, offsets, best_only=True)
+        picks, chosen = _search_screen(ev)._nets.choose_groups(befores, results, offsets,
+                                                               best_only=True)
         if ply > 1:  # gnubg's internal nodes: the 0-ply choice, valued one ply less deep
             chosen = eval_ply(ev, _swapped_rows(results[picks]), ply - 1)
     else:
