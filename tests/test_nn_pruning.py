@@ -15,7 +15,7 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 from backgammon.cube_search import CubeState, position_values
-from backgammon.nn import SEARCH_KEEP, _ROLLS, Evaluator, _mover_equity, _search_screen, eval_ply
+from backgammon.nn import SEARCH_KEEP, _ROLLS, Evaluator, _mover_equity, search_screen, eval_ply
 from test_nn import sample_positions
 
 
@@ -83,11 +83,11 @@ def test_searches_choose_their_replies_with_the_screen_narrowed_to_search_keep(p
     wide, narrow = full.with_pruning(screen, 8, 0.12), full.with_pruning(screen, SEARCH_KEEP, 0.12)
     assert SEARCH_KEEP == 3
     # the narrowed twin: same nets and screen, SEARCH_KEEP plays, the margin kept; made once
-    twin = _search_screen(wide)
+    twin = search_screen(wide)
     assert (twin.keep, twin.margin, twin.pruning) == (3, 0.12, screen)
-    assert _search_screen(wide) is twin and twin.policy_name == narrow.policy_name
+    assert search_screen(wide) is twin and twin.policy_name == narrow.policy_name
     for ev in (narrow, full.with_pruning(screen, 2), full):   # nothing narrower to do
-        assert _search_screen(ev) is ev
+        assert search_screen(ev) is ev
     for ply in (1, 2):
         a = eval_ply(wide, positions[:8], ply, filtered=True)
         np.testing.assert_array_equal(a, eval_ply(narrow, positions[:8], ply, filtered=True))

@@ -44,7 +44,7 @@ import numpy as np
 
 from backgammon import _bgcore, met
 from backgammon.errors import BackgammonError
-from backgammon.nn import _search_screen
+from backgammon.nn import search_screen
 from backgammon.rules import Rules
 
 __all__ = ["CubeState", "CubeValues", "decision_values", "efficiencies", "leaf_values",
@@ -206,7 +206,7 @@ def _search(evaluator: Any, boards: np.ndarray, states: list[CubeState], ply: in
         b = np.ascontiguousarray(boards[rows])
         befores = np.repeat(b, len(_ROLLS), axis=0)
         results, offsets = _bgcore.batch_successors(befores, np.tile(_ROLLS, (len(rows), 1)))
-        picks, probs = _search_screen(evaluator)._nets.choose_groups(befores, results, offsets,
+        picks, probs = search_screen(evaluator)._nets.choose_groups(befores, results, offsets,
                                                                      best_only=True)
         replies = np.ascontiguousarray(-results[picks][:, ::-1])   # seen by the opponent
         theirs, their_chances = _search(evaluator, replies, [s.flipped() for s in expanded],

@@ -30,8 +30,8 @@ from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
 from backgammon.position import Play, Position
 
-__all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "SEARCH_KEEP", "Evaluation", "Evaluator", "MoveFilter",
-           "RankedPlay", "best_play", "evaluate", "rank_plays"]
+__all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "FILTERS", "SEARCH_KEEP", "Evaluation", "Evaluator",
+           "MoveFilter", "RankedPlay", "best_play", "evaluate", "rank_plays"]
 
 FORMAT = "backgammon-nn"
 VERSION = 2
@@ -359,7 +359,7 @@ class Evaluator:
     _pruning: Evaluator | None = None
     _strong: Evaluator | None = None
     _twin_of: Evaluator | None = None   # with_pruning's copies name their policy as the original
-    _narrow: Evaluator | None = None    # _search_screen's twin, made on first use
+    _narrow: Evaluator | None = None    # search_screen's twin, made on first use
     _default_lock = threading.Lock()
 
     @classmethod
@@ -869,13 +869,13 @@ def _swapped_rows(results: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(-results[:, ::-1])
 
 
-def _search_screen(ev: Evaluator) -> Evaluator:
+def search_screen(ev: Evaluator) -> Evaluator:
     """``ev`` with its screen narrowed to :data:`SEARCH_KEEP` plays, as the
     replies inside a search choose (``ev`` itself where it keeps no more, or
     has no screen); made once an evaluator.
 
         >>> ev = Evaluator.default()
-        >>> ev.keep, _search_screen(ev).keep, _search_screen(ev) is _search_screen(ev)
+        >>> ev.keep, search_screen(ev).keep, search_screen(ev) is search_screen(ev)
         (8, 3, True)
     """
     if ev.pruning is None or ev.keep <= SEARCH_KEEP:
@@ -891,7 +891,7 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     ply 2 each roll's reply is chosen at ply 1 among the 8 best at ply 0
     (``filtered``: chosen at ply 0, as gnubg's evaluations choose the replies
     inside them, and valued at ply 1).  Replies chosen at ply 0 are screened
-    keeping at most :data:`SEARCH_KEEP` plays (:func:`_search_screen`)."""
+    keeping at most :data:`SEARCH_KEEP` plays (:func:`search_screen`)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     if ply == 0 or not len(boards):
         return ev._nets.evaluate(boards)
@@ -909,7 +909,7 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     dice = np.tile(_ROLLS, (m, 1))
     results, offsets = _bgcore.batch_successors(befores, dice)
     if ply == 1 or filtered:   # only the chosen replies count: a screen may apply
-        picks, chosen = _search_screen(ev)._nets.choose_groups(befores, results, offsets,
+        picks, chosen = search_screen(ev)._nets.choose_groups(befores, results, offsets,
                                                                best_only=True)
         if ply > 1:  # gnubg's internal nodes: the 0-ply choice, valued one ply less deep
             chosen = eval_ply(ev, _swapped_rows(results[picks]), ply - 1)
