@@ -382,7 +382,9 @@ def pack_reroll(name: str, nets: str | None) -> None:
                     + [f"generate.py reroll --set {name} --pack{opt}"],
         "policy": f"{path.name}, screened as the bundled nets (with_pruning), 0-ply, cubeless",
         "why": "every play rolled out: a play given only its shifted 1-ply value kept the "
-               "judgement of the nets that made it (README, 'The race set')",
+               "judgement of the nets that made it (README, "
+               + ("'The race set')" if name == "race" else
+                  "'The contact set's reference, checked against gnubg 2-ply')"),
         "nets_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "cpu_seconds": round(sum(refs[k]["cpu"] for k in range(n)), 1),
         "previous_equities_sha256": hashlib.sha256(data["equities"].tobytes()).hexdigest(),
