@@ -1178,8 +1178,10 @@ def nn_points(res: tuple[int, ...]) -> int:
     return 3 if res[0] < 0 or any(res[p] < 0 for p in range(1, 7)) else 2
 
 
-def nn_vs_gnubg(bg, gnubg_nn, pairs: int, seed: int, check: int = 0) -> dict[str, Any]:
-    """Duplicate-dice games of our 0-ply best play against gnubg_nn.best_move."""
+def nn_vs_gnubg(bg, gnubg_nn, pairs: int, seed: int, check: int = 0,
+                ev=None) -> dict[str, Any]:
+    """Duplicate-dice games of our 0-ply best play (by ``ev``, default: the
+    bundled nets) against gnubg_nn.best_move."""
     totals, wins, gammons, plies = [], [0, 0], [0, 0], 0
     for k in range(pairs):
         pair = 0
@@ -1190,7 +1192,7 @@ def nn_vs_gnubg(bg, gnubg_nn, pairs: int, seed: int, check: int = 0) -> dict[str
                 d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
                 ours = (ply % 2) == seat
                 if ours:
-                    res = pos.best_play((d1, d2)).result
+                    res = pos.best_play((d1, d2), evaluator=ev).result
                 else:
                     moves = gnubg_nn.best_move(to_gnubg(pos.tolist()), d1, d2)
                     res = pos.play(list(moves), (d1, d2)) if moves else pos
@@ -1215,7 +1217,9 @@ def nn_vs_gnubg(bg, gnubg_nn, pairs: int, seed: int, check: int = 0) -> dict[str
 
 def run_nn(bg, args) -> dict[str, Any]:
     print("\n== The neural evaluator (docs/nn.md) ==")
-    ev = bg.Evaluator.default()
+    policy = args.nn_nets   # "net" (Evaluator.default), "fast" or "strong"
+    ev = {"net": bg.Evaluator.default, "fast": bg.Evaluator.fast,
+          "strong": bg.Evaluator.strong}[policy]()
     from backgammon import _bgcore
     print(f"  {ev!r}; AVX2 kernels: {_bgcore.NN_AVX2}")
     out: dict[str, Any] = {}
@@ -1259,12 +1263,12 @@ def run_nn(bg, args) -> dict[str, Any]:
 
     g = args.nn_rollout_games
     start = bg.Position.initial()
-    t_ro = measure_cpu(f"ours: rollout net, {g} games, workers=1",
-                       lambda: bg.rollout(start, games=g, policy="net", seed=ROLLOUT_SEED,
+    t_ro = measure_cpu(f"ours: rollout {policy}, {g} games, workers=1",
+                       lambda: bg.rollout(start, games=g, policy=policy, seed=ROLLOUT_SEED,
                                           workers=1).games, {"games": g}, 3, 0.0)
     out["rollout_ours"] = cpu_timing_dict(t_ro)
     pruned = ev.with_pruning(keep=4)   # the bundled screen (docs/nn.md, "Pruning")
-    t_rp = measure_cpu(f"ours: rollout net+prune4, {g} games, workers=1",
+    t_rp = measure_cpu(f"ours: rollout {policy}+prune4, {g} games, workers=1",
                        lambda: bg.rollout(start, games=g, policy=pruned, seed=ROLLOUT_SEED,
                                           workers=1).games, {"games": g}, 3, 0.0)
     out["rollout_ours_prune4"] = cpu_timing_dict(t_rp)
@@ -1280,8 +1284,8 @@ def run_nn(bg, args) -> dict[str, Any]:
                           [w for w, _ in secs])
             t_gr.cpu = [c for _, c in secs]  # type: ignore[attr-defined]
             print_table([t_ro, t_rp, t_gr])
-            pairs = [("net rollout games/s", t_ro, t_gr, "games"),
-                     ("net+prune4 rollout games/s", t_rp, t_gr, "games")]
+            pairs = [(f"{policy} rollout games/s", t_ro, t_gr, "games"),
+                     (f"{policy}+prune4 rollout games/s", t_rp, t_gr, "games")]
             out["rollout_gnubg"] = cpu_timing_dict(t_gr)
             out["rollout_ratios"] = print_ratios(pairs)
             out["rollout_cpu_ratios"] = print_cpu_ratios(pairs)
@@ -1291,12 +1295,12 @@ def run_nn(bg, args) -> dict[str, Any]:
         print_table([t_ro, t_rp])
 
     p = args.nn_pairs
-    r = bg.duel("net", "pubeval", games=2 * p, seed=ROLLOUT_SEED, workers=os.cpu_count())
+    r = bg.duel(policy, "pubeval", games=2 * p, seed=ROLLOUT_SEED, workers=os.cpu_count())
     print(f"  strength: {r}")
     out["vs_pubeval"] = {"pairs": p, "ppg": r.ppg.value, "stderr": r.ppg.stderr}
     if gnubg_nn is not None and args.nn_gnubg_pairs:
         t0 = time.perf_counter()
-        h = nn_vs_gnubg(bg, gnubg_nn, args.nn_gnubg_pairs, ROLLOUT_SEED, check=20)
+        h = nn_vs_gnubg(bg, gnubg_nn, args.nn_gnubg_pairs, ROLLOUT_SEED, check=20, ev=ev)
         print(f"  head to head, our net (0-ply) vs gnubg-nn best_move (0-ply): "
               f"{h['ppg']:+.4f} ppg (std err {h['stderr']:.4f}) over {h['games']} games "
               f"({h['pairs']} duplicate pairs), wins {h['wins'][0]}-{h['wins'][1]}, "
@@ -1345,6 +1349,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="distinct positions a round in the evaluation comparison")
     ap.add_argument("--nn-rollout-games", type=int, default=1296, metavar="N",
                     help="games a round in the net rollout comparison (default 1296)")
+    ap.add_argument("--nn-nets", choices=("net", "fast", "strong"), default="net",
+                    help="the bundled nets the evaluator comparison measures: net "
+                         "(Evaluator.default, the default), fast or strong")
     ap.add_argument("--nn-pairs", type=int, default=20000, metavar="N",
                     help="duplicate pairs of the net against pubeval (default 20,000)")
     ap.add_argument("--nn-gnubg-pairs", type=int, default=1000, metavar="N",
