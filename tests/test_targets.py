@@ -125,8 +125,34 @@ def test_ply_targets_are_the_nets_deeper_evaluation(tmp_path):
     with np.load(written[0]) as z:
         meta = json.loads(str(z["meta"]))
     assert meta["method"] == "1-ply" and meta["games"] is None
-    with pytest.raises(TrainingDataError, match="ply 1 or 2"):
+    with pytest.raises(TrainingDataError, match="ply 0, 1 or 2"):
         targets.ply_targets(boards, 3)
+
+
+def test_zero_ply_targets_are_the_teachers_own_evaluation(tmp_path, capsys):
+    """Ply 0 labels positions with the teaching nets' evaluation itself (how the
+    fast nets learnt from the strong ones): for every board, what the teacher
+    answers, finished boards their exact value; by the CLI with a bundled
+    nets' name."""
+    from backgammon.cli import main
+
+    boards = targets.sample_positions(6, seed=22)
+    teacher = bg.Evaluator.random((8, 4), seed=5)
+    t = targets.ply_targets(boards, 0, evaluator=teacher)
+    for row, got in zip(boards, t):
+        want = teacher.evaluate(bg.Position.from_array(row))
+        assert np.allclose(got, want.probabilities, atol=1e-6)
+    won = np.zeros(26, np.int8)
+    won[5] = -1       # the mover has borne off all 15, the opponent 14: a single win
+    assert np.allclose(targets.ply_targets([won], 0, evaluator=teacher)[0], [1, 0, 0, 0, 0])
+    src = tmp_path / "old"
+    targets.make_targets(src, range(1), seed=4, chunk_positions=4, games=36, truncate=2)
+    assert main(["targets", "--relabel", str(src), "--out", str(tmp_path / "strong"),
+                 "--ply", "0", "--nets", "strong", "--prune", "0"]) == 0
+    new = targets.read_targets(tmp_path / "strong")
+    assert np.allclose(new.targets, bg.Evaluator.strong()._nets.evaluate(new.boards))
+    meta = json.loads(str(np.load(tmp_path / "strong" / "chunk-000000.npz")["meta"]))
+    assert meta["method"] == "0-ply" and "strong" in meta["evaluator"]
 
 
 def test_filtered_two_ply_targets_are_gnubgs_two_ply(tmp_path, capsys):

@@ -280,7 +280,8 @@ def _cmd_targets(args: argparse.Namespace) -> int:
     from backgammon import targets
     from backgammon.nn import Evaluator
 
-    ev = Evaluator.load(args.nets) if args.nets else Evaluator.default()
+    ev = {"net": Evaluator.default, "fast": Evaluator.fast, "strong": Evaluator.strong}.get(
+        args.nets or "net", lambda: Evaluator.load(args.nets))()
     if args.prune is not None:
         ev = _screened(ev, args.prune)
 
@@ -291,7 +292,7 @@ def _cmd_targets(args: argparse.Namespace) -> int:
         raise BackgammonError("--filtered needs --ply 2 (it filters the replies of a 2-ply search)")
     if args.relabel is not None:
         if args.ply is None:
-            raise BackgammonError("--relabel needs --ply 1 or 2 (the new targets' depth)")
+            raise BackgammonError("--relabel needs --ply 0, 1 or 2 (the new targets' depth)")
         targets.relabel_targets(args.relabel, args.out, ply=args.ply, filtered=args.filtered,
                                 evaluator=ev, log=log)
         return 0
@@ -574,8 +575,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="games per position, a multiple of 36 (default 216)")
     tg.add_argument("--truncate", type=int, default=9,
                     help="score games still going after this many plies by the nets (0: play out)")
-    tg.add_argument("--ply", type=int, choices=(1, 2), default=None,
-                    help="targets from the nets' own evaluation at this depth instead of rollouts")
+    tg.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
+                    help="targets from the nets' own evaluation at this depth instead of "
+                         "rollouts (0: the nets' evaluation itself, to teach a smaller net)")
     tg.add_argument("--filtered", action="store_true",
                     help="with --ply 2: choose the replies inside each evaluation at 0 ply, as "
                          "gnubg does (about 7 times faster)")
@@ -595,7 +597,9 @@ def _parser() -> argparse.ArgumentParser:
                     "trails by 50 pips or more; blitz: a side has two checkers on the bar, "
                     "or one against a home board of four points; trailing: contact, the "
                     "player on roll 20 pips or more behind)")
-    tg.add_argument("--nets", metavar="FILE", default=None, help="nets playing (default: bundled)")
+    tg.add_argument("--nets", metavar="FILE", default=None,
+                    help="nets playing and labelling: a weights .npz file, or net, fast or "
+                         "strong for the bundled ones (default: net)")
     tg.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices (self-play and the replies inside "
                          "1- and 2-ply targets) with the bundled pruning nets, keeping K; "

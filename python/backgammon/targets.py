@@ -475,12 +475,15 @@ def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int |
 
 def ply_targets(boards: Any, ply: int, *, evaluator: Any = None,
                 filtered: bool = False) -> np.ndarray:
-    """The nets' own chances of each board at ``ply`` 1 or 2 (the mean over the
-    21 rolls of the position after each roll's best play): targets from a
-    deeper search of the current nets, ``(n, 5)`` float32, about 1 ms a board
-    at ply 1 and 35 ms at ply 2.  ``filtered`` chooses the replies inside a
-    2-ply evaluation at ply 0, as gnubg does (``backgammon.evaluate``): about
-    5 ms a board.
+    """The nets' own chances of each board at ``ply`` 0, 1 or 2: targets from
+    the current nets, ``(n, 5)`` float32.  At ply 0 the nets' evaluation
+    itself (microseconds a board): the targets that teach a smaller net what
+    bigger ones know (the fast nets learnt from the strong nets so,
+    docs/nn.md).  At ply 1 and 2 the mean over the 21 rolls of the position
+    after each roll's best play, a deeper search than the nets': about 1 ms a
+    board at ply 1 and 35 ms at ply 2.  ``filtered`` chooses the replies
+    inside a 2-ply evaluation at ply 0, as gnubg does
+    (``backgammon.evaluate``): about 5 ms a board.
 
         >>> import numpy as np, backgammon as bg
         >>> start = np.array([bg.Position.initial().to_array()])
@@ -489,8 +492,8 @@ def ply_targets(boards: Any, ply: int, *, evaluator: Any = None,
     """
     from backgammon.nn import Evaluator, eval_ply
 
-    if ply not in (1, 2):
-        raise TrainingDataError(f"ply targets are made at ply 1 or 2, got {ply!r}")
+    if ply not in (0, 1, 2):
+        raise TrainingDataError(f"ply targets are made at ply 0, 1 or 2, got {ply!r}")
     ev = evaluator if evaluator is not None else Evaluator.default()
     rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
     if not len(rows):
@@ -575,8 +578,9 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
     """Writes ``out/NAME`` for every chunk file ``NAME`` of ``source`` not yet
     there: the same positions with new targets, the nets' own evaluation at
     ``ply`` (:func:`ply_targets`, with ``filtered``).  The next generation's targets from the
-    last one's positions, at a fraction of the cost of sampling them again;
-    resumable like :func:`make_targets`."""
+    last one's positions, at a fraction of the cost of sampling them again (at
+    ply 0, a smaller net's targets from bigger nets); resumable like
+    :func:`make_targets`."""
     from backgammon.nn import Evaluator
 
     ev = evaluator if evaluator is not None else Evaluator.default()
