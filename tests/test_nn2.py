@@ -47,7 +47,7 @@ def check_swap_symmetry(features: Any, positions: np.ndarray) -> None:
 
 
 def check_growth(encoding: int, positions: np.ndarray) -> None:
-    """The fast nets (encoding 2) grown to ``encoding`` answer as before, and do not
+    """The fast nets (encoding 1) grown to ``encoding`` answer as before, and do not
     shrink back."""
     ev = Evaluator.fast()
     big = ev.grown(encoding=encoding)

@@ -244,7 +244,7 @@ def test_features_are_symmetric_under_swapping(positions):
 # Nets of encoding 3
 
 def test_the_fast_nets_grow_to_encoding_3_and_answer_as_before(positions):
-    check_growth(3, positions)   # the fast nets (encoding 2) grown
+    check_growth(3, positions)   # the fast nets (encoding 1) grown
 
 
 def test_files_of_encoding_3(tmp_path, positions):

@@ -114,7 +114,7 @@ def test_features_are_symmetric_under_swapping(positions):
 # Nets of encoding 4
 
 def test_nets_grow_to_encoding_4_and_answer_as_before(positions):
-    check_growth(4, positions)   # the fast nets (encoding 2) grown
+    check_growth(4, positions)   # the fast nets (encoding 1) grown
 
 
 def test_files_of_encoding_4(tmp_path, positions):

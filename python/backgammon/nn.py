@@ -378,11 +378,12 @@ class Evaluator:
 
     @classmethod
     def fast(cls) -> Evaluator:
-        """The bundled fast nets (package data), loaded on first use: smaller
-        nets that evaluate about five times as fast as :meth:`default` and play
-        weaker (docs/nn.md, "The bundled nets", has both measured).
-        For rollouts and self-play where games a second matter more than
-        the last millipoints.
+        """The bundled fast nets (package data), loaded on first use: small
+        nets of the cheapest inputs, taught by :meth:`strong`, that evaluate
+        about ten times as fast as :meth:`default`, roll out about three times
+        as fast, and play weaker (docs/nn.md, "The fast nets", has both
+        measured).  For rollouts and self-play where games a second matter
+        more than the last millipoints.
 
             >>> fast = Evaluator.fast()
             >>> fast.hidden[0] < Evaluator.default().hidden[0]
