@@ -1220,6 +1220,7 @@ def run_nn(bg, args) -> dict[str, Any]:
     policy = args.nn_nets   # "net" (Evaluator.default), "fast" or "strong"
     ev = {"net": bg.Evaluator.default, "fast": bg.Evaluator.fast,
           "strong": bg.Evaluator.strong}[policy]()
+    played = "net" if policy == "net" else ev   # rollout and duel take "net" or an Evaluator
     from backgammon import _bgcore
     print(f"  {ev!r}; AVX2 kernels: {_bgcore.NN_AVX2}")
     out: dict[str, Any] = {}
@@ -1264,7 +1265,7 @@ def run_nn(bg, args) -> dict[str, Any]:
     g = args.nn_rollout_games
     start = bg.Position.initial()
     t_ro = measure_cpu(f"ours: rollout {policy}, {g} games, workers=1",
-                       lambda: bg.rollout(start, games=g, policy=policy, seed=ROLLOUT_SEED,
+                       lambda: bg.rollout(start, games=g, policy=played, seed=ROLLOUT_SEED,
                                           workers=1).games, {"games": g}, 3, 0.0)
     out["rollout_ours"] = cpu_timing_dict(t_ro)
     pruned = ev.with_pruning(keep=4)   # the bundled screen (docs/nn.md, "Pruning")
@@ -1295,7 +1296,7 @@ def run_nn(bg, args) -> dict[str, Any]:
         print_table([t_ro, t_rp])
 
     p = args.nn_pairs
-    r = bg.duel(policy, "pubeval", games=2 * p, seed=ROLLOUT_SEED, workers=os.cpu_count())
+    r = bg.duel(played, "pubeval", games=2 * p, seed=ROLLOUT_SEED, workers=os.cpu_count())
     print(f"  strength: {r}")
     out["vs_pubeval"] = {"pairs": p, "ppg": r.ppg.value, "stderr": r.ppg.stderr}
     if gnubg_nn is not None and args.nn_gnubg_pairs:
