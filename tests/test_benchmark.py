@@ -307,9 +307,17 @@ def test_gate(sample):
     ev = bg.Evaluator.default()
     same = benchmark.gate(ev, ev, sample, pairs=50, seed=3)
     assert not same.lands and same.difference == 0.0 and same.duel.ppg.value == 0.0
+    assert same.differing == 0             # the same choices everywhere
     weak = bg.Evaluator.random(hidden=(8, 8), seed=1)
     better = benchmark.gate(ev, weak, sample, pairs=100, seed=3)
     assert better.lands and better.difference < 0 and better.duel.ppg.value > 0
+    # the decisions whose losses differ, counted from the two nets' own losses
+    a, b = benchmark.combined(better.new).losses, benchmark.combined(better.old).losses
+    total = sum(len(s) for s in sample.values())
+    assert better.differing == int((a != b).sum()) and 0 < better.differing <= total
+    assert f"differ on {better.differing:,} of {total:,}" in str(better)
+    # the bundled nets by name, as the command line takes them
+    assert benchmark.gate("net", "fast", sample, pairs=20, seed=3).new == better.new
     worse = benchmark.gate(weak, ev, sample, pairs=100, seed=3)
     assert not worse.lands
     assert "lands: yes" in str(better) and "lands: no" in str(worse)
@@ -333,5 +341,10 @@ def test_cli(sample, tmp_path, capsys):
     assert main(["benchmark", str(tmp_path / "weak.npz"), "--gate", "net", "--sets",
                  str(SAMPLE), "--pairs", "100"]) == 1
     assert "lands: no" in capsys.readouterr().out
+    # the bundled nets by name, beside files: the fast ones score as Evaluator.fast()
+    assert main(["benchmark", "fast", "--sets", str(SAMPLE), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    want = error_rate(bg.Evaluator.fast(), sample)
+    assert data["fast"]["contact"]["error"] == pytest.approx(want["contact"].error)
     assert main(["benchmark", "--sets", str(tmp_path / "nothing-here.npz")]) == 2
     assert "cannot read" in capsys.readouterr().err

@@ -488,7 +488,10 @@ class GateResult:
     all sets is lower than the old nets' and their duel against them is
     positive.  ``difference`` is new minus old error rate (x 1000) over the
     same decisions with its paired standard error; ``duel`` the
-    :class:`~backgammon.DuelResult` (new nets as ``a``)."""
+    :class:`~backgammon.DuelResult` (new nets as ``a``); ``differing`` the
+    decisions where the two lose different equity (choose plays of different
+    value): the paired difference rests on these alone, and between close
+    nets they are few."""
 
     lands: bool
     new: dict[str, ErrorRate]
@@ -496,6 +499,7 @@ class GateResult:
     difference: float
     difference_stderr: float
     duel: Any
+    differing: int = 0
 
     def __str__(self) -> str:
         lines = ["set      decisions   new error rate   old error rate"]
@@ -504,8 +508,9 @@ class GateResult:
             lines.append(f"{name:<8} {a.decisions:>9,}   {a.error:6.2f} ± {a.stderr:4.2f}"
                          f"    {b.error:6.2f} ± {b.stderr:4.2f}")
         p = self.duel.ppg
+        total = sum(r.decisions for r in self.new.values())
         lines.append(f"error rate new - old: {self.difference:+.2f} ± {self.difference_stderr:.2f}"
-                     f" (paired, all decisions)")
+                     f" (paired, all decisions; they differ on {self.differing:,} of {total:,})")
         lines.append(f"duel new vs old: {p.value:+.4f} ppg ± {p.stderr:.4f} "
                      f"({self.duel.games:,} games, duplicate dice, seed {self.duel.seed})")
         lines.append("lands: yes" if self.lands else "lands: no")
@@ -515,7 +520,8 @@ class GateResult:
 def gate(new: Any, old: Any, sets: Any = None, *, pairs: int = 5000, seed: int = 15,
          workers: int | None = None) -> GateResult:
     """Whether nets ``new`` should replace ``old`` (each an
-    :class:`~backgammon.Evaluator`, a path to one, or ``"net"``): the error
+    :class:`~backgammon.Evaluator`, a path to one, or ``"net"``, ``"fast"`` or
+    ``"strong"`` for the bundled ones): the error
     rate over every decision of ``sets`` (see :func:`error_rate`) must drop,
     and a duplicate-dice duel of ``pairs`` pairs (``seed``) of ``new``
     against ``old`` must be positive.  Both figures come with their standard
@@ -532,7 +538,8 @@ def gate(new: Any, old: Any, sets: Any = None, *, pairs: int = 5000, seed: int =
     d_se = 1000.0 * float(np.std(diff, ddof=1)) / math.sqrt(n) if n > 1 else 0.0
     result = duel(new_ev, old_ev, games=2 * pairs, seed=seed, workers=workers)
     d = 1000.0 * float(diff.mean())
-    return GateResult(d < 0 and result.ppg.value > 0, a, b, d, d_se, result)
+    return GateResult(d < 0 and result.ppg.value > 0, a, b, d, d_se, result,
+                      int(np.count_nonzero(diff)))
 
 
 def _nets(x: Any) -> Any:
@@ -540,11 +547,13 @@ def _nets(x: Any) -> Any:
 
     if isinstance(x, Evaluator):
         return x
-    if x == "net":
-        return Evaluator.default()
+    bundled = {"net": Evaluator.default, "fast": Evaluator.fast, "strong": Evaluator.strong}
+    if isinstance(x, str) and x in bundled:
+        return bundled[x]()
     if isinstance(x, (str, os.PathLike)):
         return Evaluator.load(x)
-    raise TypeError(f"nets are an Evaluator, a path to a .npz or 'net', got {type(x).__name__}")
+    raise TypeError(f"nets are an Evaluator, a path to a .npz, or 'net', 'fast' or 'strong' "
+                    f"(the bundled ones), got {type(x).__name__}")
 
 
 def _as_position(position: Any) -> Position:

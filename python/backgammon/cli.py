@@ -209,11 +209,17 @@ def _policy(text: str, prune: Prune | None = None) -> str | Evaluator:
         return text
     if text == "net" and prune is None:
         return text
+    ev = _nets(text)
+    return _screened(ev, prune) if prune is not None else ev
+
+
+def _nets(text: str) -> Evaluator:
+    """Nets named on the command line: net, fast or strong (the bundled ones) or a
+    weights .npz file."""
     from backgammon.nn import Evaluator
 
-    ev = {"net": Evaluator.default, "fast": Evaluator.fast,
-          "strong": Evaluator.strong}.get(text, lambda: Evaluator.load(text))()
-    return _screened(ev, prune) if prune is not None else ev
+    bundled = {"net": Evaluator.default, "fast": Evaluator.fast, "strong": Evaluator.strong}
+    return bundled[text]() if text in bundled else Evaluator.load(text)
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
@@ -278,10 +284,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 def _cmd_targets(args: argparse.Namespace) -> int:
     from backgammon import targets
-    from backgammon.nn import Evaluator
 
-    ev = {"net": Evaluator.default, "fast": Evaluator.fast, "strong": Evaluator.strong}.get(
-        args.nets or "net", lambda: Evaluator.load(args.nets))()
+    ev = _nets(args.nets or "net")
     if args.prune is not None:
         ev = _screened(ev, args.prune)
 
@@ -341,7 +345,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
         print(f"gate: {args.nets[0]} (new) against {args.gate} (old)")
         print(result)
         return 0 if result.lands else 1
-    choosers: list[tuple[str, object]] = [(path, Evaluator.load(path)) for path in args.nets]
+    choosers: list[tuple[str, object]] = [(path, _nets(path)) for path in args.nets]
     choosers.append(("bundled nets", Evaluator.default()))
     if args.ply == 0:
         choosers.append(("pubeval", "pubeval"))
@@ -628,7 +632,8 @@ def _parser() -> argparse.ArgumentParser:
                     "lost a decision against rolled-out reference equities, x 1000. With "
                     "--gate OLD, say whether NEW lands: its error rate drops and it wins a "
                     "duplicate-dice duel against OLD.")
-    be.add_argument("nets", metavar="NETS", nargs="*", help="weights .npz files")
+    be.add_argument("nets", metavar="NETS", nargs="*",
+                    help="weights .npz files, or net, fast or strong (the bundled ones)")
     be.add_argument("--sets", metavar="DIR", default=None,
                     help="a directory of position sets or one set file (default: the "
                          "checkout's benchmarks/strength)")
@@ -636,7 +641,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="the depth at which the nets choose (default 0)")
     be.add_argument("--json", action="store_true", help="print the figures as JSON")
     be.add_argument("--gate", metavar="OLD", default=None,
-                    help="the previous nets (.npz or 'net'): does NEW land?")
+                    help="the previous nets (a .npz, or net, fast or strong): does NEW land?")
     be.add_argument("--pairs", type=int, default=5000,
                     help="duplicate pairs of the gate's duel (default 5,000)")
     be.add_argument("--seed", type=int, default=15, help="dice of the gate's duel (default 15)")
