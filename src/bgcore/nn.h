@@ -100,20 +100,26 @@ static inline int bg_nn_is_race(const int8_t *b)
  * Tesauro's four units (n >= 1, n >= 2, n >= 3, (n - 3) / 2), each side in
  * its own numbering; a bar as n / 2.  Writes up to 4 entries (always 4
  * slots: callers leave room) and returns how many count. */
-static inline int bg_nn_cell(int i, int v, int16_t *idx, float *val)
+static inline int bg_nn_cell_signed(int i, int v, float one, int16_t *idx, float *val)
 {
     int base, n = v > 0 ? v : -v;
+    float half = 0.5f * one;          /* +-0.5: the products are exact negations */
     if (i == BG_BAR || i == 0) {
         idx[0] = (int16_t)(i == 0 ? BG_NN_SIDE + 96 : 96);
-        val[0] = 0.5f * (float)n;
+        val[0] = half * (float)n;
         return 1;
     }
     base = v > 0 ? (i - 1) * 4 : BG_NN_SIDE + (24 - i) * 4;   /* opponent's point 25 - i */
     idx[0] = (int16_t)base; idx[1] = (int16_t)(base + 1);
     idx[2] = (int16_t)(base + 2); idx[3] = (int16_t)(base + 3);
-    val[0] = val[1] = val[2] = 1.0f;
-    val[3] = 0.5f * (float)(n - 3);
+    val[0] = val[1] = val[2] = one;
+    val[3] = half * (float)(n - 3);
     return n < 4 ? n : 4;
+}
+
+static inline int bg_nn_cell(int i, int v, int16_t *idx, float *val)
+{
+    return bg_nn_cell_signed(i, v, 1.0f, idx, val);
 }
 
 /* Rolls (of 36) in which the side whose checkers are `own` (bits 1..25)
@@ -1018,16 +1024,27 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     float acc[BG_NN_MAXH], h[BG_NN_HBUF], f[BG_NN_MAXFEAT];
     int16_t idx[BG_NN_NPTS_DELTA];
     float val[BG_NN_NPTS_DELTA];
-    int i, k, n = 0, c, nf;
+    int i, n = 0, nf;
     const float *bf;
     int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
     const int8_t *b0 = s->base;
     const float *a0 = bg_nn_base_acc(s, m, cls);   /* fills s->f[cls] */
+#ifdef BG_SSE2
+    /* the points that changed, in rising order as the plain loop takes them:
+     * two overlapping 16-byte compares cover the 26 */
+    uint32_t diff = ~((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                          _mm_loadu_si128((const __m128i *)e), _mm_loadu_si128((const __m128i *)b0)))
+                      | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                          _mm_loadu_si128((const __m128i *)(e + 10)),
+                          _mm_loadu_si128((const __m128i *)(b0 + 10)))) << 10)
+                    & ((1u << BG_NPTS) - 1);
+    for (; diff; diff &= diff - 1) {
+        i = bg_ctz(diff);
+#else
     for (i = 0; i < BG_NPTS; i++) {
         if (e[i] == b0[i]) continue;
-        c = bg_nn_cell(i, b0[i], idx + n, val + n);
-        for (k = n; k < n + c; k++) val[k] = -val[k];
-        n += c;
+#endif
+        n += bg_nn_cell_signed(i, b0[i], -1.0f, idx + n, val + n);   /* the old cell leaves */
         n += bg_nn_cell(i, e[i], idx + n, val + n);
     }
     /* borne off: 15 - count, so the change is the count's fall */

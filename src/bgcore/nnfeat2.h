@@ -47,6 +47,16 @@ static inline int bg_popcount(uint32_t x)
 #endif
 }
 
+/* The index of the lowest set bit of x (x != 0). */
+static inline int bg_ctz(uint32_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(x);           /* one instruction: bsf or tzcnt */
+#else
+    return bg_popcount((x & (0u - x)) - 1u);
+#endif
+}
+
 /* Checkers of X (cx) and Y (cy) by point, each in its own numbering, 25 = bar. */
 typedef struct {
     int cx[26], cy[26];
