@@ -127,6 +127,8 @@ def test_ply_targets_are_the_nets_deeper_evaluation(tmp_path):
     assert meta["method"] == "1-ply" and meta["games"] is None
     with pytest.raises(TrainingDataError, match="ply 0, 1 or 2"):
         targets.ply_targets(boards, 3)
+    with pytest.raises(TrainingDataError, match="needs ply 2, got ply 1"):
+        targets.ply_targets(boards, 1, filtered=True)   # not silently a plain 1-ply
 
 
 def test_zero_ply_targets_are_the_teachers_own_evaluation(tmp_path, capsys):

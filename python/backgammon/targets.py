@@ -494,6 +494,9 @@ def ply_targets(boards: Any, ply: int, *, evaluator: Any = None,
 
     if ply not in (0, 1, 2):
         raise TrainingDataError(f"ply targets are made at ply 0, 1 or 2, got {ply!r}")
+    if filtered and ply != 2:
+        raise TrainingDataError(f"filtered chooses the replies inside a 2-ply search: "
+                                f"it needs ply 2, got ply {ply}")
     ev = evaluator if evaluator is not None else Evaluator.default()
     rows = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 26))
     if not len(rows):
