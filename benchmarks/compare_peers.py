@@ -1218,8 +1218,7 @@ def nn_vs_gnubg(bg, gnubg_nn, pairs: int, seed: int, check: int = 0,
 def run_nn(bg, args) -> dict[str, Any]:
     print("\n== The neural evaluator (docs/nn.md) ==")
     policy = args.nn_nets   # "net" (Evaluator.default), "fast" or "strong"
-    ev = {"net": bg.Evaluator.default, "fast": bg.Evaluator.fast,
-          "strong": bg.Evaluator.strong}[policy]()
+    ev = bg.Evaluator.named(policy)
     played = "net" if policy == "net" else ev   # rollout and duel take "net" or an Evaluator
     from backgammon import _bgcore
     print(f"  {ev!r}; AVX2 kernels: {_bgcore.NN_AVX2}")

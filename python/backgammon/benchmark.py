@@ -547,11 +547,8 @@ def _nets(x: Any) -> Any:
 
     if isinstance(x, Evaluator):
         return x
-    bundled = {"net": Evaluator.default, "fast": Evaluator.fast, "strong": Evaluator.strong}
-    if isinstance(x, str) and x in bundled:
-        return bundled[x]()
     if isinstance(x, (str, os.PathLike)):
-        return Evaluator.load(x)
+        return Evaluator.named(x)
     raise TypeError(f"nets are an Evaluator, a path to a .npz, or 'net', 'fast' or 'strong' "
                     f"(the bundled ones), got {type(x).__name__}")
 

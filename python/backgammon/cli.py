@@ -209,17 +209,10 @@ def _policy(text: str, prune: Prune | None = None) -> str | Evaluator:
         return text
     if text == "net" and prune is None:
         return text
-    ev = _nets(text)
-    return _screened(ev, prune) if prune is not None else ev
-
-
-def _nets(text: str) -> Evaluator:
-    """Nets named on the command line: net, fast or strong (the bundled ones) or a
-    weights .npz file."""
     from backgammon.nn import Evaluator
 
-    bundled = {"net": Evaluator.default, "fast": Evaluator.fast, "strong": Evaluator.strong}
-    return bundled[text]() if text in bundled else Evaluator.load(text)
+    ev = Evaluator.named(text)
+    return _screened(ev, prune) if prune is not None else ev
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
@@ -284,8 +277,9 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 def _cmd_targets(args: argparse.Namespace) -> int:
     from backgammon import targets
+    from backgammon.nn import Evaluator
 
-    ev = _nets(args.nets or "net")
+    ev = Evaluator.named(args.nets or "net")
     if args.prune is not None:
         ev = _screened(ev, args.prune)
 
@@ -345,7 +339,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
         print(f"gate: {args.nets[0]} (new) against {args.gate} (old)")
         print(result)
         return 0 if result.lands else 1
-    choosers: list[tuple[str, object]] = [(path, _nets(path)) for path in args.nets]
+    choosers: list[tuple[str, object]] = [(path, Evaluator.named(path)) for path in args.nets]
     choosers.append(("bundled nets", Evaluator.default()))
     if args.ply == 0:
         choosers.append(("pubeval", "pubeval"))

@@ -408,6 +408,18 @@ class Evaluator:
         """
         return cls._bundled("_strong", _STRONG_FILE, screened=True)
 
+    @classmethod
+    def named(cls, name: str | os.PathLike[str]) -> Evaluator:
+        """Nets by the name the command line gives them: ``"net"``, ``"fast"`` or
+        ``"strong"`` for :meth:`default`, :meth:`fast` or :meth:`strong`, else
+        the nets file at that path (:meth:`load`).
+
+            >>> Evaluator.named("fast") is Evaluator.fast()
+            True
+        """
+        bundled = {"net": cls.default, "fast": cls.fast, "strong": cls.strong}
+        return bundled[name]() if isinstance(name, str) and name in bundled else cls.load(name)
+
     def with_pruning(self, pruning: Evaluator | None = None, keep: int = DEFAULT_KEEP,
                      margin: float = DEFAULT_MARGIN) -> Evaluator:
         """These nets with a screen: in every move choice that needs only the
