@@ -257,11 +257,30 @@ def test_one_ply_matches_a_slow_reference(net):
 
 
 def test_two_ply_runs_and_stays_a_probability():
-    e = bg.evaluate(bg.Position.initial(), ply=2)
+    e = bg.evaluate(bg.Position.initial(), ply=2, filtered=False)
     assert 0.4 < e.win < 0.65 and e.win >= e.win_gammon >= e.win_backgammon
-    ranked = bg.Position.initial().rank_plays((4, 2), ply=2)
+    ranked = bg.Position.initial().rank_plays((4, 2), ply=2, filtered=False)
     assert len(ranked) > 8
     assert [r.ply for r in ranked[:8]] == [2] * 8 and all(r.ply == 0 for r in ranked[8:])
+
+
+def test_two_ply_filters_by_default_as_gnubg_does():
+    """At ply 2 the move filters apply unless filtered=False: at most the 2 best
+    of the 1-ply screen go to ply 2 (nn.FILTERS), and the default equals the
+    explicit filtered=True; ply 1 stays exhaustive over its 8."""
+    pos = bg.Position.initial()
+    default = pos.rank_plays((4, 2), ply=2)
+    explicit = pos.rank_plays((4, 2), ply=2, filtered=True)
+    assert [(r.play, r.equity, r.ply) for r in default] == \
+        [(r.play, r.equity, r.ply) for r in explicit]
+    assert 1 <= sum(r.ply == 2 for r in default) <= 2
+    assert pos.best_play((4, 2), ply=2) == pos.best_play((4, 2), ply=2, filtered=True)
+    assert bg.evaluate(pos, ply=2).equity == bg.evaluate(pos, ply=2, filtered=True).equity
+    assert pos.evaluate(2).equity == bg.evaluate(pos, ply=2).equity
+    one = pos.rank_plays((4, 2), ply=1)
+    assert [r.ply for r in one[:8]] == [1] * 8
+    with pytest.raises(ValueError, match="filtered"):
+        pos.rank_plays((4, 2), ply=2, filtered="yes")
 
 
 def test_bad_ply_and_positions(net):

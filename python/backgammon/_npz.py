@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import stat
 import zipfile
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,10 +30,16 @@ __all__ = ["read_npz"]
 
 
 def read_npz(path: str | os.PathLike[str], *, max_file: int, max_bytes: int,
-             error: type[Exception], what: str) -> dict[str, np.ndarray]:
+             error: type[Exception], what: str, want: Callable[[str], bool] | None = None,
+             max_read: int | None = None) -> dict[str, np.ndarray]:
     """The arrays of the ``.npz`` at ``path`` by name (``.npy`` stripped);
     raises ``error`` naming the file for anything that is not a bounded,
-    pickle-free ``.npz``.  ``what`` names the kind of file in messages."""
+    pickle-free ``.npz``.  ``what`` names the kind of file in messages.
+
+    ``want`` (a name -> bool test) reads only the members it accepts: the
+    others are checked but never unpacked.  ``max_read`` bounds the bytes of
+    the members read, checked on their headers before any is read, so what
+    the process grows by is known before it grows."""
     where = os.fspath(path)
     try:
         st = os.stat(path)
@@ -52,7 +59,7 @@ def read_npz(path: str | os.PathLike[str], *, max_file: int, max_bytes: int,
                 raise error(f"{where!r} is not an .npz file of {what}")
             f.seek(0)
             with zipfile.ZipFile(f) as z:
-                return _members(z, where, max_bytes, error)
+                return _members(z, where, max_bytes, error, want, max_read)
     except error:
         raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, NotImplementedError,
@@ -60,26 +67,35 @@ def read_npz(path: str | os.PathLike[str], *, max_file: int, max_bytes: int,
         raise error(f"{where!r} is not a valid .npz of {what}: {exc}") from None
 
 
-def _members(z: zipfile.ZipFile, where: str, max_bytes: int,
-             error: type[Exception]) -> dict[str, np.ndarray]:
+def _members(z: zipfile.ZipFile, where: str, max_bytes: int, error: type[Exception],
+             want: Callable[[str], bool] | None, max_read: int | None) -> dict[str, np.ndarray]:
     infos = z.infolist()
     total = sum(i.file_size for i in infos)
     if total > max_bytes:
         raise error(f"{where!r} unpacks to {total} bytes, more than the {max_bytes} allowed")
     out: dict[str, np.ndarray] = {}
+    seen: set[str] = set()
+    read = 0
     for info in infos:
         name = info.filename
         if not name.endswith(".npy"):
             raise error(f"{where!r}: member {name!r} is not an .npy array")
         key = name[:-4]
-        if key in out:
+        if key in seen:
             raise error(f"{where!r}: member {name!r} appears twice")
+        seen.add(key)
         with z.open(info) as m:
             shape, dtype, offset = _header(m, where, name, error)
             nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
             if offset + nbytes != info.file_size:
                 raise error(f"{where!r}: member {name!r} declares shape {shape} of {dtype} "
                             f"({nbytes} bytes) but holds {info.file_size - offset}")
+            if want is not None and not want(key):
+                continue
+            read += nbytes
+            if max_read is not None and read > max_read:
+                raise error(f"{where!r}: its arrays declare more than the {max_read} bytes "
+                            f"allowed (at member {name!r}, shape {shape})")
             out[key] = _body(m, shape, dtype, nbytes, where, name, error)
     return out
 

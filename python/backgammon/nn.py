@@ -77,6 +77,10 @@ little there, and those replies are nearly all of a 2-ply search's work
 (docs/nn.md, "Pruning": a filtered 2-ply 1.27x faster for the same judged play)."""
 _MAX_FILE = 64 << 20  # bytes: a net file is a few hundred KB
 _MAX_UNPACKED = 256 << 20  # bytes unpacked (a checkpoint also holds the optimizer's moments)
+# bytes of the arrays a load reads: three nets of the largest shape the core runs
+# (BG_NN_MAXH units on every input, a middle layer of BG_NN_MAXMID) in float32 are
+# about 10 MB; the optimizer's moments in a checkpoint are never read
+_MAX_WEIGHT_BYTES = 24 << 20
 
 
 @dataclass(frozen=True)
@@ -495,7 +499,8 @@ class Evaluator:
         :class:`InvalidWeightsError` for anything else."""
         # shapes and sizes are checked before any array is read (_npz)
         data = read_npz(path, max_file=_MAX_FILE, max_bytes=_MAX_UNPACKED,
-                        error=InvalidWeightsError, what="weights")
+                        error=InvalidWeightsError, what="weights", want=_weights_member,
+                        max_read=_MAX_WEIGHT_BYTES)
         evaluator = cls._from_file_arrays(data, os.fspath(path))
         evaluator.source = os.path.basename(os.fspath(path))
         return evaluator
@@ -734,16 +739,17 @@ class RankedPlay(NamedTuple):
 
 
 def evaluate(position: Position | str | Iterable[int], ply: int = 0,
-             evaluator: Evaluator | None = None, filtered: bool = False) -> Evaluation:
+             evaluator: Evaluator | None = None, filtered: bool | None = None) -> Evaluation:
     """The evaluation of ``position`` for the player on roll, before rolling,
     by the bundled nets (or ``evaluator``).
 
     ``ply`` 0 is the net itself; ply ``n`` is the mean over the 21 rolls
     (non-doubles counting twice) of the position after the best play of each
     roll, evaluated at ply ``n - 1`` (gnubg's n-ply).  At ply 2 the best play
-    of a roll is chosen at ply 1 among the 8 best at ply 0; ``filtered=True``
-    chooses it at ply 0, as gnubg's own n-ply evaluations do (about 8 times
-    less work; docs/nn.md).
+    of a roll is chosen at ply 0, as gnubg's own n-ply evaluations do
+    (``filtered``, the default); ``filtered=False`` chooses it at ply 1 among
+    the 8 best at ply 0, the exhaustive search (about 8 times the work;
+    docs/nn.md).
 
         >>> import backgammon as bg
         >>> bg.evaluate(bg.Position.initial()).win > 0.4
@@ -752,27 +758,33 @@ def evaluate(position: Position | str | Iterable[int], ply: int = 0,
     ev = evaluator if evaluator is not None else Evaluator.default()
     ply = checked_ply(ply)
     pos = _as_position(position)
-    return Evaluation._from_row(eval_ply(ev, _rows(pos), ply, filtered)[0])
+    return Evaluation._from_row(eval_ply(ev, _rows(pos), ply, _filters(ply, filtered))[0])
 
 
 def rank_plays(position: Position, dice: Any, ply: int = 0,
-               evaluator: Evaluator | None = None, filtered: bool = False) -> list[RankedPlay]:
+               evaluator: Evaluator | None = None,
+               filtered: bool | None = None) -> list[RankedPlay]:
     """Every legal play of ``dice`` with its equity, best first (ties keep
     the order of :meth:`Position.legal_plays`).  At ply 0 the first is the
     play the net policy makes in rollouts and duels.  At ply 1 or 2 the 8
     best plays at ply 0 are evaluated again at ``ply`` and ranked first; the
     rest keep their ply-0 equity (``RankedPlay.ply`` says which).
 
-    ``filtered=True`` uses gnubg-style move filters (:data:`FILTERS`): only
-    the plays within a margin of the best go deeper, level by level.  At ply
-    1 the 8 best within 0.16 of the best at ply 0 are evaluated at ply 1; at
+    ``filtered`` uses gnubg-style move filters (:data:`FILTERS`): only the
+    plays within a margin of the best go deeper, level by level.  At ply 1
+    the 8 best within 0.16 of the best at ply 0 are evaluated at ply 1; at
     ply 2 those are screened at ply 1 and the 2 best within 0.04 go on to
     ply 2, where the replies inside each evaluation are chosen at ply 0, as
-    in gnubg.  Judged by gnubg 2-ply it loses about 0.4 mp a decision more than
-    the unfiltered search, which takes 20 times as long; with a screen
-    (:meth:`Evaluator.with_pruning`) it is about 3 times faster again, for the
-    same judged accuracy (docs/nn.md, "Pruning"; benchmarks/README.md)."""
-    return _ranked(position, dice, ply, evaluator, filtered)
+    in gnubg.  ``None`` (the default) filters at ply 2 and not at ply 1; at
+    ply 2 ``filtered=False`` is the exhaustive search, about 20 times the
+    work for a little more accuracy (docs/nn.md, "Move filters").
+
+        >>> import backgammon as bg
+        >>> ranked = bg.Position.initial().rank_plays((3, 1), ply=2)
+        >>> str(ranked[0].play), ranked[0].ply
+        ('8/5 6/5', 2)
+    """
+    return _ranked(position, dice, ply, evaluator, _filters(ply, filtered))
 
 
 def _ranked(position: Position, dice: Any, ply: int, evaluator: Evaluator | None,
@@ -822,11 +834,27 @@ def _sorted_at(top: list[int], probs: np.ndarray, ply: int) -> list[tuple[int, n
 
 
 def best_play(position: Position, dice: Any, ply: int = 0,
-              evaluator: Evaluator | None = None, filtered: bool = False) -> Play:
-    """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`):
-    its first play, found without the deeper look at a play the filters
-    leave alone."""
-    return _ranked(position, dice, ply, evaluator, filtered, first_only=True)[0].play
+              evaluator: Evaluator | None = None, filtered: bool | None = None) -> Play:
+    """The best play of ``dice`` by the nets at ``ply`` (see :func:`rank_plays`,
+    whose move filters it takes by default at ply 2): its first play, found
+    without the deeper look at a play the filters leave alone.
+
+        >>> import backgammon as bg
+        >>> str(bg.Position.initial().best_play((6, 5), ply=2))
+        '24/13'
+    """
+    return _ranked(position, dice, ply, evaluator, _filters(ply, filtered),
+                   first_only=True)[0].play
+
+
+def _filters(ply: int, filtered: bool | None) -> bool:
+    """Whether a search at ``ply`` filters: ``filtered`` as given, by default
+    at ply 2 only (gnubg's 2-ply always filters; at ply 1 the 8 best go deeper)."""
+    if filtered is None:
+        return ply == 2
+    if not isinstance(filtered, (bool, np.bool_)):
+        raise BackgammonError(f"filtered must be True, False or None, got {filtered!r}")
+    return bool(filtered)
 
 
 _PRUNE = 8  # plays a roll keeps for a deeper look (gnubg's move filters do the same)
@@ -947,6 +975,14 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     mover = _flip(chosen).astype(np.float64).reshape(m, len(_ROLLS), 5)
     out[live] = np.einsum("mrk,r->mk", mover, _WEIGHTS).astype(np.float32)
     return out
+
+
+def _weights_member(key: str) -> bool:
+    """Whether :meth:`Evaluator.load` reads member ``key`` of a nets file."""
+    if key in ("format", "version", "architecture", "encoding", "nets") or key.startswith("meta_"):
+        return True
+    net, _, part = key.partition("_")
+    return net in NETS and part in _PARTS + _MID_PARTS
 
 
 def _as_position(position: Any) -> Position:

@@ -414,14 +414,15 @@ class Position:
     # ------------------------------------------------------------------
     # The neural evaluator (issue 10): thin delegations to backgammon.nn
 
-    def evaluate(self, ply: int = 0, evaluator: Any = None) -> Any:
+    def evaluate(self, ply: int = 0, evaluator: Any = None,
+                 filtered: bool | None = None) -> Any:
         """The nets' :class:`~backgammon.nn.Evaluation` of this position for
         the player on roll, before rolling (see :func:`backgammon.evaluate`)."""
         from backgammon.nn import evaluate
-        return evaluate(self, ply, evaluator)
+        return evaluate(self, ply, evaluator, filtered)
 
     def rank_plays(self, dice: Dice, ply: int = 0, evaluator: Any = None,
-                   filtered: bool = False) -> RankedPlays:
+                   filtered: bool | None = None) -> RankedPlays:
         """Every legal play with its equity, best first (see :func:`backgammon.nn.rank_plays`):
         a list of :class:`~backgammon.RankedPlay` that shows as a table."""
         from backgammon.display import RankedPlays
@@ -429,8 +430,9 @@ class Position:
         return RankedPlays(rank_plays(self, dice, ply, evaluator, filtered))
 
     def best_play(self, dice: Dice, ply: int = 0, evaluator: Any = None,
-                  filtered: bool = False) -> Play:
-        """The nets' best play of ``dice`` (see :func:`backgammon.nn.rank_plays`)."""
+                  filtered: bool | None = None) -> Play:
+        """The nets' best play of ``dice`` (see :func:`backgammon.nn.rank_plays`;
+        at ply 2 with gnubg-style move filters unless ``filtered=False``)."""
         from backgammon.nn import best_play
         return best_play(self, dice, ply, evaluator, filtered)
 
