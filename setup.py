@@ -37,7 +37,8 @@ extensions = [
         include_dirs=["src/bgcore", numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
-        depends=sorted(glob.glob("src/bgcore/*.h") + glob.glob("src/bgcore/*.pxd")),
+        depends=sorted(glob.glob("src/bgcore/*.h") + glob.glob("src/bgcore/*.pxd")
+                       + glob.glob("src/bgcore/*.pxi") + glob.glob("src/bgcore/nn/*.h")),
     )
 ]
 

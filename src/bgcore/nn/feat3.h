@@ -1,5 +1,5 @@
 /*
- * nnfeat3.h -- the extra feature inputs of encoding 3 (included by nn.h).
+ * nn/feat3.h -- the extra feature inputs of encoding 3 (included by nn/features.h).
  *
  * Encoding 3 is encoding 2 followed by seven features a side, first of the
  * side on roll (X) against its opponent (Y), then of Y against X.  They are

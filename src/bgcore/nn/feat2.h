@@ -1,5 +1,5 @@
 /*
- * nnfeat2.h -- the extra feature inputs of encoding 2 (included by nn.h).
+ * nn/feat2.h -- the extra feature inputs of encoding 2 (included by nn/features.h).
  *
  * Ten features a side, first of the side on roll (X) against its opponent
  * (Y), then of the opponent against the side on roll, written from the

@@ -1,5 +1,5 @@
 /*
- * nnfeat4.h -- the race inputs of encoding 4 (included by nn.h).
+ * nn/feat4.h -- the race inputs of encoding 4 (included by nn/features.h).
  *
  * Encoding 4 is encoding 3 followed by five inputs a side, first of the side
  * on roll (X), then of its opponent (Y), which are 0 unless the position is
