@@ -591,3 +591,30 @@ def test_deeper_plies_follow_the_move_filters():
     assert {i for i in range(len(plays)) if np.isfinite(values[i])} == set(expected)
     for i, v in expected.items():
         assert values[i] == pytest.approx(v, abs=1e-6)
+
+
+def test_cli_checks_the_html_path_before_analysing(tmp_path, monkeypatch, capsys):
+    # A report path that cannot be written (its folder missing, or a folder itself) is
+    # refused at once, before the analysis: the analysis must not even start.
+    from backgammon.cli import main
+
+    path = tmp_path / "match.json"
+    path.write_text(bg.Match(3, rng=1).to_json())
+
+    def no_analysis(*args, **kwargs):
+        raise AssertionError("analysed before checking the output")
+
+    monkeypatch.setattr(analysis, "analyse", no_analysis)
+    for bad in (tmp_path / "missing" / "report.html", tmp_path):
+        assert main(["analyse", str(path), "--html", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert f"cannot write {str(bad)!r}" in err
+    assert "folder" in err
+    # a writable path is checked without leaving a file behind, and an existing
+    # file is left as it was until the report is written over it
+    from backgammon.cli import _unwritable
+
+    good = tmp_path / "report.html"
+    assert _unwritable(str(good)) == "" and not good.exists()
+    good.write_text("old")
+    assert _unwritable(str(good)) == "" and good.read_text() == "old"
