@@ -710,3 +710,26 @@ def test_worst_decisions_by_loss_and_player():
         a.worst(player=2)
     with pytest.raises(BackgammonError, match="kind"):
         a.worst(kind="double")
+
+
+def test_a_record_read_by_path_is_analysed_with_its_names(tmp_path):
+    # The analyst's two lines: read any record file by its path, analyse it.  A money
+    # session keeps its players' names too (no Match to carry them).
+    from backgammon.formats import read_record
+
+    game, ev = _money(0.60)
+    game.double()
+    game.drop()
+    path = tmp_path / "session.sgf"
+    path.write_text(bg.formats.write_sgf([game], names=("Ann", "Bob")))
+    record = read_record(path)
+    assert record.match is None
+    a = analyse(record, evaluator=ev)
+    assert a.names == ("Ann", "Bob") and a.match_length == 0
+    assert [d.made for d in a.decisions] == ["double", "pass"]
+    assert "Bob: pass (wrong pass)" in str(a)
+    m = _doubled_and_passed()
+    path = tmp_path / "match.mat"
+    path.write_text(m.to_mat())
+    b = analyse(read_record(path), evaluator=Fixed(0.6))
+    assert (b.names, b.match_length) == (("Ann", "Bob"), 7)

@@ -704,15 +704,20 @@ class _Analyser:
 
 
 def games_of(source: Any) -> tuple[list[Game], tuple[str, str], int]:
-    """The games, player names and match length of a Match, a Game or a list of games."""
+    """The games, player names and match length of a Match, a Game, a list of games or a
+    record read by :mod:`backgammon.formats` (``read_record(path)``: a match or a money
+    session, with its players' names)."""
+    from backgammon.formats import MatRecord, Record, SgfRecord
     from backgammon.match import Match
+    if isinstance(source, (MatRecord, SgfRecord, Record)):
+        return list(source.games), source.names, source.match_length
     if isinstance(source, Match):
         return list(source.games), source.names, source.length
     if isinstance(source, Game):
         return [source], ("Player 0", "Player 1"), source.match_length
     if isinstance(source, (str, bytes)):
-        raise TypeError("analyse a Match, a Game or a list of Games; read a file first "
-                        "(Match.from_mat, Match.from_json)")
+        raise TypeError("analyse a Match, a Game, a list of Games or a record; read a file "
+                        "first (backgammon.formats.read_record(path))")
     try:
         games = list(source)
     except TypeError:
@@ -739,8 +744,10 @@ def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
 
 def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: Any = None, *,
             thresholds: Any = (0.03, 0.06, 0.12), workers: int | None = None) -> Analysis:
-    """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
-    or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
+    """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`,
+    a list of games or a record file read by :func:`backgammon.formats.read_record`
+    (its names kept, money sessions too), with ``evaluator`` (default: the bundled
+    nets) at ``ply``.
 
     ``ply`` defaults to 2 with the nets (the deepest level that analyses a 7-point
     match in under 10 seconds, and the one whose error rates and flags come closest
