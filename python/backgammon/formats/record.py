@@ -293,7 +293,7 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
             crawford_game = (bool(first.get("crawford", False))
                              if crawford_rule and length > 1 and length - 1 in start else None)
             match = Match(length, rules, rng=dice, crawford=crawford_rule,
-                          names=(names[0], names[1]), score=start,  # type: ignore[arg-type]
+                          names=(names[0], names[1]), score=start,
                           crawford_game=crawford_game)
     except (BackgammonError, TypeError) as e:
         raise InvalidRecordError(f"record: {e}") from None

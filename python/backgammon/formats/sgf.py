@@ -514,7 +514,7 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str,
         if setup:
             board = setup.get("board") or Position.initial().tolist()
             turn = 0 if turn_seen is None else turn_seen
-            context = {} if game is None else {
+            context: dict[str, Any] = {} if game is None else {
                 "match_length": game.match_length, "score": game.score,
                 "crawford": game.crawford}
             try:
