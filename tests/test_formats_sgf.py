@@ -395,10 +395,10 @@ def test_results_in_every_spelling_of_the_spec(re_, winner, points, reason):
 
 
 def test_results_that_say_nothing_or_disagree():
-    for re_ in ("?", "Void", "", "W+2X"):       # unknown, void, no result, other words
+    for re_ in ("?", "Void", "", "Unknown"):    # unknown, void, no result, other words
         assert read_sgf(GIBBON.format(re=re_)).games[0].result is None
     for re_, why in (("W+2", "not over"), ("W+3Resign", "no resignation.*scores 3"),
-                     ("W+6F", "won 5")):
+                     ("W+6F", "won 5"), ("W+2X", "RE points"), ("B+2.5R", "RE points")):
         with pytest.raises(InvalidRecordError, match=why):
             read_sgf(GIBBON.format(re=re_))
     # a finished game: the winner is checked, the points when given; a draw is refused

@@ -36,6 +36,7 @@ __all__ = ["RankedPlays"]
 
 _STYLE = ("border-collapse:collapse;font-family:sans-serif;font-size:13px")
 _CELL = "padding:2px 8px;text-align:right"
+_FONT = "font-family:sans-serif;font-size:13px"
 
 
 def table(caption: str, header: list[str], rows: list[list[str]]) -> str:
@@ -173,18 +174,19 @@ def cube_html(d: Any) -> str:
 
     def row(cells: list[str], tag: str) -> str:
         return "<tr>" + "".join(
-            f"<{tag} style='{_CELL}{';text-align:left' if i == 0 else ''}'>{esc(c)}</{tag}>"
+            f"<{tag} style='{_FONT};{_CELL}{';text-align:left' if i == 0 else ''}'>{esc(c)}</{tag}>"
             for i, c in enumerate(cells)) + "</tr>"
 
     extra = ""
     if rolled:
-        extra = (f"<tr><td colspan='{width}' style='{_CELL};text-align:left'>"
+        extra = (f"<tr><td colspan='{width}' style='{_FONT};{_CELL};text-align:left'>"
                  f"Double, take minus no double: error {d.stderr['difference']:.4f} "
                  "(paired games)</td></tr>")
-    return (f"<table style='{_STYLE}'><caption style='text-align:left'>{esc(d._heading())}"
+    # a bare <table>, as the display always began (the font is on the caption and cells)
+    return (f"<table><caption style='text-align:left;{_FONT}'>{esc(d._heading())}"
             f"<br>{esc(cube_chances(d.probabilities))}</caption>{row(header, 'th')}"
             + "".join(row(cells, "td") for cells in body) + extra
-            + f"<tr><th colspan='{width}' style='{_CELL};text-align:left'>Proper cube action: "
+            + f"<tr><th colspan='{width}' style='{_FONT};{_CELL};text-align:left'>Proper cube action: "
             f"{esc(d.action)}</th></tr></table>")
 
 

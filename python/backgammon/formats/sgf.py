@@ -693,7 +693,7 @@ def _legal_spelling(game: Game, steps: tuple[tuple[int, int], ...]) -> Any:
     return same[0].moves if len(same) == 1 and steps else steps
 
 
-_RE = re.compile(r"([WB])\+(\d*)(R|RESIGN|T|TIME|F|FORFEIT)?", re.IGNORECASE)
+_RE = re.compile(r"([WB])\+(.*?)(R|RESIGN|T|TIME|F|FORFEIT)?", re.IGNORECASE | re.DOTALL)
 """A win in the SGF spelling: side, points (optional) and how (resigned, on time,
 by forfeit), each way the specification allows: ``W+3``, ``B+2R``, ``W+2Resign``,
 ``W+R``, ``B+Resign``, ``W+T``/``W+Time``, ``W+F``/``W+Forfeit``, any case."""
@@ -720,6 +720,8 @@ def _check_result(game: Game, text: str, where: str, points_hint: int | None = N
             return  # a score of an unfinished game, or another program's words
         raise _fail(f"RE[{text[:20]}] is not W+N or B+N (with R, Resign, T, Time, F or "
                     "Forfeit)", where)
+    # what stands between "+" and the way it was won are the points: ASCII digits or
+    # nothing (anything else is named as bad points)
     winner = _SIDES[found.group(1).upper()]
     how = (found.group(3) or "").upper()[:1]           # "", "R", "T" or "F"
     digits = found.group(2)
