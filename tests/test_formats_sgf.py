@@ -460,3 +460,11 @@ def test_a_match_game_set_up_from_a_position_reads_analyses_and_writes_back():
     # and through the library's JSON record
     again = Match.from_json(m.to_json())
     assert again.score == (4, 1) and dict(again.games[0].start) == start
+    # Bob on roll instead (PL[B], 21 rolled): he plays his 11/9 10/9 (White's 14 and 15
+    # to 16: n p, o p), from his side of the same board
+    bob = read_sgf(GIBBON.format(re="W+2Resign").replace("PL[W]DI[54]", "PL[B]DI[21]")
+                   .replace(";W[54faea]", ";B[21npop]"))
+    g = bob.games[0]
+    assert (g.start["turn"], g.start["dice"]) == (1, (2, 1))
+    assert g.actions[0].player == 1 and sorted(g.actions[0].value) == [(10, 9), (11, 9)]
+    assert read_sgf(write_sgf(bob.match, strict=True)).games[0].actions == g.actions
