@@ -683,6 +683,13 @@ def test_decisions_read_as_text_with_games_from_1():
     later = analyse(m, evaluator=Fixed(0.6)).decisions[-1]
     assert later.game == 1 and str(later).startswith("game 2, player ")
     assert "Ann 7-away, Bob 6-away" in later.describe(("Ann", "Bob"))   # Bob won 1
+    # a decision saved by an older version has no game state: the cube alone, no IDs
+    import dataclasses
+    old = dataclasses.replace(drop, gnubg_id="")
+    assert (old.xgid, old.away) == ("", None)
+    assert str(old).endswith("; cube 1 centred, doubled to 2")
+    report = str(dataclasses.replace(a, decisions=(play, double, old)))
+    assert report.endswith(f"doubled to 2\n      Position ID {drop.position_id}")
 
 
 def test_worst_decisions_by_loss_and_player():
