@@ -591,3 +591,152 @@ def test_deeper_plies_follow_the_move_filters():
     assert {i for i in range(len(plays)) if np.isfinite(values[i])} == set(expected)
     for i, v in expected.items():
         assert values[i] == pytest.approx(v, abs=1e-6)
+
+
+def test_cli_checks_the_html_path_before_analysing(tmp_path, monkeypatch, capsys):
+    # A report path that cannot be written (its folder missing, or a folder itself) is
+    # refused at once, before the analysis: the analysis must not even start.
+    from backgammon.cli import main
+
+    path = tmp_path / "match.json"
+    path.write_text(bg.Match(3, rng=1).to_json())
+
+    def no_analysis(*args, **kwargs):
+        raise AssertionError("analysed before checking the output")
+
+    monkeypatch.setattr(analysis, "analyse", no_analysis)
+    for bad in (tmp_path / "missing" / "report.html", tmp_path):
+        assert main(["analyse", str(path), "--html", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert f"cannot write {str(bad)!r}" in err
+    assert "folder" in err
+    # a writable path is checked without leaving a file behind, and an existing
+    # file is left as it was until the report is written over it
+    from backgammon.cli import _unwritable
+
+    good = tmp_path / "report.html"
+    assert _unwritable(str(good)) == "" and not good.exists()
+    good.write_text("old")
+    assert _unwritable(str(good)) == "" and good.read_text() == "old"
+
+
+# ---------------------------------------------------------------- for people
+
+def _doubled_and_passed():
+    """A 7-point match: player 0 plays 8/5 6/5 (31), player 1 doubles, player 0 passes,
+    valued with an even game everywhere (Fixed(0.6) from the doubler's side, as in
+    test_match_play_losses_in_mwc): no double is right, and passing is a wrong pass."""
+    m = bg.Match(7, names=("Ann", "Bob"))
+    m.game.roll((3, 1))
+    m.game.play("8/5 6/5")
+    m.game.double()
+    m.game.drop()
+    return m
+
+
+def test_reports_show_score_cube_and_ids_of_flagged_decisions(report):
+    m = _doubled_and_passed()
+    # the moment of the pass, rebuilt independently: the same actions up to the double
+    moment = bg.Game(match_length=7)
+    moment.roll((3, 1))
+    moment.play("8/5 6/5")
+    moment.double()
+    gnubg_id, xgid = moment.gnubg_id(), moment.xgid()
+    a = analyse(m, evaluator=Fixed(0.6))
+    drop = a.decisions[-1]
+    assert (drop.made, drop.flag) == ("pass", "wrong pass")
+    assert (drop.gnubg_id, drop.xgid, drop.away) == (gnubg_id, xgid, (7, 7))
+    situation = "Ann 7-away, Bob 7-away, cube 1 centred, doubled to 2"
+    assert drop.situation(a.names) == situation
+    text = str(a)
+    assert situation in text and f"GNUbgID {gnubg_id}" in text and xgid in text
+    page = a.to_html()
+    assert situation in page
+    assert f"<code class='id'>{gnubg_id}</code>" in page and f"<code class='id'>{xgid}</code>" in page
+    assert "user-select: all" in page          # a click selects the whole ID, to paste
+    # every flagged decision of a longer match has its IDs in both reports
+    text, page = str(report), report.to_html()
+    assert report.flagged()
+    for d in report.flagged():
+        assert d.gnubg_id in text and d.xgid in text and d.xgid.startswith("XGID=")
+        assert d.gnubg_id in page and d.situation(report.names) in page
+
+
+def test_decisions_read_as_text_with_games_from_1():
+    m = _doubled_and_passed()
+    a = analyse(m, evaluator=Fixed(0.6))
+    play, double, drop = a.decisions      # the opening roll has no cube decision
+    assert (play.game, play.made, double.made) == (0, "8/5 6/5", "double")
+    # every play is worth the same to an evaluator that sees an even game everywhere,
+    # so the play made is a best one (tied): no loss to report
+    assert str(play) == ("game 1, player 0 (31): 8/5 6/5, the best; "
+                         "player 0 7-away, player 1 7-away, cube 1 centred")
+    # the pass: flagged, the better answer and the loss (normalised, then MWC)
+    text = drop.describe(a.names)
+    assert text.startswith("game 1, Ann: pass (wrong pass), best take, loss ")
+    assert f"loss {drop.loss:.3f} ({100 * drop.loss_mwc:.2f}% MWC); Ann 7-away" in text
+    assert "dataclass" not in str(drop) and not str(drop).startswith("Decision(")
+    # a decision of a later game says its game from 1 as well
+    m.next_game()
+    m.game.roll((4, 2))
+    m.game.play("8/4 6/4")
+    later = analyse(m, evaluator=Fixed(0.6)).decisions[-1]
+    assert later.game == 1 and str(later).startswith("game 2, player ")
+    assert "Ann 7-away, Bob 6-away" in later.describe(("Ann", "Bob"))   # Bob won 1
+    # a decision saved by an older version has no game state: the cube alone, no IDs
+    import dataclasses
+    old = dataclasses.replace(drop, gnubg_id="")
+    assert (old.xgid, old.away) == ("", None)
+    assert str(old).endswith("; cube 1 centred, doubled to 2")
+    report = str(dataclasses.replace(a, decisions=(play, double, old)))
+    assert report.endswith(f"doubled to 2\n      Position ID {drop.position_id}")
+
+
+def test_worst_decisions_by_loss_and_player():
+    # p = 0.60 in money play (test_wrong_double_and_wrong_pass_are_flagged): doubling
+    # loses 0.163 (player 0), passing 0.872 (player 1)
+    game, ev = _money(0.60)
+    game.double()
+    game.drop()
+    a = analyse(game, evaluator=ev)
+    double, drop = a.decisions
+    assert a.worst() == [drop, double]
+    assert a.worst(1) == [drop]
+    assert a.worst(5, player=0) == [double] and a.worst(player=1) == [drop]
+    assert a.worst(kind="play") == [] and a.worst(0) == []
+    # a lossless decision is no "worst" one
+    game, ev = _money(0.5)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    b = analyse(game, evaluator=ev)
+    assert all(d.loss == 0 for d in b.decisions) and b.worst() == []
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(BackgammonError, match="n is"):
+            a.worst(bad)
+    with pytest.raises(BackgammonError, match="players"):
+        a.worst(player=2)
+    with pytest.raises(BackgammonError, match="kind"):
+        a.worst(kind="double")
+
+
+def test_a_record_read_by_path_is_analysed_with_its_names(tmp_path):
+    # The analyst's two lines: read any record file by its path, analyse it.  A money
+    # session keeps its players' names too (no Match to carry them).
+    from backgammon.formats import read_record
+
+    game, ev = _money(0.60)
+    game.double()
+    game.drop()
+    path = tmp_path / "session.sgf"
+    path.write_text(bg.formats.write_sgf([game], names=("Ann", "Bob")))
+    record = read_record(path)
+    assert record.match is None
+    a = analyse(record, evaluator=ev)
+    assert a.names == ("Ann", "Bob") and a.match_length == 0
+    assert [d.made for d in a.decisions] == ["double", "pass"]
+    assert "Bob: pass (wrong pass)" in str(a)
+    m = _doubled_and_passed()
+    path = tmp_path / "match.mat"
+    path.write_text(m.to_mat())
+    b = analyse(read_record(path), evaluator=Fixed(0.6))
+    assert (b.names, b.match_length) == (("Ann", "Bob"), 7)

@@ -86,6 +86,54 @@ def test_refusals():
         bg.rollout(RACE, 72, no_double=True)
 
 
+def test_a_double_just_offered_rolls_out_the_doublers_decision():
+    # A game waiting for the answer to a double (phase "doubled", what an analysed take
+    # or pass rebuilds) asks the doubler's question from the moment before the double:
+    # the same games (same seed) as the game before it, so the very same figures.  In
+    # SURE_WIN the taker loses the 2-cube in every game: double, pass, and take is False.
+    before = bg.Game.from_position(SURE_WIN, match_length=5, score=(2, 1))
+    doubled = before.copy()
+    doubled.double()
+    assert doubled.phase is bg.Phase.DOUBLED
+    d = bg.rollout_cube(doubled, games=1296, seed=3)
+    assert d == bg.rollout_cube(before, games=1296, seed=3)
+    assert (d.score, d.cube, d.owner) == ((3, 4), 1, "centred")   # the cube before the double
+    assert d.action == "Double, pass" and not d.take
+    # the doubled game is left as it was, and the ID of it reads the same
+    assert doubled.phase is bg.Phase.DOUBLED and doubled.cube == 1
+    assert bg.rollout_cube(doubled.gnubg_id(), games=1296, seed=3) == d
+    # a redouble of an owned cube: the owner's decision at cube 2
+    owned = bg.Game.from_position(RACE, cube=2, cube_owner=0)
+    redoubled = owned.copy()
+    redoubled.double()
+    r = bg.rollout_cube(redoubled, games=1296, seed=8)
+    assert r == bg.rollout_cube(owned, games=1296, seed=8) and (r.cube, r.owner) == (2, "own")
+
+
+def test_an_analysed_pass_rolls_out():
+    # The analyst's case: an analysed answer to a double rebuilds a game in phase
+    # "doubled"; its rollout is the doubler's decision, the same as the game's before
+    # the double (player 0 doubled in RACE at 2-1 of a 5-point match, and 1 passed).
+    import numpy as np
+
+    class Even:   # every board an even game: a cheap evaluator for the analysis
+        def evaluate_batch(self, boards):
+            out = np.zeros((len(boards), 5), np.float32)
+            out[:, 0] = 0.5
+            return out
+
+    game = bg.Game.from_position(RACE, match_length=5, score=(2, 1))
+    game.double()
+    game.drop()
+    answer = bg.analyse(game, evaluator=Even(), ply=0).decisions[-1]
+    assert (answer.player, answer.made) == (1, "pass")
+    doubled = answer.to_game()
+    assert doubled.phase is bg.Phase.DOUBLED
+    d = bg.rollout_cube(doubled, games=1296, seed=2)
+    before = bg.Game.from_position(RACE, match_length=5, score=(2, 1))
+    assert d == bg.rollout_cube(before, games=1296, seed=2) and d.score == (3, 4)
+
+
 def test_decision_to_game_rebuilds_the_moment():
     m = bg.Match(5, rng=1)
     g = m.game

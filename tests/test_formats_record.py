@@ -203,3 +203,30 @@ def test_a_resignation_offered_mid_turn_reads_back_with_its_steps():
     # the 1 still to play: 24/23, 8/7, 6/5 or 5/4 (13/12 is their closed point)
     assert back.steps == ((8, 5),)
     assert back.legal_moves() == g.legal_moves() == [(24, 23), (8, 7), (6, 5), (5, 4)]
+
+
+def test_a_match_taken_up_at_a_score_or_set_up_round_trips():
+    # One game of a match in a file (Gibbon) starts the match at that game's score: the
+    # JSON record keeps it, with the Crawford game (4-2 of 5: Crawford) or not (a
+    # post-Crawford start, crawford_game=False).
+    from backgammon.formats._walk import set_up_match_game
+    from backgammon.position import Position
+
+    for crawford_game, expect in ((None, True), (False, False)):
+        m = Match(5, rng=2, score=(4, 2), crawford_game=crawford_game)
+        m.game.roll((3, 1))
+        m.game.play("8/5 6/5")
+        back = Match.from_json(m.to_json())
+        assert (back.score, back.game.score, back.game.crawford) == ((4, 2), (4, 2), expect)
+        assert back.game.actions == m.game.actions
+    # a match game set up from a position (cube 2 owned by player 1, player 1 on roll
+    # with 6-5 rolled) keeps its setup through the record
+    m = Match(7, rng=2, score=(2, 1))
+    set_up_match_game(m.game, Game.from_position(
+        Position.initial(), turn=1, dice=(6, 5), cube=2, cube_owner=1, match_length=7,
+        score=(2, 1)))
+    m.game.play("24/13")
+    back = Match.from_json(m.to_json())
+    assert dict(back.game.start) == dict(m.game.start)
+    assert (back.game.cube, back.game.cube_owner, back.game.turn) == (2, 1, 0)
+    assert back.game.actions == m.game.actions and back.score == (2, 1)

@@ -186,8 +186,11 @@ def test_a_money_game_set_up_from_a_position():
         text = write_sgf([g])
     back = read_sgf(text).games[0]
     assert back.position == g.position and back.actions == g.actions
-    with pytest.raises(InvalidRecordError, match="match game set up"):
-        read_sgf(SETUP.replace("length:0", "length:3"))
+    # the same setup in a match game: read (issue 38); a centred cube on 2 is no
+    # match game's (automatic doubles only)
+    assert read_sgf(SETUP.replace("length:0", "length:3")).games[0].start is not None
+    with pytest.raises(InvalidRecordError, match="centred cube on 2"):
+        read_sgf(SETUP.replace("length:0", "length:3").replace(";CP[w]", ""))
     with pytest.raises(InvalidRecordError, match="15 checkers|holds"):
         read_sgf(SETUP.replace("AW[e][e][e]", "AW[e][e][e]AB[e]"))
 
@@ -354,6 +357,114 @@ def test_a_match_game_set_up_at_the_opening_reads_as_the_match_s_game():
                "AB[a][a][l][l][l][l][l][q][q][q][s][s][s][s][s]")
     text = MATCH_TEXT.replace("RU[Crawford]RE[B+2]", "RU[Crawford]RE[B+2]" + opening, 1)
     assert opening in text
-    assert read_sgf(text).match.score == (5, 2)
-    with pytest.raises(InvalidRecordError, match="match game set up"):
-        read_sgf(text.replace("AW[x][x]", "AW[x][w]", 1))
+    record = read_sgf(text)
+    assert record.match.score == (5, 2) and record.games[0].start is None
+    # another position (White's back checker on its 23-point, not 24) is a set-up game
+    # of the match: the same moves replay from it
+    moved = read_sgf(text.replace("AW[x][x]", "AW[x][w]", 1))
+    assert moved.match.score == (5, 2) and moved.games[0].start is not None
+    assert moved.games[0].restart().position.tolist()[23:25] == [1, 1]
+
+
+# A game of a 7-point match at 2-1 set up from an edited position, as Gibbon writes it:
+# one node with AE/AW/AB, the cube (CV 2, CP: White owns it), who is on roll (PL) and
+# the dice (DI).  White (Ann): two checkers on its 6-point (f), one on its 5-point (e);
+# Black (Bob): x x4 (its 1-point), w x5 (2), v (3), t (5), r (7), q (8), o (10), n (11),
+# fifteen.  Ann plays 54 as 6/1 5/1 (f a, e a), then Bob resigns: RE says how.
+GIBBON = ("(;FF[4]GM[6]CA[UTF-8]AP[GIBBON:3.3]MI[length:7][game:3][ws:2][bs:1]PW[Ann]PB[Bob]"
+          "RE[{re}]\n"
+          ";AE[a:y]AW[f][f][e]AB[x][x][x][x][w][w][w][w][w][v][t][r][q][o][n]CV[2]CP[w]PL[W]"
+          "DI[54]\n;W[54faea])")
+
+
+@pytest.mark.parametrize("re_,winner,points,reason", [
+    # points then R or Resign, any case: a single game at the 2-cube is 2 points
+    ("W+2Resign", 0, 2, "resign"), ("W+2R", 0, 2, "resign"), ("w+2resign", 0, 2, "resign"),
+    ("W+2r", 0, 2, "resign"),
+    ("W+4Resign", 0, 4, "resign"),                   # a gammon: 2 x 2
+    ("B+2Resign", 1, 2, "resign"),                   # Ann resigns a single game
+    # no points: the next game's score would say; the file has none, so a single game
+    ("W+Resign", 0, 2, "resign"), ("W+R", 0, 2, "resign"),
+    # a forfeit or a match lost on time: Ann wins the 5 points she needed (7 - 2)
+    ("W+F", 0, 5, "forfeit"), ("W+Forfeit", 0, 5, "forfeit"), ("W+T", 0, 5, "forfeit"),
+    ("W+Time", 0, 5, "forfeit"), ("W+5F", 0, 5, "forfeit"),
+])
+def test_results_in_every_spelling_of_the_spec(re_, winner, points, reason):
+    g = read_sgf(GIBBON.format(re=re_)).games[0]
+    assert (g.result.winner, g.result.points, g.result.reason) == (winner, points, reason)
+
+
+def test_results_that_say_nothing_or_disagree():
+    for re_ in ("?", "Void", "", "Unknown"):    # unknown, void, no result, other words
+        assert read_sgf(GIBBON.format(re=re_)).games[0].result is None
+    for re_, why in (("W+2", "not over"), ("W+3Resign", "no resignation.*scores 3"),
+                     ("W+6F", "won 5"), ("W+2X", "RE points"), ("B+2.5R", "RE points")):
+        with pytest.raises(InvalidRecordError, match=why):
+            read_sgf(GIBBON.format(re=re_))
+    # a finished game: the winner is checked, the points when given; a draw is refused
+    assert read_sgf(MATCH_TEXT.replace("RE[B+2]", "RE[B+]", 1)).match.score == (5, 2)
+    assert read_sgf(MATCH_TEXT.replace("RE[B+2]", "RE[?]", 1)).match.score == (5, 2)
+    for re_, why in (("RE[W+]", "player 1 won 2"), ("RE[Draw]", "draw"), ("RE[0]", "draw")):
+        with pytest.raises(InvalidRecordError, match=why):
+            read_sgf(MATCH_TEXT.replace("RE[B+2]", re_, 1))
+    # Bob's resignation in game 2 without its points: game 3 starts at 1-2, so 1
+    assert read_sgf(MATCH_TEXT.replace("RE[W+1R]", "RE[W+Resign]", 1)).match.score == (5, 2)
+
+
+def test_a_resignation_without_points_scores_what_the_next_game_says():
+    # Ann plays 31, Bob resigns; the next game starts at 2-0: a gammon, not a single game
+    text = ("(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[W+R];W[31hefe])\n"
+            "(;FF[4]GM[6]MI[length:0][game:1][ws:2][bs:0]PW[Ann]PB[Bob];B[31qtst])")
+    first = read_sgf(text).games[0]
+    assert (first.result.points, first.result.kind, first.result.reason) == (2, "gammon", "resign")
+
+
+def test_a_match_game_set_up_from_a_position_reads_analyses_and_writes_back():
+    import numpy as np
+
+    import backgammon as bg
+
+    record = read_sgf(GIBBON.format(re="W+2Resign"))
+    m, g = record.match, record.games[0]
+    assert m.score == (4, 1) and g.score == (2, 1) and not g.crawford   # 2 + 2, 1
+    start = dict(g.start)
+    assert (start["turn"], start["dice"], start["cube"], start["cube_owner"]) == (0, (5, 4), 2, 0)
+    expect = [0] * 26
+    expect[5], expect[6] = 1, 2
+    for point, n in ((24, 4), (23, 5), (22, 1), (20, 1), (18, 1), (17, 1), (15, 1), (14, 1)):
+        expect[point] = -n                         # Bob's checkers, in Ann's numbering
+    assert Position.from_position_id(start["position_id"]).tolist() == expect
+    assert [x.kind for x in g.actions][:1] == ["play"]
+
+    # analysed from there: Ann's 54 is a choice (6/1 6/2, 6/1 5/1, 6/2 5/off), valued
+    # at 2-1 (Ann 5-away, Bob 6-away) with her cube on 2; Bob has no cube to turn
+    class Even:
+        def evaluate_batch(self, boards):
+            out = np.zeros((len(boards), 5), np.float32)
+            out[:, 0] = 0.5
+            return out
+
+    a = bg.analyse(record, evaluator=Even(), ply=0)
+    assert [(d.kind, d.player, d.dice) for d in a.decisions] == [("play", 0, (5, 4))]
+    assert a.decisions[0].situation(a.names) == "Ann 5-away, Bob 6-away, cube 2 owned by Ann"
+    assert len(g.restart().position.legal_plays((5, 4))) == 3
+
+    # written back the same way (a setup node, the cube, the dice), nothing lost
+    text = write_sgf(m, strict=True)
+    assert "AE[a:y]AW[e][f][f]AB[n][o][q][r][t][v][w][w][w][w][w][x][x][x][x]" in text
+    assert ";CV[2]" in text and ";CP[w]" in text and ";PL[W]DI[54]" in text
+    assert "MI[length:7][game:0][ws:2][bs:1]" in text and "RE[W+2R]" in text
+    back = read_sgf(text)
+    assert back.match.score == (4, 1) and dict(back.games[0].start) == start
+    assert back.games[0].actions == g.actions
+    # and through the library's JSON record
+    again = Match.from_json(m.to_json())
+    assert again.score == (4, 1) and dict(again.games[0].start) == start
+    # Bob on roll instead (PL[B], 21 rolled): he plays his 11/9 10/9 (White's 14 and 15
+    # to 16: n p, o p), from his side of the same board
+    bob = read_sgf(GIBBON.format(re="W+2Resign").replace("PL[W]DI[54]", "PL[B]DI[21]")
+                   .replace(";W[54faea]", ";B[21npop]"))
+    g = bob.games[0]
+    assert (g.start["turn"], g.start["dice"]) == (1, (2, 1))
+    assert g.actions[0].player == 1 and sorted(g.actions[0].value) == [(10, 9), (11, 9)]
+    assert read_sgf(write_sgf(bob.match, strict=True)).games[0].actions == g.actions

@@ -140,3 +140,34 @@ def test_rich_displays():
     # names are escaped
     m = bg.Match(3, names=("<b>", "&"))
     assert "<b>" not in m._repr_html_().split("<svg")[0]
+
+
+def test_notebook_displays_say_what_the_text_says():
+    import re
+
+    def cells(page, tag):
+        return [re.sub("<[^>]+>", "", c) for c in re.findall(f"<{tag}[^>]*>(.*?)</{tag}>", page)]
+
+    # A cube decision: column headers over the actions, and the chances line.  At an
+    # even game without gammons (0.5, 0, 0, 0, 0) the text reads "win 50.0% ... lose 50.0%".
+    d = bg.CubeDecision.from_chances((0.5, 0.0, 0.0, 0.0, 0.0))
+    page = d._repr_html_()
+    assert cells(page, "th")[:3] == ["action", "equity", "vs best"]
+    assert "Chances: win 50.0% (gammon 0.0%, backgammon 0.0%), lose 50.0%" in page
+    assert re.findall(r"<tr><td[^>]*>([^<]*)</td>", page)[:3] == \
+        ["No double", "Double, take", "Double, pass"]
+    assert "Proper cube action: No double, take" in page
+    # match play: the values are match winning chances
+    m = bg.CubeDecision.from_chances((0.5, 0.0, 0.0, 0.0, 0.0), score=(3, 3))
+    assert "match winning chances" in cells(m._repr_html_(), "th")
+    # A rollout: the "lose" row the text has (1 - win).  A sure win (one checker on
+    # the 1-point, any roll bears it off): win 1, lose 0 with the interval [0, 0].
+    r = bg.rollout(board({1: 1}, {19: 3, 20: 3, 21: 3}), games=72, seed=3)
+    rows = re.findall(r"<tr>(.*?)</tr>", r._repr_html_())
+    names = [cells(row, "td")[0] for row in rows[1:]]
+    assert names[:6] == ["win", "win gammon", "win backgammon", "lose", "lose gammon",
+                         "lose backgammon"]
+    assert cells(rows[4], "td") == ["lose", "0.0000", "0.0000", "[0.0000, 0.0000]"]
+    # Ranked plays: each column says which side's gammons it holds
+    header = cells(bg.Position.initial().rank_plays("31")._repr_html_(), "th")
+    assert header == ["#", "play", "equity", "win", "win gammon", "lose", "lose gammon"]

@@ -159,6 +159,113 @@ class Decision:
                                   "by an older version of the library)")
         return Game.from_gnubg_id(self.gnubg_id, rules=rules)
 
+    def _game(self) -> Game | None:
+        """:meth:`to_game`, or None when the decision carries no state or a bad one."""
+        if not self.gnubg_id:
+            return None
+        try:
+            return self.to_game()
+        except BackgammonError:
+            return None
+
+    @property
+    def xgid(self) -> str:
+        """eXtreme Gammon's ``XGID=...`` of the moment of this decision (as ``gnubg_id``
+        is gnubg's: paste either into gnubg or XG to look at it there); ``""`` when the
+        decision carries no game state.
+
+            >>> import backgammon as bg
+            >>> m = bg.Match(5, rng=1)
+            >>> m.game.roll((3, 1)); m.game.play("8/5 6/5")
+            >>> bg.analyse(m).decisions[0].xgid
+            'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:5:6'
+        """
+        import warnings
+
+        game = self._game()
+        if game is None:
+            return ""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                return game.xgid()
+            except BackgammonError:  # a state an XGID cannot hold
+                return ""
+
+    @property
+    def away(self) -> tuple[int, int] | None:
+        """The match score as ``(away, opponent_away)`` from ``player``'s side (points
+        each still needs), ``None`` in money play or without game state.
+
+            >>> import backgammon as bg
+            >>> m = bg.Match(5, rng=1)
+            >>> m.game.roll((3, 1)); m.game.play("8/5 6/5")
+            >>> bg.analyse(m).decisions[0].away
+            (5, 5)
+        """
+        game = self._game()
+        if game is None or not game.match_length:
+            return None
+        return (game.match_length - game.score[self.player],
+                game.match_length - game.score[1 - self.player])
+
+    def situation(self, names: tuple[str, str] = ("player 0", "player 1")) -> str:
+        """The score and the cube at this decision, in words, ``names`` for players 0
+        and 1: ``"money game, cube 1 centred"``, ``"Ann 3-away, Bob 5-away, cube 2
+        owned by Bob"``; an answer to a double adds ``"doubled to 4"``."""
+        game = self._game()
+        parts = []
+        if game is not None:
+            if not game.match_length:
+                parts.append("money game")
+            else:
+                away, opp = self.away or (0, 0)
+                me, them = names[self.player], names[1 - self.player]
+                score = f"{me} {away}-away, {them} {opp}-away"
+                if game.crawford:
+                    score += ", Crawford game"
+                elif 1 in (away, opp):
+                    score += ", post-Crawford"
+                parts.append(score)
+        owner = "centred" if self.cube_owner is None else f"owned by {names[self.cube_owner]}"
+        cube = f"cube {self.cube} {owner}"
+        if self.kind == "cube" and self.made in ("take", "pass", "beaver"):
+            cube += f", doubled to {2 * self.cube}"
+        parts.append(cube)
+        return ", ".join(parts)
+
+    def loss_text(self) -> str:
+        """The loss as the reports write it: ``"0.143"``, in match play with the MWC
+        (``"0.143 (1.52% MWC)"``)."""
+        text = f"{self.loss:.3f}"
+        if self.loss_mwc is not None:
+            text += f" ({100 * self.loss_mwc:.2f}% MWC)"
+        return text
+
+    def describe(self, names: tuple[str, str] = ("player 0", "player 1")) -> str:
+        """One line for people: the game (numbered from 1), the player (``names``),
+        the dice, what was done and, unless it was the best (or tied with it), its
+        flag, the best choice and the loss; then the score and the cube (:meth:`situation`).  ``str()`` of a
+        decision is this with ``"player 0"`` and ``"player 1"``.
+
+            >>> import backgammon as bg
+            >>> m = bg.Match(5, rng=1)
+            >>> m.game.roll((3, 1)); m.game.play("8/5 6/5")
+            >>> print(bg.analyse(m).decisions[0])
+            game 1, player 0 (31): 8/5 6/5, the best; player 0 5-away, player 1 5-away, cube 1 centred
+        """
+        dice = f" ({self.dice[0]}{self.dice[1]})" if self.dice else ""
+        text = f"game {self.game + 1}, {names[self.player]}{dice}: {self.made}"
+        if self.made == self.best or self.loss <= 0.0:   # the best, or tied with it
+            text += ", the best"
+        else:
+            text += (f" ({self.flag})" if self.flag else "") + \
+                f", best {self.best}, loss {self.loss_text()}"
+        return f"{text}; {self.situation(names)}"
+
+    def __str__(self) -> str:
+        return self.describe()
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data: every field, tuples as lists (as in :meth:`Analysis.to_dict`)."""
         return _plain(asdict(self))
@@ -597,15 +704,20 @@ class _Analyser:
 
 
 def games_of(source: Any) -> tuple[list[Game], tuple[str, str], int]:
-    """The games, player names and match length of a Match, a Game or a list of games."""
+    """The games, player names and match length of a Match, a Game, a list of games or a
+    record read by :mod:`backgammon.formats` (``read_record(path)``: a match or a money
+    session, with its players' names)."""
+    from backgammon.formats import MatRecord, Record, SgfRecord
     from backgammon.match import Match
+    if isinstance(source, (MatRecord, SgfRecord, Record)):
+        return list(source.games), source.names, source.match_length
     if isinstance(source, Match):
         return list(source.games), source.names, source.length
     if isinstance(source, Game):
         return [source], ("Player 0", "Player 1"), source.match_length
     if isinstance(source, (str, bytes)):
-        raise TypeError("analyse a Match, a Game or a list of Games; read a file first "
-                        "(Match.from_mat, Match.from_json)")
+        raise TypeError("analyse a Match, a Game, a list of Games or a record; read a file "
+                        "first (backgammon.formats.read_record(path))")
     try:
         games = list(source)
     except TypeError:
@@ -632,8 +744,10 @@ def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
 
 def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: Any = None, *,
             thresholds: Any = (0.03, 0.06, 0.12), workers: int | None = None) -> Analysis:
-    """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`
-    or a list of games, with ``evaluator`` (default: the bundled nets) at ``ply``.
+    """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`,
+    a list of games or a record file read by :func:`backgammon.formats.read_record`
+    (its names kept, money sessions too), with ``evaluator`` (default: the bundled
+    nets) at ``ply``.
 
     ``ply`` defaults to 2 with the nets (the deepest level that analyses a 7-point
     match in under 10 seconds, and the one whose error rates and flags come closest
@@ -746,6 +860,29 @@ class Analysis:
         return [d for d in self.decisions
                 if d.flag is not None and (player is None or d.player == player)]
 
+    def worst(self, n: int = 10, player: int | None = None, kind: str | None = None
+              ) -> list[Decision]:
+        """The ``n`` decisions that lost the most equity (normalised, as ``loss``),
+        worst first (equal losses in match order), of ``player`` (0 or 1, or both) and
+        of ``kind`` (``"play"``, ``"cube"``, or both); decisions that lost nothing are
+        left out, so fewer than ``n`` may come back.
+
+            >>> import backgammon as bg
+            >>> m = bg.Match(3, rng=3)
+            >>> m.game.roll((6, 1)); m.game.play("13/7 8/7")
+            >>> bg.analyse(m).worst(5)
+            []
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise BackgammonError(f"n is a whole number of decisions >= 0, got {n!r}"[:200])
+        if player is not None:
+            self._player(player)
+        if kind not in (None, "play", "cube"):
+            raise BackgammonError(f"kind is 'play', 'cube' or None, got {kind!r}"[:200])
+        mine = [d for d in self.decisions if d.loss > 0
+                and (player is None or d.player == player) and (kind is None or d.kind == kind)]
+        return sorted(mine, key=lambda d: -d.loss)[:n]   # a stable sort: match order on ties
+
     def error_rate(self, player: int) -> float:
         """gnubg's error rate: total loss per counted decision x 1000 (mEMG)."""
         return self.stats(player).error_rate
@@ -787,12 +924,6 @@ class Analysis:
             return (f"{self.match_length}-point match.  Losses and luck in normalised equity "
                     "(EMG); in match play also in match winning chances (MWC %).")
         return "Money play.  Losses and luck in equity per unit of the cube."
-
-    def _loss_text(self, d: Decision) -> str:
-        text = f"{d.loss:.3f}"
-        if d.loss_mwc is not None:
-            text += f" ({100 * d.loss_mwc:.2f}% MWC)"
-        return text
 
     def _game_lines(self) -> list[str]:
         out = []
@@ -839,9 +970,10 @@ class Analysis:
         flagged = self.flagged()
         lines += ["", f"Flagged decisions ({len(flagged)}):"]
         for d in flagged:
-            dice = f" {d.dice[0]}{d.dice[1]}" if d.dice else ""
-            lines.append(f"  game {d.game + 1}, {self.names[d.player]}{dice}: {d.flag}: "
-                         f"{d.made}, best {d.best}, loss {self._loss_text(d)}  [{d.position_id}]")
+            lines.append(f"  {d.describe(self.names)}")
+            ids = [f"GNUbgID {d.gnubg_id}", d.xgid] if d.gnubg_id else \
+                [f"Position ID {d.position_id}"]
+            lines += [f"      {i}" for i in ids if i]
         return "\n".join(lines)
 
     # -------------------------------------------------------------- data

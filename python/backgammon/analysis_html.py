@@ -29,6 +29,8 @@ th { background: #e8e8f0; } td.l, th.l { text-align: left; }
             gap: 1em; align-items: flex-start; }
 .flag { font-weight: bold; color: #b00; }
 .units { color: #555; }
+code.id { user-select: all; -webkit-user-select: all; background: #f3f3f7; padding: 0 0.2em;
+          font-size: 0.95em; }
 """
 
 
@@ -54,6 +56,16 @@ def _board(d: Any, orientation: str = "right") -> str:
             last = None
     return str(svg.board(pos, dice=d.dice, cube=cube, last_play=last, size=360,
                          orientation=orientation))
+
+
+def _ids(d: Any) -> str:
+    """The decision's GNUbgID and XGID, each selected whole by one click (to paste into
+    gnubg or XG); the Position ID alone for a decision saved without game state."""
+    if not d.gnubg_id:
+        return f"Position ID <code class='id'>{_e(d.position_id)}</code>"
+    xgid = d.xgid
+    return (f"GNUbgID <code class='id'>{_e(d.gnubg_id)}</code>"
+            + (f"<br><code class='id'>{_e(xgid)}</code>" if xgid else ""))
 
 
 def render(analysis: Any, title: str | None) -> str:
@@ -100,15 +112,15 @@ def render(analysis: Any, title: str | None) -> str:
         dice = f", rolled {d.dice[0]}-{d.dice[1]}" if d.dice else ""
         options = "".join(
             f"<tr><td class='l'>{_e(text)}</td><td>{eq:+.3f}</td></tr>" for text, eq in d.options)
-        loss = f"{d.loss:.3f}" + ("" if d.loss_mwc is None else f" ({100 * d.loss_mwc:.2f}% MWC)")
         action = "" if d.cube_action is None else f"<br>Proper cube action: {_e(d.cube_action)}"
         out.append(
             f"<div class='decision'><div>{_board(d)}</div><div>"
             f"<p>Game {d.game + 1}, {_e(names[d.player])}{_e(dice)}: "
             f"<span class='flag'>{_e(d.flag)}</span><br>"
+            f"{_e(d.situation(names))}<br>"
             f"Made: {_e(d.made)} ({d.equity_made:+.3f})<br>Best: {_e(d.best)} "
-            f"({d.equity_best:+.3f})<br>Loss: {_e(loss)}{action}<br>"
-            f"<small>Position ID {_e(d.position_id)}</small></p>"
+            f"({d.equity_best:+.3f})<br>Loss: {_e(d.loss_text())}{action}</p>"
+            f"<p>{_ids(d)}</p>"
             f"<table><tr><th class='l'>Choice</th><th>Equity</th></tr>{options}</table>"
             "</div></div>")
     out.append("</body></html>")

@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -129,12 +130,34 @@ def _cmd_cube(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unwritable(path: str) -> str:
+    """Why ``path`` cannot be written ('' if it can): opened for appending, so an
+    existing file is left as it is, and a file made by the check is removed."""
+    if os.path.isdir(path):
+        return "it is a folder"
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not existed:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+    return ""
+
+
 def _cmd_analyse(args: argparse.Namespace) -> int:
     import dataclasses
 
     from backgammon.analysis import analyse
     from backgammon.formats.files import read_record
 
+    if args.html:   # before the analysis, which may take minutes: a bad path fails now
+        why = _unwritable(args.html)
+        if why:
+            print(f"backgammon: error: cannot write {args.html!r}: {why}", file=sys.stderr)
+            return 2
     record = read_record(args.file)
     source = record.match if record.match is not None else record.games
     names = record.names

@@ -330,16 +330,9 @@ class CubeDecision:
         lines.append(f"  Proper cube action: {self.action}")
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        import html
-        fmt = "{:.2%}" if self.match_play else "{:+.4f}"
-        rows = "".join(
-            f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{fmt.format(v)}"
-            f"{html.escape(self._error_text(k))}</td>"
-            f"<td style='text-align:right'>{'' if abs(d) < 5e-10 else f'{d:+.4f}'}</td></tr>"
-            for k, (name, v, d) in enumerate(self._rows() if self.available else self._rows()[:1]))
-        return (f"<table><caption>{html.escape(self._heading())}</caption>{rows}"
-                f"<tr><th colspan='3'>{html.escape(self.action)}</th></tr></table>")
+    def _repr_html_(self) -> str:  # Jupyter: backgammon.display.cube_html
+        from backgammon.display import cube_html
+        return cube_html(self)
 
 
 

@@ -55,7 +55,10 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
                  post_crawford: bool = False, rules: Any = None) -> CubeDecision:
     """The cube decision of the player on roll, by cubeful rollouts of both branches.
 
-    A :class:`~backgammon.Game` waiting for a roll supplies its cube, owner,
+    A :class:`~backgammon.Game` waiting for a roll, or for the answer to a
+    double just offered (phase ``"doubled"``: the doubler's decision is rolled
+    out from the moment before the double, and ``take`` answers for the
+    doubled player, as :func:`~backgammon.cube_decision` does), supplies its cube, owner,
     score, Crawford flag and rules, and so does a GNUbgID or an XGID (read as
     its game by :func:`~backgammon.rollout.read_game_or_position`, as
     ``backgammon cube ID --rollout N`` reads it, so the two agree); a
@@ -73,6 +76,13 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
     (money: per unit of the current stake; match: match winning chances),
     with ``stderr`` and ``games``.  Refused (:class:`IllegalActionError`) when
     the player on roll may not double.
+
+        >>> import backgammon as bg
+        >>> g = bg.Game.from_position(bg.Position.initial())
+        >>> g.double()                       # the question: was it right, and take?
+        >>> bg.rollout_cube(g, games=1296, seed=1) == bg.rollout_cube(
+        ...     bg.Game.from_position(bg.Position.initial()), games=1296, seed=1)
+        True
     """
     from backgammon import met
 
@@ -142,10 +152,12 @@ def _start(source: Any, cube: int, owner: str, score: tuple[int, int] | None,
             raise BackgammonError(
                 f"{', '.join(given)} given for a game (or a GNUbgID or XGID) that records "
                 "its own cube, score and rules; give them with a Position or a Position ID")
+        if source.phase is Phase.DOUBLED:
+            return _before_double(source)
         if source.phase is not Phase.ROLL:
             raise IllegalActionError(
-                "a cube decision by rollout comes before the roll; the game is in phase "
-                f"{shown(source.phase.value)}")
+                "a cube decision by rollout comes before the roll or while a double is "
+                f"pending; the game is in phase {shown(source.phase.value)}")
         return source.copy()
     if not isinstance(source, Position):
         raise TypeError(f"rollout_cube takes a Game, a Position or a position spelling, "
@@ -164,6 +176,21 @@ def _start(source: Any, cube: int, owner: str, score: tuple[int, int] | None,
     return Game.from_position(source, cube=cube, cube_owner=cube_owner, rules=rules, rng=0,
                               match_length=length, score=(length - away, length - opp),
                               crawford=crawford)
+
+
+def _before_double(game: Game) -> Game:
+    """The game just before its pending double: the doubler on roll, the cube as it was.
+
+    The doubler's decision (no double / double, take / double, pass) is the one rolled
+    out; the doubled player's answer is the decision's ``take``, as
+    :func:`~backgammon.cube_decision` gives it for the same game."""
+    try:
+        return Game.from_position(game.position, turn=game.turn, cube=game.cube,
+                                  cube_owner=game.cube_owner, rules=game.rules, rng=0,
+                                  match_length=game.match_length, score=game.score,
+                                  crawford=game.crawford)
+    except BackgammonError as exc:  # pragma: no cover - a doubled game was a legal ROLL one
+        raise IllegalActionError(f"the game before its double cannot be set up: {exc}") from None
 
 
 def _per_game(result: Any) -> np.ndarray:

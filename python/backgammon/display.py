@@ -36,6 +36,7 @@ __all__ = ["RankedPlays"]
 
 _STYLE = ("border-collapse:collapse;font-family:sans-serif;font-size:13px")
 _CELL = "padding:2px 8px;text-align:right"
+_FONT = "font-family:sans-serif;font-size:13px"
 
 
 def table(caption: str, header: list[str], rows: list[list[str]]) -> str:
@@ -117,8 +118,13 @@ def _estimate_row(name: str, est: Any, signed: bool = False) -> list[str]:
 
 
 def rollout_html(r: Any) -> str:
+    """The table of a :class:`~backgammon.RolloutResult`: the rows its text shows
+    (the ``lose`` row is 1 - win, with the win's error and its interval turned)."""
     rows = [_estimate_row(n, getattr(r, k)) for n, k in (
-        ("win", "win"), ("win gammon", "win_gammon"), ("win backgammon", "win_backgammon"),
+        ("win", "win"), ("win gammon", "win_gammon"), ("win backgammon", "win_backgammon"))]
+    rows.append(["lose", f"{1.0 - r.win.value:.4f}", f"{r.win.stderr:.4f}",
+                 f"[{1.0 - r.win.high:.4f}, {1.0 - r.win.low:.4f}]"])
+    rows += [_estimate_row(n, getattr(r, k)) for n, k in (
         ("lose gammon", "lose_gammon"), ("lose backgammon", "lose_backgammon"))]
     rows.append(_estimate_row("equity (cubeless)", r.equity, signed=True))
     if r.cubeful is not None:
@@ -127,6 +133,61 @@ def rollout_html(r: Any) -> str:
     caption = (f"Rollout of {r.position.position_id()}: {r.games:,} games, policy "
                f"{r.policy}, seed {r.seed}" + (", stratified" if r.stratified else ""))
     return table(caption, ["", "value", "std err", "95% interval"], rows)
+
+
+def cube_chances(probabilities: Any) -> str:
+    """The chances line of a cube decision, as its text shows it.
+
+        >>> cube_chances((0.7, 0.2, 0.01, 0.05, 0.0))
+        'Chances: win 70.0% (gammon 20.0%, backgammon 1.0%), lose 30.0% (gammon 5.0%, backgammon 0.0%)'
+    """
+    w, wg, wb, lg, lb = probabilities
+    return (f"Chances: win {w:.1%} (gammon {wg:.1%}, backgammon {wb:.1%}), "
+            f"lose {1 - w:.1%} (gammon {lg:.1%}, backgammon {lb:.1%})")
+
+
+def cube_html(d: Any) -> str:
+    """The table of a :class:`~backgammon.CubeDecision`: a heading with the score, cube
+    and how it was found, the chances line, then one row per action under column
+    headers (the value, its error for a rollout, the difference from the best), and
+    the proper action.
+
+        >>> from backgammon.cube import CubeDecision
+        >>> page = cube_html(CubeDecision.from_chances((0.5, 0.0, 0.0, 0.0, 0.0)))
+        >>> "<th" in page and "Chances: win 50.0%" in page and "No double, take" in page
+        True
+    """
+    esc = html.escape
+    fmt = "{:.2%}" if d.match_play else "{:+.4f}"
+    unit = "match winning chances" if d.match_play else "equity"
+    rolled = bool(d.stderr)
+    header = ["action", unit] + (["std err"] if rolled else []) + ["vs best"]
+    rows = d._rows() if d.available else d._rows()[:1]
+    body = []
+    for k, (name, value, diff) in enumerate(rows):
+        cells = [name, fmt.format(value)]
+        if rolled:
+            cells.append(d._error_text(k).strip())
+        cells.append("" if abs(diff) < 5e-10 else f"{diff:+.4f}")
+        body.append(cells)
+    width = len(header)
+
+    def row(cells: list[str], tag: str) -> str:
+        return "<tr>" + "".join(
+            f"<{tag} style='{_FONT};{_CELL}{';text-align:left' if i == 0 else ''}'>{esc(c)}</{tag}>"
+            for i, c in enumerate(cells)) + "</tr>"
+
+    extra = ""
+    if rolled:
+        extra = (f"<tr><td colspan='{width}' style='{_FONT};{_CELL};text-align:left'>"
+                 f"Double, take minus no double: error {d.stderr['difference']:.4f} "
+                 "(paired games)</td></tr>")
+    # a bare <table>, as the display always began (the font is on the caption and cells)
+    return (f"<table><caption style='text-align:left;{_FONT}'>{esc(d._heading())}"
+            f"<br>{esc(cube_chances(d.probabilities))}</caption>{row(header, 'th')}"
+            + "".join(row(cells, "td") for cells in body) + extra
+            + f"<tr><th colspan='{width}' style='{_FONT};{_CELL};text-align:left'>Proper cube action: "
+            f"{esc(d.action)}</th></tr></table>")
 
 
 def duel_html(d: Any) -> str:
@@ -172,7 +233,8 @@ class RankedPlays(list["RankedPlay"]):
     def _repr_html_(self) -> str:
         ply = self[0].ply if self else 0
         return table(f"Ranked plays ({ply}-ply, cubeless equity for the mover)",
-                     ["#", "play", "equity", "win", "gammon", "lose", "gammon"], self._rows())
+                     ["#", "play", "equity", "win", "win gammon", "lose", "lose gammon"],
+                     self._rows())
 
 
 def install_displays() -> None:

@@ -128,3 +128,32 @@ def walk(game: Game, lost: list[str], cell: Callable[[Event], T | None],
         if game.steps:
             lost.append(f"the steps made this turn {list(game.steps)}")
     return cells
+
+
+def set_up_match_game(game: Game, made: Game) -> None:
+    """Set ``game``, a match's current game not yet begun, up as ``made`` (a game set up
+    from a position at the same score, Crawford flag and length): the match keeps its
+    game object, which now starts from the position, cube, turn and dice of ``made``
+    and records them as its :attr:`~backgammon.Game.start` (the record readers only).
+
+        >>> from backgammon.game import Game
+        >>> from backgammon.match import Match
+        >>> from backgammon.position import Position
+        >>> m = Match(5, rng=1, score=(2, 1))
+        >>> made = Game.from_position(Position.initial().swapped(), turn=1, dice=(5, 2),
+        ...                           match_length=5, score=(2, 1))
+        >>> set_up_match_game(m.game, made)
+        >>> m.game.turn, m.game.dice, m.game.start["turn"]
+        (1, (5, 2), 1)
+    """
+    if game.actions or made.actions:
+        raise InvalidRecordError("a match game is set up before anything is played in it")
+    ours = (game.match_length, game.score, game.crawford)
+    theirs = (made.match_length, made.score, made.crawford)
+    if ours != theirs:
+        raise InvalidRecordError(
+            f"a set-up game at length, score, Crawford {theirs}, its match says {ours}")
+    start = made.start
+    assert start is not None  # made by Game.from_position or an ID reader
+    game._set(position=made.position, turn=made.turn, rolled=made.dice, cube=made.cube,
+              cube_owner=made.cube_owner, phase=made.phase, start=dict(start))

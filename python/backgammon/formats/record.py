@@ -36,6 +36,7 @@ from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.notation import format_play
 from backgammon._show import shown
 from backgammon._numbers import integer
+from backgammon.formats._walk import set_up_match_game
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.game import Game
@@ -267,7 +268,6 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
     """
     from backgammon.game import Game
     from backgammon.match import Match
-    from backgammon.position import Position
     from backgammon.rules import Rules
 
     if _need(data, "format", str, "the record") != FORMAT:
@@ -283,8 +283,18 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
     dice = _dice_source(data, rng)
     try:
         rules = Rules(**{f: rules_data[f] for f in _RULE_FIELDS if f in rules_data})
-        match = Match(length, rules, rng=dice, crawford=bool(data.get("crawford", True)),
-                      names=(names[0], names[1])) if length else None
+        match = None
+        if length:
+            # a match taken up at a score (one game of a match in a file, as Gibbon
+            # writes it): its first game's score, Crawford game or post-Crawford
+            first = games_data[0] if isinstance(games_data[0], dict) else {}
+            start = tuple(first.get("score", (0, 0)))
+            crawford_rule = bool(data.get("crawford", True))
+            crawford_game = (bool(first.get("crawford", False))
+                             if crawford_rule and length > 1 and length - 1 in start else None)
+            match = Match(length, rules, rng=dice, crawford=crawford_rule,
+                          names=(names[0], names[1]), score=start,
+                          crawford_game=crawford_game)
     except (BackgammonError, TypeError) as e:
         raise InvalidRecordError(f"record: {e}") from None
     games = []
@@ -298,8 +308,6 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
                 except BackgammonError as e:
                     raise InvalidRecordError(f"record: {where}: {e}") from None
             game = match.game
-            if gd.get("start") is not None:
-                raise InvalidRecordError(f"record: {where}: a match game starts at the opening")
             if gd.get("rules") is not None or "match_length" in gd:
                 raise InvalidRecordError(
                     f"record: {where}: every game of a match has the match's rules and length")
@@ -308,6 +316,14 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
                     f"record: {where} starts at {list(score)} (Crawford "
                     f"{gd.get('crawford')}), the games before give {list(game.score)} "
                     f"(Crawford {game.crawford})")
+            if gd.get("start") is not None:  # a match game set up from a position
+                start = gd["start"]
+                try:
+                    set_up_match_game(game, _set_up(start, rules, dice, {
+                        "match_length": length, "score": game.score,
+                        "crawford": game.crawford}))
+                except (BackgammonError, KeyError, TypeError, ValueError) as e:
+                    raise InvalidRecordError(f"record: {where}.start {shown(start)}: {e}") from None
         else:
             start = gd.get("start")
             try:
@@ -319,16 +335,8 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
                            "score": score, "crawford": bool(gd.get("crawford", False))}
                 if start is None:
                     game = Game(game_rules, rng=dice, **context)
-                elif "gnubg_id" in start:
-                    game = Game.from_gnubg_id(start["gnubg_id"], rules=game_rules, rng=dice)
-                elif "xgid" in start:
-                    game = Game.from_xgid(start["xgid"], rules=game_rules, rng=dice)
                 else:
-                    game = Game.from_position(
-                        Position.from_position_id(start["position_id"]), turn=start["turn"],
-                        dice=start.get("dice"), cube=start.get("cube", 1),
-                        cube_owner=start.get("cube_owner"), rules=game_rules, rng=dice,
-                        **context)
+                    game = _set_up(start, game_rules, dice, context)
             except (BackgammonError, KeyError, TypeError, ValueError) as e:
                 raise InvalidRecordError(f"record: {where}.start {shown(start)}: {e}") from None
         _replay(game, gd, where)
@@ -339,6 +347,23 @@ def record_from_dict(data: Any, *, rng: Any = None) -> Record:
                                  f"{data.get('winner')} differ from the games' "
                                  f"{list(match.score)} and {match.winner}")
     return Record((str(names[0]), str(names[1])), length, games, match)
+
+
+def _set_up(start: Any, rules: Any, dice: Any, context: dict[str, Any]) -> Game:
+    """The game a record's ``start`` sets up: a GNUbgID, an XGID (each with its own
+    score), or a Position ID with the turn, dice and cube, in ``context`` (the match
+    length, score and Crawford flag)."""
+    from backgammon.game import Game
+    from backgammon.position import Position
+
+    if "gnubg_id" in start:
+        return Game.from_gnubg_id(start["gnubg_id"], rules=rules, rng=dice)
+    if "xgid" in start:
+        return Game.from_xgid(start["xgid"], rules=rules, rng=dice)
+    return Game.from_position(
+        Position.from_position_id(start["position_id"]), turn=start["turn"],
+        dice=start.get("dice"), cube=start.get("cube", 1), cube_owner=start.get("cube_owner"),
+        rules=rules, rng=dice, **context)
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')

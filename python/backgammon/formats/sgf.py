@@ -12,7 +12,9 @@ A file holds one game tree per game.  The root node carries the match::
 the GM[6] specification from 1: both are read) and the
 scores of White (player 0) and Black (player 1) before it; ``RU`` the rules
 (``Crawford``, ``CrawfordGame``, ``Jacoby``, joined by ``:``); ``RE`` the
-result, ``W+3`` or ``B+2R`` (R: resigned).  A move ``W[31hefe]`` is the dice
+result, ``W+3`` or ``B+2R`` (R: resigned), read in every spelling of the SGF
+specification (``W+2Resign``, ``B+R``, ``W+F``/``W+Forfeit``, ``W+T``/``W+Time``
+for a match lost on time, read as a forfeit; ``?``, ``Void``: unknown).  A move ``W[31hefe]`` is the dice
 then one from/to letter pair per checker step: ``a`` to ``x`` are White's
 points 1 to 24 (so Black's 24 to 1), ``y`` the mover's bar, ``z`` off; dice
 alone (``B[22]``) are a roll that cannot be played.  ``B[double]``,
@@ -20,7 +22,8 @@ alone (``B[22]``) are a roll that cannot be played.  ``B[double]``,
 beaver, then taken by the doubler: the specification's spelling; ``beaver`` is read).  ``PL[W]DI[44]`` is a
 roll not played (before a resignation); ``AE``/``AW``/``AB`` (points, one
 letter per checker, ``a:y`` a range), ``PL``, ``CV`` (cube value) and ``CP``
-(cube owner) set a game up.  Comments and analysis (``C``, ``A``, ``GS``, ...)
+(cube owner) set a game up, in money play or in a match (Gibbon writes an edited
+position so; the game is analysed from there, and written back the same way).  Comments and analysis (``C``, ``A``, ``GS``, ...)
 are skipped; of variations the main line is read.
 
 Every play, roll and cube action is replayed through :class:`Game`, so an
@@ -42,11 +45,12 @@ illegal one is an :class:`InvalidRecordError` naming the game and node.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from backgammon.errors import BackgammonError, InvalidRecordError
-from backgammon.formats._walk import Event, record_games, walk
+from backgammon.formats._walk import Event, record_games, set_up_match_game, walk
 from backgammon.formats.loss import report_loss
 from backgammon._numbers import read_int
 from backgammon._show import shown
@@ -319,8 +323,6 @@ def write_sgf(source: Match | Sequence[Game], *, names: Sequence[str] | None = N
         lost.append("games with other rules than the first")
     if not isinstance(source, Match) and any(g.match_length for g in games):
         lost.append("a game of a match in a money session")
-    if isinstance(source, Match) and any(g.start is not None for g in games):
-        lost.append("match games set up from a position")
     if any(resigned_kind_hidden(g) for g in games):
         lost.append("the kind resigned where another kind scores the same (only the points "
                     "are written)")
@@ -469,11 +471,27 @@ def read_sgf(text: str, *, rules: Rules | None = None) -> SgfRecord:
             game.accept()
         result = rp.get("RE")
         if result:
-            _check_result(game, result[0].strip(), where)
+            _check_result(game, result[0].strip(), where,
+                          _points_scored(trees, k, game.score if match else tuple(totals)))
         if game.result is not None:
             totals[game.result.winner] += game.result.points
         games.append(game)
     return SgfRecord(names, length, games, match)
+
+
+def _points_scored(trees: list[Tree], k: int, start: tuple[int, ...]) -> int | None:
+    """The points game ``k`` scored by the next game's starting score (``MI`` ``ws`` and
+    ``bs``), when it says: one side's score grew, the other's did not."""
+    if k + 1 >= len(trees):
+        return None
+    try:
+        info = _match_info(trees[k + 1].nodes[0], f"game {k + 2}")
+    except InvalidRecordError:
+        return None  # said when that game is read
+    if "ws" not in info or "bs" not in info:
+        return None
+    gained = sorted((info["ws"] - start[0], info["bs"] - start[1]))
+    return gained[1] if gained[0] == 0 and gained[1] > 0 else None
 
 
 def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str,
@@ -489,21 +507,25 @@ def _replay(game: Game | None, nodes: list[Node], rules: Rules, where: str,
     dice_seen: tuple[int, int] | None = None
 
     def start() -> Game:
-        if game is not None and setup:
-            if setup.get("board", Position.initial().tolist()) != Position.initial().tolist() \
-                    or setup.get("cube", 1) != 1 or setup.get("owner") is not None:
-                raise _fail("a match game set up from a position or cube (AE/AB/AW/CV/CP) "
-                            "is not read: match games start at the opening", where)
+        if game is not None and setup and \
+                setup.get("board", Position.initial().tolist()) == Position.initial().tolist() \
+                and setup.get("cube", 1) == 1 and setup.get("owner") is None:
             setup.clear()  # the opening position set up: the match's game as it is
         if setup:
             board = setup.get("board") or Position.initial().tolist()
             turn = 0 if turn_seen is None else turn_seen
+            context: dict[str, Any] = {} if game is None else {
+                "match_length": game.match_length, "score": game.score,
+                "crawford": game.crawford}
             try:
                 pos = Position.from_array(board)
                 made = Game.from_position(pos if turn == 0 else pos.swapped(), turn=turn,
                                           dice=dice_seen, cube=setup.get("cube", 1),
-                                          cube_owner=setup.get("owner"), rules=rules,
-                                          rng=dice_source)
+                                          cube_owner=setup.get("owner"),
+                                          rules=rules, rng=dice_source, **context)
+                if game is not None:  # a match game set up (Gibbon writes an edited
+                    set_up_match_game(game, made)  # position so): the match keeps it
+                    return game
             except BackgammonError as e:
                 raise _fail(f"the setup: {e}", where) from None
             return made
@@ -671,31 +693,52 @@ def _legal_spelling(game: Game, steps: tuple[tuple[int, int], ...]) -> Any:
     return same[0].moves if len(same) == 1 and steps else steps
 
 
-def _check_result(game: Game, text: str, where: str) -> None:
-    """``RE[W+3]`` / ``RE[B+2R]``: check it, or resign for it (an accepted resignation)."""
+_RE = re.compile(r"([WB])\+(.*?)(R|RESIGN|T|TIME|F|FORFEIT)?", re.IGNORECASE | re.DOTALL)
+"""A win in the SGF spelling: side, points (optional) and how (resigned, on time,
+by forfeit), each way the specification allows: ``W+3``, ``B+2R``, ``W+2Resign``,
+``W+R``, ``B+Resign``, ``W+T``/``W+Time``, ``W+F``/``W+Forfeit``, any case."""
+
+
+def _check_result(game: Game, text: str, where: str, points_hint: int | None = None) -> None:
+    """Check ``RE`` against the game, or end the game as it says.
+
+    Every spelling of the SGF specification is read (:data:`_RE`; ``?``, ``Void``,
+    ``0`` and ``Draw`` say nothing of a winner): a game the moves leave unfinished
+    is resigned for the points (``R``, ``Resign``; without points: ``points_hint``,
+    what the next game's score says it scored, else a single game) or forfeited
+    (``F``, ``Forfeit``, and ``T``, ``Time``: a match lost on time), and a finished
+    one must have that winner (and those points, when given)."""
     from backgammon.game import RESIGN_KINDS
 
-    if len(text) < 3 or text[0].upper() not in _SIDES or text[1] != "+":
+    if text.upper() in ("?", "VOID", "0", "DRAW", ""):
+        if text.upper() in ("0", "DRAW") and game.result is not None:
+            raise _fail(f"RE[{text}] is a draw, but player {game.result.winner} won", where)
+        return  # an unknown or void result, or none: nothing to check
+    found = _RE.fullmatch(text)
+    if found is None:
         if game.result is None:
-            return  # "?", "Void", a score of an unfinished game: nothing to check
-        raise _fail(f"RE[{text[:20]}] is not W+N or B+N", where)
-    winner = _SIDES[text[0].upper()]
-    body = text[2:]
-    forfeit = body[-1:].upper() == "F"  # this library's spelling of a forfeited match
-    resigned = body[-1:].upper() == "R"
-    digits = body[:-1] if resigned or forfeit else body
-    points = _number(digits, "RE points", where)
-    if game.result is None and forfeit:
+            return  # a score of an unfinished game, or another program's words
+        raise _fail(f"RE[{text[:20]}] is not W+N or B+N (with R, Resign, T, Time, F or "
+                    "Forfeit)", where)
+    # what stands between "+" and the way it was won are the points: ASCII digits or
+    # nothing (anything else is named as bad points)
+    winner = _SIDES[found.group(1).upper()]
+    how = (found.group(3) or "").upper()[:1]           # "", "R", "T" or "F"
+    digits = found.group(2)
+    points = _number(digits, "RE points", where) if digits else None
+    if game.result is None and how in ("F", "T"):
         try:
             game.forfeit(player=1 - winner)
         except BackgammonError as e:
             raise _fail(f"RE[{text}]: {e}", where) from None
     if game.result is None:
-        if not resigned:
+        if how != "R":
             raise _fail(f"RE[{text}], but the game is not over", where)
+        wanted = points if points is not None else points_hint
         for kind in RESIGN_KINDS:
-            if game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
-                                 match_play=game.match_play) == points:
+            scored = game.rules.points(kind, cube=game.cube, cube_turned=game.cube_turned,
+                                       match_play=game.match_play)
+            if wanted is None or scored == wanted:
                 try:
                     game.resign(kind, player=1 - winner)
                     game.accept(player=winner)
@@ -704,8 +747,8 @@ def _check_result(game: Game, text: str, where: str) -> None:
                 break
         else:
             raise _fail(f"RE[{text}]: no resignation with the cube on {game.cube} "
-                        f"scores {points}", where)
+                        f"scores {wanted}", where)
     r = game.result
     assert r is not None
-    if r.winner != winner or r.points != points:
+    if r.winner != winner or (points is not None and r.points != points):
         raise _fail(f"RE[{text}], but player {r.winner} won {r.points}", where)
