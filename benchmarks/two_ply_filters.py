@@ -1,11 +1,12 @@
 """2-ply best play with and without move filters, and gnubg-nn's 2-ply, in one run.
 
 For N positions of varied play (compare_peers.nn_positions) and a seeded
-roll each: seconds a decision of ``best_play(ply=2)`` (every one of the 8
-best at 0-ply searched), ``best_play(ply=2, filtered=True)`` (FILTERS) and
-``gnubg_nn.best_move(board, d1, d2, n=2)``, the filtered one again with the
-bundled screen (``Evaluator.with_pruning(keep=--prune)``), and how often the
-filtered and pruned choices are the unfiltered one.
+roll each: seconds a decision of ``best_play(ply=2, filtered=False)`` (the
+exhaustive search: every one of the 8 best at 0-ply searched),
+``best_play(ply=2)`` (the default: gnubg-style FILTERS) and
+``gnubg_nn.best_move(board, d1, d2, n=2)``, the default again with the
+screen narrowed (``Evaluator.with_pruning(keep=--prune)``), and how often the
+filtered and pruned choices are the exhaustive one.
 
     python benchmarks/two_ply_filters.py [--positions 60] [--prune 4]
 """
@@ -45,13 +46,13 @@ def main() -> None:
         gnubg_nn = None
     for pos, d in cases:
         t = time.process_time()
-        picks["plain"].append(best_play(pos, d, 2, ev).result)
+        picks["plain"].append(best_play(pos, d, 2, ev, filtered=False).result)
         times["plain"] += time.process_time() - t
         t = time.process_time()
-        picks["filtered"].append(best_play(pos, d, 2, ev, filtered=True).result)
+        picks["filtered"].append(best_play(pos, d, 2, ev).result)
         times["filtered"] += time.process_time() - t
         t = time.process_time()
-        picks["pruned"].append(best_play(pos, d, 2, pruned, filtered=True).result)
+        picks["pruned"].append(best_play(pos, d, 2, pruned).result)
         times["pruned"] += time.process_time() - t
         if gnubg_nn is not None:
             board = to_gnubg(pos.tolist())
