@@ -346,3 +346,47 @@ def test_the_backgame_class_reaches_the_cli(tmp_path):
     assert len(ts) == 4 and all(targets.is_backgame(b.tobytes()) for b in ts.boards)
     meta = json.loads(str(np.load(out / "chunk-000000.npz")["meta"]))
     assert meta["classes"] == ["backgame"] and meta["prune"] == 3
+
+
+# Labelling on an executor (any concurrent.futures executor, a Dask cluster's too)
+
+def test_make_targets_on_an_executor_writes_the_same_chunks(tmp_path):
+    """A chunk depends only on its seed: made as tasks of a process pool (the
+    evaluator pickled to the workers) it is the chunk made here, array for array."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    kw = dict(seed=11, chunk_positions=3, ply=1, evaluator=bg.Evaluator.fast())
+    here = targets.make_targets(tmp_path / "here", range(3), **kw)
+    with ProcessPoolExecutor(2) as pool:
+        there = targets.make_targets(tmp_path / "pool", range(3), executor=pool, **kw)
+    assert [p.name for p in here] == [p.name for p in there] == \
+        ["chunk-000000.npz", "chunk-000001.npz", "chunk-000002.npz"]
+    for a, b in zip(here, there):
+        with np.load(a) as x, np.load(b) as y:
+            assert np.array_equal(x["boards"], y["boards"])
+            assert np.array_equal(x["targets"], y["targets"])
+    # resumable as before: nothing is left to make
+    with ProcessPoolExecutor(2) as pool:
+        assert targets.make_targets(tmp_path / "pool", range(3), executor=pool, **kw) == []
+
+
+def test_relabel_on_an_executor_equals_relabel_here(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    src = tmp_path / "src"
+    targets.make_targets(src, range(2), seed=4, chunk_positions=3, ply=0)
+    fast = bg.Evaluator.fast()
+    here = targets.relabel_targets(src, tmp_path / "a", ply=1, evaluator=fast)
+    with ThreadPoolExecutor(2) as pool:
+        there = targets.relabel_targets(src, tmp_path / "b", ply=1, evaluator=fast, executor=pool)
+    assert [p.name for p in here] == [p.name for p in there]
+    for a, b in zip(here, there):
+        assert np.array_equal(targets.read_targets(a).targets, targets.read_targets(b).targets)
+
+
+def test_a_bad_executor_is_refused(tmp_path):
+    with pytest.raises(bg.TrainingDataError, match="executor"):
+        targets.make_targets(tmp_path, range(1), seed=1, chunk_positions=2, ply=0, executor=4)
+    with pytest.raises(bg.TrainingDataError, match="executor"):
+        targets.relabel_targets(tmp_path, tmp_path / "o", ply=0, executor="pool")
+    assert not any(tmp_path.glob("*.npz"))

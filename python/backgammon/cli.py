@@ -31,7 +31,7 @@ import os
 import re
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from backgammon.errors import BackgammonError, InvalidDiceError
 from backgammon.perft import perft
@@ -311,23 +311,49 @@ def _cmd_targets(args: argparse.Namespace) -> int:
 
     if args.filtered and args.ply != 2:
         raise BackgammonError("--filtered needs --ply 2 (it filters the replies of a 2-ply search)")
-    if args.relabel is not None:
-        if args.ply is None:
-            raise BackgammonError("--relabel needs --ply 0, 1 or 2 (the new targets' depth)")
-        targets.relabel_targets(args.relabel, args.out, ply=args.ply, filtered=args.filtered,
-                                evaluator=ev, log=log)
-        return 0
-    if args.chunks is None:
+    if args.relabel is None and args.chunks is None:
         raise BackgammonError("targets needs --chunks FIRST END (or --relabel DIR)")
-    first, end = args.chunks
-    targets.make_targets(args.out, range(first, end), seed=args.seed,
-                         chunk_positions=args.positions, games=args.games,
-                         truncate=args.truncate or None, ply=args.ply,
-                         filtered=args.filtered, explore=args.explore,
-                         varied=args.varied, keep=args.keep, siblings=args.siblings,
-                         classes=None if args.classes is None else set(args.classes),
-                         evaluator=ev, workers=args.workers, log=log)
+    if args.relabel is not None and args.ply is None:
+        raise BackgammonError("--relabel needs --ply 0, 1 or 2 (the new targets' depth)")
+    with _targets_executor(args.processes, args.scheduler) as executor:
+        if args.relabel is not None:
+            targets.relabel_targets(args.relabel, args.out, ply=args.ply, filtered=args.filtered,
+                                    evaluator=ev, executor=executor, log=log)
+            return 0
+        first, end = args.chunks
+        targets.make_targets(args.out, range(first, end), seed=args.seed,
+                             chunk_positions=args.positions, games=args.games,
+                             truncate=args.truncate or None, ply=args.ply,
+                             filtered=args.filtered, explore=args.explore,
+                             varied=args.varied, keep=args.keep, siblings=args.siblings,
+                             classes=None if args.classes is None else set(args.classes),
+                             evaluator=ev, workers=args.workers, executor=executor, log=log)
     return 0
+
+
+@contextlib.contextmanager
+def _targets_executor(processes: int | None, scheduler: str | None) -> Iterator[Any]:
+    """The executor of ``backgammon targets``: none, a local process pool, or a
+    Dask cluster's."""
+    if processes is not None and scheduler is not None:
+        raise BackgammonError("give --processes or --scheduler, not both")
+    if scheduler is not None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise BackgammonError("--scheduler needs Dask: pip install 'backgammon[distributed]'") \
+                from None
+        with Client(scheduler) as client:
+            yield client.get_executor()
+        return
+    if processes is None:
+        yield None
+        return
+    if not 1 <= processes <= 1024:
+        raise BackgammonError(f"--processes must be 1 to 1024, got {processes}")
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(processes) as pool:
+        yield pool
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -626,6 +652,11 @@ def _parser() -> argparse.ArgumentParser:
                          "1- and 2-ply targets) with the bundled pruning nets, keeping K; "
                          "recorded in each chunk's meta; " + _PRUNE_DEFAULT)
     tg.add_argument("--workers", type=int, default=1, help="native threads (default 1)")
+    tg.add_argument("--processes", type=int, default=None, metavar="N",
+                    help="make (or relabel) N chunks at once in N processes")
+    tg.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="make the chunks on a Dask cluster (the distributed extra): "
+                         "its scheduler's address, e.g. tcp://host:8786")
     tg.set_defaults(run=_cmd_targets)
     sv = sub.add_parser(
         "serve", help="serve games, the engine API and a page to play on",

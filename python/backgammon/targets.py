@@ -36,7 +36,7 @@ import hashlib
 import json
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection, Iterable, Union
@@ -509,57 +509,111 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
                  ply: int | None = None, filtered: bool = False, explore: float = 0.1,
                  varied: float = 0.3, keep: float = 0.2, classes: Collection[str] | None = None,
                  siblings: int = 0, evaluator: Any = None, workers: int = 1,
-                 log: Any = None) -> list[Path]:
+                 executor: Executor | None = None, log: Any = None) -> list[Path]:
     """Makes the missing chunk files ``out/chunk-NNNNNN.npz`` of ``chunks``:
     chunk ``c`` samples ``chunk_positions`` positions with seed ``(seed, c)``
     and rolls each out (:func:`rollout_targets`), or with ``ply`` evaluates
     each at that depth (:func:`ply_targets`, with ``filtered``; ``games`` and
     ``truncate`` are then unused); ``explore``, ``varied``, ``keep``, ``classes`` and
     ``siblings`` go to :func:`sample_positions`.  Existing chunks are kept, so an interrupted run resumes
-    where it stopped.  Returns the paths written."""
+    where it stopped.  Returns the paths written.
+
+    ``executor`` (any ``concurrent.futures`` executor, as rollouts take: a
+    process pool, or ``distributed.Client(...).get_executor()`` for a Dask
+    cluster) makes the chunks as its tasks, ``workers`` threads each; this
+    process writes each chunk as it comes back, so the workers need no shared
+    disk.  A chunk's content depends only on its seed, not on where it ran.
+
+        >>> import tempfile
+        >>> from concurrent.futures import ThreadPoolExecutor
+        >>> with ThreadPoolExecutor(2) as pool:
+        ...     paths = make_targets(tempfile.mkdtemp(), range(2), seed=1, chunk_positions=2,
+        ...                          ply=0, executor=pool)
+        >>> [p.name for p in paths]
+        ['chunk-000000.npz', 'chunk-000001.npz']
+    """
     from backgammon.nn import Evaluator
 
+    _check_executor(executor)
     ev = evaluator if evaluator is not None else Evaluator.default()
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for c in chunks:
-        path = folder / f"chunk-{int(c):06d}.npz"
-        if path.exists():
-            continue
-        start = time.time()
-        chunk_seed = int(_rng(seed, int(c)).integers(1 << 62))
-        boards = sample_positions(chunk_positions, seed=chunk_seed, evaluator=ev,
-                                  explore=explore, varied=varied, keep=keep, classes=classes,
-                                  siblings=siblings)
-        if ply is None:
-            targets, stderr = rollout_targets(boards, seed=chunk_seed, games=games,
-                                              truncate=truncate, evaluator=ev, workers=workers)
-        else:
-            targets = ply_targets(boards, ply, evaluator=ev, filtered=filtered)
-            stderr = np.zeros(len(boards), np.float32)
-        meta = {"generator": "backgammon.targets.make_targets", "seed": seed, "chunk": int(c),
-                "chunk_seed": chunk_seed, "positions": chunk_positions,
-                "method": "rollout" if ply is None else _ply_method(ply, filtered),
-                "games": games if ply is None else None,
-                "truncate": truncate if ply is None else None, "explore": explore, "varied": varied,
-                **({} if keep == 0.2 else {"keep": keep}),
-                **({} if classes is None else {"classes": sorted(classes)}),
-                **({"siblings": siblings} if siblings else {}),
-                "evaluator": ev.meta.get("origin", repr(ev)),
-                **_screen_meta(ev),
-                "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "seconds": round(time.time() - start, 1)}
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, boards=boards, targets=targets, stderr=stderr,
-                                meta=np.array(json.dumps(meta)))
-        os.replace(tmp, path)
+    todo = [(int(c), folder / f"chunk-{int(c):06d}.npz") for c in chunks]
+    todo = [(c, path) for c, path in todo if not path.exists()]
+    settings = dict(seed=seed, chunk_positions=chunk_positions, games=games, truncate=truncate,
+                    ply=ply, filtered=filtered, explore=explore, varied=varied, keep=keep,
+                    classes=classes, siblings=siblings, evaluator=ev, workers=workers)
+
+    def done(path: Path, made: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]) -> None:
+        boards, targets, stderr, meta = made
+        _write_chunk(path, boards, targets, stderr, meta)
         written.append(path)
         if log is not None:
             log(f"{path.name}: {len(boards)} positions in {meta['seconds']} s, "
                 f"mean stderr {float(stderr.mean()):.4f}")
-    return written
+
+    written: list[Path] = []
+    if executor is None:
+        for c, path in todo:
+            done(path, _make_chunk(c, **settings))
+    else:
+        futures = {executor.submit(_make_chunk, c, **settings): path for c, path in todo}
+        try:
+            for f in as_completed(futures):
+                done(futures[f], f.result())
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+    return sorted(written)
+
+
+def _check_executor(executor: Any) -> None:
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TrainingDataError(f"executor must be a concurrent.futures.Executor, got "
+                                f"{type(executor).__name__}")
+
+
+def _make_chunk(c: int, *, seed: int, chunk_positions: int, games: int, truncate: int | None,
+                ply: int | None, filtered: bool, explore: float, varied: float, keep: float,
+                classes: Collection[str] | None, siblings: int, evaluator: Any,
+                workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    """Chunk ``c`` of :func:`make_targets`: boards, targets, stderr and meta."""
+    ev = evaluator
+    start = time.time()
+    chunk_seed = int(_rng(seed, int(c)).integers(1 << 62))
+    boards = sample_positions(chunk_positions, seed=chunk_seed, evaluator=ev,
+                              explore=explore, varied=varied, keep=keep, classes=classes,
+                              siblings=siblings)
+    if ply is None:
+        targets, stderr = rollout_targets(boards, seed=chunk_seed, games=games,
+                                          truncate=truncate, evaluator=ev, workers=workers)
+    else:
+        targets = ply_targets(boards, ply, evaluator=ev, filtered=filtered)
+        stderr = np.zeros(len(boards), np.float32)
+    meta = {"generator": "backgammon.targets.make_targets", "seed": seed, "chunk": int(c),
+            "chunk_seed": chunk_seed, "positions": chunk_positions,
+            "method": "rollout" if ply is None else _ply_method(ply, filtered),
+            "games": games if ply is None else None,
+            "truncate": truncate if ply is None else None, "explore": explore, "varied": varied,
+            **({} if keep == 0.2 else {"keep": keep}),
+            **({} if classes is None else {"classes": sorted(classes)}),
+            **({"siblings": siblings} if siblings else {}),
+            "evaluator": ev.meta.get("origin", repr(ev)),
+            **_screen_meta(ev),
+            "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "seconds": round(time.time() - start, 1)}
+    return boards, targets, stderr, meta
+
+
+def _write_chunk(path: Path, boards: np.ndarray, targets: np.ndarray, stderr: np.ndarray,
+                 meta: dict[str, Any]) -> None:
+    """Writes a chunk whole or not at all (a temporary file renamed)."""
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, boards=boards, targets=targets, stderr=stderr,
+                            meta=np.array(json.dumps(meta)))
+    os.replace(tmp, path)
 
 
 def _screen_meta(ev: Any) -> dict[str, float]:
@@ -577,29 +631,31 @@ def _ply_method(ply: int, filtered: bool) -> str:
 
 def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1,
                     filtered: bool = False, evaluator: Any = None,
-                    log: Any = None) -> list[Path]:
+                    executor: Executor | None = None, log: Any = None) -> list[Path]:
     """Writes ``out/NAME`` for every chunk file ``NAME`` of ``source`` not yet
     there: the same positions with new targets, the nets' own evaluation at
     ``ply`` (:func:`ply_targets`, with ``filtered``).  The next generation's targets from the
     last one's positions, at a fraction of the cost of sampling them again (at
     ply 0, a smaller net's targets from bigger nets); resumable like
-    :func:`make_targets`."""
+    :func:`make_targets`, and like it labels on ``executor`` where one is
+    given (one task a chunk; this process reads and writes the files)."""
     from backgammon.nn import Evaluator
 
+    _check_executor(executor)
     ev = evaluator if evaluator is not None else Evaluator.default()
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for src in target_files(source):
-        path = folder / src.name
-        if path.exists():
-            continue
-        start = time.time()
+    written: list[Path] = []
+
+    def job(src: Path) -> tuple[Path, np.ndarray, dict[str, Any]]:
         old = read_targets(src)
         meta_src = read_npz(src, max_file=MAX_FILE, max_bytes=MAX_FILE, error=TrainingDataError,
                             what="training targets")["meta"]
-        targets = ply_targets(old.boards, ply, evaluator=ev, filtered=filtered)
         meta = json.loads(str(meta_src)) if str(meta_src).startswith("{") else {}
+        return src, old.boards, meta
+
+    def done(src: Path, boards: np.ndarray, meta: dict[str, Any], targets: np.ndarray,
+             seconds: float) -> None:
         meta.pop("prune", None)   # the source's screen; the relabelling nets' own below
         meta.pop("margin", None)
         meta.update({**_screen_meta(ev), "method": _ply_method(ply, filtered),
@@ -607,15 +663,39 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
                      "evaluator": ev.meta.get("origin", repr(ev)), "games": None,
                      "truncate": None,
                      "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                     "seconds": round(time.time() - start, 1)})
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, boards=old.boards, targets=targets,
-                                stderr=np.zeros(len(old), np.float32),
-                                meta=np.array(json.dumps(meta)))
-        os.replace(tmp, path)
+                     "seconds": round(seconds, 1)})
+        path = folder / src.name
+        _write_chunk(path, boards, targets, np.zeros(len(boards), np.float32), meta)
         written.append(path)
         if log is not None:
-            log(f"{path.name}: {len(old)} positions relabelled in {meta['seconds']} s")
-    return written
+            log(f"{path.name}: {len(boards)} positions relabelled in {meta['seconds']} s")
 
+    todo = [src for src in target_files(source) if not (folder / src.name).exists()]
+    if executor is None:
+        for src in todo:
+            start = time.time()
+            _, boards, meta = job(src)
+            done(src, boards, meta, ply_targets(boards, ply, evaluator=ev, filtered=filtered),
+                 time.time() - start)
+    else:
+        futures = {}
+        try:
+            for src in todo:
+                _, boards, meta = job(src)
+                f = executor.submit(_timed_ply_targets, boards, ply, ev, filtered)
+                futures[f] = (src, boards, meta)
+            for f in as_completed(futures):
+                src, boards, meta = futures[f]
+                targets, seconds = f.result()
+                done(src, boards, meta, targets, seconds)
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+    return sorted(written)
+
+
+def _timed_ply_targets(boards: np.ndarray, ply: int, evaluator: Any,
+                       filtered: bool) -> tuple[np.ndarray, float]:
+    start = time.time()
+    return ply_targets(boards, ply, evaluator=evaluator, filtered=filtered), time.time() - start
