@@ -105,7 +105,8 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            from backgammon.env._checks import seed_value
+            self._rng = np.random.default_rng(seed_value(seed))
         game = self._start_game(options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
