@@ -369,3 +369,36 @@ def test_vector_env_calls_a_python_opponent_once_for_all_games():
     # at most a few rounds of opponent turns per step (a turn, or a game ended and the
     # opponent opened the next), never one call per game
     assert ended > 0 and rounds <= 3 * 300 and max(calls) > 20
+
+
+# -- self-play on the VectorEnv ------------------------------------------------------------
+
+def test_vector_self_play_both_seats_act_and_winners_score():
+    venv = VectorEnv(16, opponent="self", encoding="pgx", seed=6)
+    obs, infos = venv.reset()
+    seats_seen, ended = set(), 0
+    for _ in range(600):
+        seats_seen.update(infos["to_play"].tolist())
+        # each observation is the mover's: its 15 checkers on points, bar and off
+        assert (np.clip(obs[:, :24], 0, None).sum(axis=1) + obs[:, 24] + obs[:, 26] == 15).all()
+        obs, r, term, trunc, infos = venv.step(venv.sample_actions())
+        assert infos["illegal"].size == 0
+        # the step that ends a game is the winner's last: its points, +1, 2 or 3
+        assert set(r[term].tolist()) <= {1, 2, 3} and not r[~term].any()
+        ended += int(term.sum())
+    assert seats_seen == {0, 1} and ended > 5
+
+
+def test_cleanrl_style_self_play_loop_of_the_docs():
+    # docs/env.md, "Self-play": a linear policy played by both seats, 64 games in lockstep
+    envs = VectorEnv(64, opponent="self", encoding="pgx", seed=0)
+    obs, infos = envs.reset()
+    rng = np.random.default_rng(0)
+    w = np.zeros((34, 156))                      # the policy's weights (logits = obs @ w)
+    wins = 0
+    for step in range(300):
+        logits = obs @ w + rng.gumbel(size=(64, 156))
+        logits[~envs.action_masks()] = -np.inf   # legal ids only
+        obs, rewards, terminations, truncations, infos = envs.step(logits.argmax(axis=1))
+        wins += int((rewards > 0).sum())         # a game's points go to its winner's last step
+    assert infos["illegal"].size == 0 and wins > 0, wins

@@ -198,6 +198,7 @@ ENCODINGS: dict[str, int]
 NET_ENCODING: int
 MICRO_ACTIONS: int
 OPENSPIEL_ACTIONS: int
+OPP_SELF: int
 
 def encoding_size(kind: int) -> int: ...
 def encode(boards: npt.NDArray[np.int8], kind: int, dice: npt.NDArray[np.uint8] | None = None,
@@ -240,6 +241,8 @@ class VecEnv:
     truncated: npt.NDArray[np.uint8]
     episode: npt.NDArray[np.uint64]
     status: npt.NDArray[np.int32]
+    to_play: npt.NDArray[np.uint8]
+    selfplay: bool
     def __init__(self, n: int, actions: int, enc: int, policy: int, nets: Nets | None = None,
                  start: bytes | None = None, max_candidates: int = 0,
                  threads: int = 1, dice_units: bool = False) -> None: ...

@@ -22,6 +22,7 @@ cdef extern from "venv.h" nogil:
         BG_ACT_OPENSPIEL
         BG_ACT_AFTERSTATE
         BG_OPP_EXTERNAL
+        BG_OPP_SELF
         BG_VG_OPP_TO_MOVE
     ctypedef struct bg_turn:
         int8_t b[32]
@@ -62,6 +63,7 @@ ENCODINGS = {"tesauro": BG_ENC_TESAURO, "openspiel": BG_ENC_OPENSPIEL, "pgx": BG
              "net": BG_ENC_NET}
 NET_ENCODING = BG_NN_ENCODING
 MICRO_ACTIONS = BG_MICRO_N
+OPP_SELF = BG_OPP_SELF
 OPENSPIEL_ACTIONS = BG_OS_N
 
 
@@ -249,12 +251,14 @@ cdef class VecEnv:
     cdef readonly bint dice_units   # 6 units after the encoding: dice still to play per face
     cdef bytes start
     cdef int8_t sb[32]
-    cdef readonly object obs, mask, reward, terminated, truncated, episode, status
+    cdef readonly object obs, mask, reward, terminated, truncated, episode, status, to_play
     cdef float[:, ::1] _obs
     cdef uint8_t[:, ::1] _mask
     cdef float[::1] _reward
     cdef uint8_t[::1] _term, _trunc
     cdef int32_t[::1] _status
+    cdef uint8_t[::1] _to_play
+    cdef readonly bint selfplay     # BG_OPP_SELF: the agent plays both seats
     cdef Nets nets
 
     def __cinit__(self):
@@ -289,8 +293,8 @@ cdef class VecEnv:
         self.cfg.actions = actions
         self.cfg.enc = enc
         self.cfg.pe = &_PE
-        if policy == BG_OPP_EXTERNAL:
-            self.cfg.opp.policy = BG_OPP_EXTERNAL
+        if policy == BG_OPP_EXTERNAL or policy == BG_OPP_SELF:
+            self.cfg.opp.policy = policy
             self.cfg.opp.ev = NULL
         else:
             _player(policy, nets, &self.cfg.opp)
@@ -329,6 +333,9 @@ cdef class VecEnv:
         self.truncated = np.zeros(n, dtype=np.uint8)
         self.episode = np.zeros(n, dtype=np.uint64)
         self.status = np.zeros(n, dtype=np.int32)
+        self.to_play = np.zeros(n, dtype=np.uint8)
+        self._to_play = self.to_play
+        self.selfplay = policy == BG_OPP_SELF
         self._obs = self.obs
         self._mask = self.mask
         self._reward = self.reward
@@ -353,18 +360,20 @@ cdef class VecEnv:
         cdef int64_t start, m, j
         cdef float *o = &self._obs[i, 0]
         cdef int d
+        self._to_play[i] = v.t.seat
         if self.cfg.actions != BG_ACT_AFTERSTATE:
             bg_vg_observe(v, &self.cfg, o)
             bg_vg_mask(v, &self.cfg, &self._mask[i, 0])
             if self.dice_units:
                 # the agent's dice still to play, by face (a double: up to 4)
                 for d in range(1, 7):
-                    o[k + d - 1] = v.t.left[d] if (v.t.seat == 0 and v.t.need > 0) else 0
+                    o[k + d - 1] = v.t.left[d] if ((v.t.seat == 0 or self.selfplay)
+                                                   and v.t.need > 0) else 0
             return 0
         bg_encode(self.cfg.enc, v.t.b, 0, v.t.d1, v.t.d2, v.t.left, o)
         memset(o + k, 0, sizeof(float) * k * self.max_candidates)
         memset(&self._mask[i, 0], 0, self.max_candidates)
-        if v.t.seat != 0 or v.t.need <= 0:
+        if (v.t.seat != 0 and not self.selfplay) or v.t.need <= 0:
             return 0
         start = gen.out.n
         m = bg_generate(gen, v.t.b, v.t.d1, v.t.d2)
@@ -552,13 +561,14 @@ cdef class VecEnv:
         return (int(self.cfg.seed), PyBytes_FromStringAndSize(<char *>self.games, nb),
                 PyBytes_FromStringAndSize(<char *>self.pick, nr), self.obs.copy(),
                 self.mask.copy(), self.reward.copy(), self.terminated.copy(),
-                self.truncated.copy(), self.episode.copy(), self.status.copy())
+                self.truncated.copy(), self.episode.copy(), self.status.copy(),
+                self.to_play.copy())
 
     def set_state(self, state):
         """Restores a get_state() of a VecEnv made with the same arguments."""
         cdef bytes games, pick
         cdef uint64_t seed
-        seed, games, pick, obs, mask, reward, term, trunc, episode, status = state
+        seed, games, pick, obs, mask, reward, term, trunc, episode, status, to_play = state
         if <size_t>len(games) != <size_t>self.n * sizeof(bg_vgame) \
                 or <size_t>len(pick) != <size_t>self.n * sizeof(bg_rng) \
                 or np.shape(obs) != self.obs.shape or np.shape(mask) != self.mask.shape:
@@ -573,6 +583,7 @@ cdef class VecEnv:
         self.truncated[...] = trunc
         self.episode[...] = episode
         self.status[...] = status
+        self.to_play[...] = to_play
 
     def turn(self, Py_ssize_t i):
         """Slot i's turn in progress as a Turn copy (board, dice left, masks)."""

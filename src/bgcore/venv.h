@@ -22,7 +22,9 @@
  *     die of a non-double.  A double takes two ids (two half-turns).
  *
  * Games (bg_vgame): the agent holds seat 0 against a built-in opponent
- * policy (playout.h).  Game k of a vector env draws its dice from its own
+ * policy (playout.h), or both seats (BG_OPP_SELF: self-play, each turn
+ * seen from its mover, a game's points going to the player whose step
+ * ended it).  Game k of a vector env draws its dice from its own
  * stream seeded from (seed, k, episode), so results depend on the seed
  * alone, never on threads or batch splits.
  */
@@ -39,6 +41,7 @@
 #define BG_ACT_OPENSPIEL 1
 #define BG_ACT_AFTERSTATE 2   /* the index of a play among the generator's distinct plays */
 #define BG_OPP_EXTERNAL (-1)  /* the opponent's plays come from the caller (bg_vg_opp_done) */
+#define BG_OPP_SELF (-2)      /* self-play: the agent makes both seats' steps */
 #define BG_VG_OPP_TO_MOVE 200 /* bg_vg_run: an external opponent's turn is pending in v->t */
 
 typedef struct {
@@ -324,8 +327,8 @@ static int bg_vg_run(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, const int8_t 
     for (;;) {
         if (d1 == 0) bg_vg_roll(v, &d1, &d2);
         if (++v->plies > BG_VG_MAX_PLIES) return 100;
-        if (seat == 0) {
-            if (bg_turn_begin(&v->t, g, b, 0, d1, d2) != 0) return -100;
+        if (seat == 0 || c->opp.policy == BG_OPP_SELF) {
+            if (bg_turn_begin(&v->t, g, b, seat, d1, d2) != 0) return -100;
             if (v->t.need > 0) return 0;
             /* no legal step: the turn passes by itself (RULES 4.4) */
         } else if (c->opp.policy == BG_OPP_EXTERNAL) {
@@ -381,7 +384,7 @@ static inline int bg_vg_act(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, int id
 {
     int pts;
     *result = 0;
-    if (v->t.seat != 0) return -1;
+    if (v->t.seat != 0 && c->opp.policy != BG_OPP_SELF) return -1;
     if (c->actions == BG_ACT_MICRO) {
         int src, d, k = bg_micro_decode(id, &src, &d);
         if (k != 0 || bg_turn_step(&v->t, src, d) != 0) return -1;
@@ -402,7 +405,7 @@ static inline int bg_vg_act(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, int id
     {
         int8_t s[32];
         bg_swap(v->t.b, s);
-        *result = bg_vg_run(v, c, g, s, 1, 0, 0);
+        *result = bg_vg_run(v, c, g, s, v->t.seat ^ 1, 0, 0);
     }
     return 0;
 }

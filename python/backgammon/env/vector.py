@@ -19,6 +19,10 @@ Evaluator) play in the core without the GIL; a Python opponent (a callable
 scoring candidate results, or a Bot) is called by :class:`VectorEnv` for
 the pending turns of all games at once: a scoring callable gets every
 game's candidates in one array, once per round of opponent turns.
+``opponent="self"`` is self-play: the agent makes the steps of both seats,
+each observation seen from the player to act (``infos["to_play"]``, its
+seat), and a game's points are the reward of the step that ended it (the
+winner's last step: +1, 2 or 3 for the player who acted).
 Cubeless money games only: ``cube=True`` and ``match_length`` are refused
 with :class:`~backgammon.InvalidSetupError` (see :class:`BackgammonEnv` for
 those).
@@ -56,6 +60,8 @@ _OPPONENT_TO_MOVE = 200   # the core's status of a slot whose Python opponent is
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``n`` games against ``opponent``, stepped in the core.
 
+    ``opponent``: ``"net"``, ``"pubeval"``, ``"random"``, an Evaluator, a
+    scoring callable, a Bot, or ``"self"`` (self-play, see the module doc).
     ``threads`` > 1 steps equal shares of the games on that many threads
     (without the GIL); the games are the same for any number of threads.
     ``dice_units`` as for :class:`BackgammonEnv` (6 units: the dice still to
@@ -124,6 +130,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _make_core(self) -> None:
         n, act, enc, max_candidates, threads = self._args
+        if isinstance(self._opponent, str) and self._opponent == "self":
+            self._choose, self._batched = None, False
+            self._core = _bgcore.VecEnv(n, act, enc, _bgcore.OPP_SELF, None, None,
+                                        max_candidates, threads, self.dice_units)
+            return
         core = core_opponent(self._opponent)
         self._choose = None if core is not None else python_chooser(self._opponent)
         # a scoring callable without context keywords is batched over all games
@@ -175,8 +186,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return self._core.sample_actions()
 
     def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self._core.mask.view(bool), "episode_index": self._core.episode,
-                "illegal": self._illegal}
+        infos = {"action_mask": self._core.mask.view(bool), "episode_index": self._core.episode,
+                 "illegal": self._illegal}
+        if self._core.selfplay:
+            infos["to_play"] = self._core.to_play
+        return infos
 
     # -- Python opponents, all games at once ----------------------------------
 
