@@ -402,3 +402,23 @@ def test_cleanrl_style_self_play_loop_of_the_docs():
         obs, rewards, terminations, truncations, infos = envs.step(logits.argmax(axis=1))
         wins += int((rewards > 0).sum())         # a game's points go to its winner's last step
     assert infos["illegal"].size == 0 and wins > 0, wins
+
+
+@pytest.mark.slow
+def test_maskable_ppo_learns_on_the_vector_env():
+    if os.environ.get("CI") != "true":
+        pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from backgammon.env.sb3 import SB3VecEnv
+    env = SB3VecEnv(VectorEnv(8, opponent="random", encoding="pgx", seed=0))
+    obs = env.reset()
+    masks = np.stack(env.env_method("action_masks"))
+    assert obs.shape == (8, 34) and masks.shape == (8, 156) and masks.any(axis=1).all()
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [16]})
+    model.learn(512)
+    # every id the policy chose under the masks was legal: none refused by the games
+    env.step_async(model.predict(env.reset(), action_masks=np.stack(
+        env.env_method("action_masks")))[0])
+    *_, infos = env.step_wait()
+    assert not any(i.get("illegal_action") for i in infos)
