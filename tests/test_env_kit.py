@@ -422,3 +422,29 @@ def test_maskable_ppo_learns_on_the_vector_env():
         env.env_method("action_masks")))[0])
     *_, infos = env.step_wait()
     assert not any(i.get("illegal_action") for i in infos)
+
+
+def test_aec_max_cycles_truncates_and_passes_the_api_test():
+    from pettingzoo.test import api_test
+    env = aec_env(max_cycles=7)
+    env.reset(seed=2)
+    for n in range(7):
+        assert not any(env.truncations.values())
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(np.flatnonzero(mask)[0]))
+    # 7 actions of the two players: no game ends that soon, both are truncated
+    assert env.truncations == {"player_0": True, "player_1": True}
+    assert not any(env.terminations.values()) and env.rewards == {"player_0": 0, "player_1": 0}
+    api_test(aec_env(max_cycles=30), num_cycles=40)
+    with pytest.raises(bg.InvalidSetupError):
+        aec_env(max_cycles=0)
+
+
+def test_aec_refuses_ids_that_are_not_integers():
+    env = aec_env()
+    env.reset(seed=3)
+    a = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    for bad in (float(a), True, float("inf"), "1"):
+        with pytest.raises(bg.IllegalActionError):
+            env.step(bad)
+    env.step(np.int64(a))
