@@ -448,3 +448,14 @@ def test_aec_refuses_ids_that_are_not_integers():
         with pytest.raises(bg.IllegalActionError):
             env.step(bad)
     env.step(np.int64(a))
+
+
+def test_rolls_are_the_chance_outcomes():
+    rolls = dict(actions.ROLLS)
+    assert len(rolls) == 21 and abs(sum(rolls.values()) - 1) < 1e-12
+    assert rolls[(6, 6)] == 1 / 36 and rolls[(6, 5)] == 2 / 36 and (5, 6) not in rolls
+    # a chosen roll played from a chosen position (an expectimax node's child)
+    env = BackgammonEnv(opponent="random", seed=0)
+    game = bg.Game.from_position(bg.Position.initial(), dice=(6, 6), rules=bg.Rules(cube=False))
+    _, info = env.reset(options={"game": game})
+    assert info["dice_left"] == (6, 6, 6, 6)

@@ -9,6 +9,7 @@ pyspiel), and, with the optional ``env`` extra (gymnasium, pettingzoo),
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from backgammon.env import actions, openspiel
@@ -31,3 +32,8 @@ def __getattr__(name: str) -> Any:
         from backgammon.env.aec import aec_env
         return aec_env
     raise AttributeError(f"module 'backgammon.env' has no attribute {name!r}")
+
+
+if "gymnasium" in sys.modules:
+    # gymnasium is loaded already: registering "backgammon/Backgammon-v0" costs nothing
+    from backgammon.env import gym_env as _gym_env  # noqa: F401

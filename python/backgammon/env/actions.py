@@ -40,6 +40,12 @@ from backgammon._show import shown
 from backgammon.errors import IllegalActionError, IllegalPlayError
 from backgammon.position import Play, Position
 
+ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
+    ((hi, lo), (1 if hi == lo else 2) / 36) for hi in range(1, 7) for lo in range(1, hi + 1))
+"""The 21 distinct rolls (higher die first) with their probabilities: a chance node's
+outcomes for search (1/36 for a double, 2/36 otherwise).  A chosen roll is played
+with ``env.reset(options={"game": Game.from_position(position, dice=roll)})``."""
+
 MICRO_ACTIONS = _bgcore.MICRO_ACTIONS      # 156
 OPENSPIEL_ACTIONS = _bgcore.OPENSPIEL_ACTIONS  # 1352
 OPENSPIEL_PASS = OPENSPIEL_ACTIONS - 1     # 1351: a half-turn without a step
