@@ -65,3 +65,22 @@ def test_bad_input_raises_our_errors(tmp_path):
         ref.evaluate(np.zeros((1, 25), dtype=np.int8))
     with pytest.raises(bg.InvalidWeightsError, match="no net"):
         ref.forward(np.zeros((1, 204)), "bearoff")
+
+
+@pytest.mark.slow
+def test_torch_modules_give_the_same_outputs():
+    import os
+    if os.environ.get("CI") != "true":
+        pytest.importorskip("torch")
+    import torch
+    ref = NumpyNets.from_evaluator(bg.Evaluator.fast())
+    mods = ref.to_torch()
+    boards = _game_boards(1, 3)
+    x = ref.inputs(boards)
+    nets = ref.classify(boards)
+    for c, name in enumerate(ref.nets):
+        rows = nets == c
+        if rows.any():
+            with torch.no_grad():
+                got = mods[name](torch.from_numpy(x[rows])).numpy()
+            assert np.allclose(got, ref.forward(x[rows], name), atol=1e-5, rtol=0)

@@ -15,7 +15,8 @@ cells, seen from the player on roll):
 2. **The inputs** of the nets' encoding (``inputs``: 204, 224, 238 or 248
    units, ``docs/nn.md``), read from the core's encoder
    (``_bgcore.nn_encode``): the nets' own features, not reimplemented here.
-3. **The forward pass**: ``h = act(x @ w1 + b1)`` with the soft sigmoid
+3. **The forward pass** (:meth:`NumpyNets.forward`; :meth:`NumpyNets.to_torch` gives
+   the same as PyTorch modules): ``h = act(x @ w1 + b1)`` with the soft sigmoid
    ``act(a) = 0.5 + 0.5 a / (1 + |a|)``; with a second hidden layer
    ``h = act(h @ wm.T + bm)``; the outputs ``logistic(max(h @ w2.T + b2,
    -40))``, the five chances win, win gammon, win backgammon, lose gammon,
@@ -125,6 +126,47 @@ class NumpyNets:
         if "encoding" not in arrays:
             raise InvalidWeightsError(f"{path}: no 'encoding' array: not a NumpyNets.save file")
         return cls(arrays, int(arrays.pop("encoding")))
+
+    def to_torch(self) -> Any:
+        """A ``torch.nn.ModuleDict`` of the nets (needs PyTorch): ``modules[name](x)``
+        maps float32 inputs ``(m, inputs)`` to the raw outputs ``(m, 5)`` of
+        :meth:`forward`, with trainable copies of the weights (fine-tuning, serving).
+
+            >>> mods = NumpyNets.from_evaluator(bg.Evaluator.fast()).to_torch()  # doctest: +SKIP
+            >>> mods["race"](torch.zeros(1, 204)).shape                          # doctest: +SKIP
+            torch.Size([1, 5])
+        """
+        import torch
+
+        class Net(torch.nn.Module):
+            """One net: soft-sigmoid hidden layer(s), logistic outputs."""
+
+            def __init__(self, w: dict[str, np.ndarray], name: str) -> None:
+                super().__init__()
+                w1 = w[f"{name}_w1"]
+                self.first = torch.nn.Linear(w1.shape[0], w1.shape[1])
+                self.first.weight.data = torch.tensor(w1.T, dtype=torch.float32)
+                self.first.bias.data = torch.tensor(w[f"{name}_b1"], dtype=torch.float32)
+                self.middle = None
+                if f"{name}_wm" in w:
+                    wm = w[f"{name}_wm"]
+                    self.middle = torch.nn.Linear(wm.shape[1], wm.shape[0])
+                    self.middle.weight.data = torch.tensor(wm, dtype=torch.float32)
+                    self.middle.bias.data = torch.tensor(w[f"{name}_bm"], dtype=torch.float32)
+                w2 = w[f"{name}_w2"]
+                self.out = torch.nn.Linear(w2.shape[1], 5)
+                self.out.weight.data = torch.tensor(w2, dtype=torch.float32)
+                self.out.bias.data = torch.tensor(w[f"{name}_b2"], dtype=torch.float32)
+
+            def forward(self, x: Any) -> Any:
+                def soft(a: Any) -> Any:
+                    return 0.5 + 0.5 * a / (1.0 + a.abs())
+                h = soft(self.first(x))
+                if self.middle is not None:
+                    h = soft(self.middle(h))
+                return torch.sigmoid(self.out(h).clamp(min=-40.0))
+
+        return torch.nn.ModuleDict({name: Net(self.weights, name) for name in self.nets})
 
     # -- the forward pass ---------------------------------------------------------
 
