@@ -382,7 +382,7 @@ def test_vector_self_play_both_seats_act_and_winners_score():
         # each observation is the mover's: its 15 checkers on points, bar and off
         assert (np.clip(obs[:, :24], 0, None).sum(axis=1) + obs[:, 24] + obs[:, 26] == 15).all()
         obs, r, term, trunc, infos = venv.step(venv.sample_actions())
-        assert infos["illegal"].size == 0
+        assert not infos["illegal"].any()
         # the step that ends a game is the winner's last: its points, +1, 2 or 3
         assert set(r[term].tolist()) <= {1, 2, 3} and not r[~term].any()
         ended += int(term.sum())
@@ -401,7 +401,7 @@ def test_cleanrl_style_self_play_loop_of_the_docs():
         logits[~envs.action_masks()] = -np.inf   # legal ids only
         obs, rewards, terminations, truncations, infos = envs.step(logits.argmax(axis=1))
         wins += int((rewards > 0).sum())         # a game's points go to its winner's last step
-    assert infos["illegal"].size == 0 and wins > 0, wins
+    assert not infos["illegal"].any() and wins > 0, wins
 
 
 @pytest.mark.slow
@@ -459,3 +459,12 @@ def test_rolls_are_the_chance_outcomes():
     game = bg.Game.from_position(bg.Position.initial(), dice=(6, 6), rules=bg.Rules(cube=False))
     _, info = env.reset(options={"game": game})
     assert info["dice_left"] == (6, 6, 6, 6)
+
+
+def test_vector_infos_have_a_row_per_game():
+    from gymnasium.wrappers.vector import DictInfoToList
+    env = DictInfoToList(VectorEnv(3, opponent="random", seed=1))
+    _, infos = env.reset()
+    assert len(infos) == 3 and infos[0]["action_mask"].shape == (156,)
+    _, _, _, _, infos = env.step(np.zeros(3, dtype=np.int64))   # id 0: Pgx's no-op, refused
+    assert [i["illegal"] for i in infos] == [True, True, True]

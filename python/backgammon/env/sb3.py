@@ -63,7 +63,7 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
         out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(trunc):
             out[i]["TimeLimit.truncated"] = bool(not term[i])
-        for i in infos["illegal"]:
+        for i in np.flatnonzero(infos["illegal"]):
             out[i]["illegal_action"] = True
         return np.array(obs), rewards.astype(np.float32), term | trunc, out
 

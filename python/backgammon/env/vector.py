@@ -70,8 +70,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     ``reset(seed=None) -> (obs, infos)`` and ``step(actions) -> (obs, rewards,
     terminations, truncations, infos)`` with numpy arrays; ``infos`` holds
     ``action_mask`` (bool ``(n, ids)``), ``episode_index`` (episodes begun
-    per slot since the seed) and ``illegal`` (the slots whose id was refused:
-    they did not move).  The arrays returned are views the next call
+    per slot since the seed) and ``illegal`` (bool ``(n,)``: the slots whose
+    id was refused, they did not move); every value has one row per game,
+    as Gymnasium's vector wrappers (``DictInfoToList``) expect.  The arrays returned are views the next call
     overwrites: copy to keep.  ``action_masks()`` gives the masks (maskable
     policies).  With same-step autoreset there is no ``final_obs``: a game's
     last position carries no decision of the agent.  ``clone_state()`` /
@@ -120,7 +121,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._k = encoding_size(encoding)
         self._seed = seed_value(seed) if seed is not None else None
         self._started = False
-        self._illegal = np.zeros(0, dtype=np.int64)
+        self._illegal = np.zeros(n, dtype=bool)
         bound = 15.0  # every unit of every encoding lies in -15..15 (docs/env.md)
         self.single_observation_space = spaces.Box(-bound, bound, shape=(self._core.obs_size,),
                                                    dtype=np.float32)
@@ -158,7 +159,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._core.reset(self._seed)
         self._started = True
         self._play_opponents()
-        self._illegal = np.zeros(0, dtype=np.int64)
+        self._illegal = np.zeros(self.num_envs, dtype=bool)
         return self._core.obs, self._infos()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -170,7 +171,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
             raise IllegalActionError(f"step needs {self.num_envs} integer ids, got shape "
                                      f"{a.shape} of {a.dtype}")
-        self._illegal = self._core.step(np.ascontiguousarray(a, dtype=np.int64), True)
+        self._illegal = np.zeros(self.num_envs, dtype=bool)
+        self._illegal[self._core.step(np.ascontiguousarray(a, dtype=np.int64), True)] = True
         self._play_opponents()
         return (self._core.obs, self._core.reward, self._core.terminated.view(bool),
                 self._core.truncated.view(bool), self._infos())
