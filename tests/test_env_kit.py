@@ -468,3 +468,16 @@ def test_vector_infos_have_a_row_per_game():
     assert len(infos) == 3 and infos[0]["action_mask"].shape == (156,)
     _, _, _, _, infos = env.step(np.zeros(3, dtype=np.int64))   # id 0: Pgx's no-op, refused
     assert [i["illegal"] for i in infos] == [True, True, True]
+
+
+def test_reset_from_a_cube_game():
+    env = BackgammonEnv(opponent="random", cube=True, seed=1)
+    # the opponent (player 1) to play 6-5 first; then the agent, centred cube, may double
+    g = bg.Game.from_position(bg.Position.initial(), turn=1, dice=(6, 5))
+    _, info = env.reset(options={"game": g})
+    assert info["phase"] == "roll" and info["cube"] == 1
+    # the agent owns a 2-cube and is on roll: roll (156) or double (157), RULES 8.1
+    g = bg.Game.from_position(bg.Position.initial(), turn=0, cube=2, cube_owner=0)
+    _, info = env.reset(options={"game": g})
+    assert (info["cube"], info["cube_owner"]) == (2, 0)
+    assert np.flatnonzero(info["action_mask"]).tolist() == [156, 157]
