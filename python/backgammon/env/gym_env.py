@@ -211,8 +211,9 @@ class BackgammonEnv(gymnasium.Env[Any, np.int64]):  # observation: an array, or 
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self._broken is not None:
-            raise IllegalActionError(f"the opponent raised {self._broken} in the last step or "
-                                     "reset; the game cannot go on: call reset()")
+            raise IllegalActionError(f"the last step or reset raised {self._broken} (the "
+                                     "opponent's or the game's error); the game cannot go on: "
+                                     "call reset()")
         if self._done:
             raise IllegalActionError("the game is over: call reset()")
         a = action_id(action, self._nact)
