@@ -481,3 +481,24 @@ def test_reset_from_a_cube_game():
     _, info = env.reset(options={"game": g})
     assert (info["cube"], info["cube_owner"]) == (2, 0)
     assert np.flatnonzero(info["action_mask"]).tolist() == [156, 157]
+
+
+def test_vector_final_obs_is_the_finished_games_last_board():
+    venv = VectorEnv(8, opponent="random", encoding="pgx", seed=9)
+    venv.reset()
+    seen = 0
+    for _ in range(400):
+        _, r, term, trunc, infos = venv.step(venv.sample_actions())
+        if not term.any():
+            assert "final_obs" not in infos
+            continue
+        assert infos["_final_obs"].tolist() == term.tolist()
+        for i in np.flatnonzero(term):
+            last = infos["final_obs"][i]
+            own_off, opp_off = last[26], -last[27]      # pgx: borne-off counts (docs/env.md)
+            # the winner has borne off all 15: the agent when it scored, else the opponent
+            assert (own_off == 15) if r[i] > 0 else (opp_off == 15)
+            assert not last[28:].any()                   # no dice left to play
+            seen += 1
+        assert all(infos["final_obs"][i] is None for i in np.flatnonzero(~term))
+    assert seen > 5

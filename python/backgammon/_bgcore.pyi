@@ -241,6 +241,7 @@ class VecEnv:
     truncated: npt.NDArray[np.uint8]
     episode: npt.NDArray[np.uint64]
     status: npt.NDArray[np.int32]
+    final_obs: npt.NDArray[np.float32]
     to_play: npt.NDArray[np.uint8]
     selfplay: bool
     def __init__(self, n: int, actions: int, enc: int, policy: int, nets: Nets | None = None,

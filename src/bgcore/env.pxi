@@ -252,6 +252,8 @@ cdef class VecEnv:
     cdef bytes start
     cdef int8_t sb[32]
     cdef readonly object obs, mask, reward, terminated, truncated, episode, status, to_play
+    cdef readonly object final_obs  # per slot: the observation its last game ended on
+    cdef float[:, ::1] _final
     cdef float[:, ::1] _obs
     cdef uint8_t[:, ::1] _mask
     cdef float[::1] _reward
@@ -334,6 +336,8 @@ cdef class VecEnv:
         self.episode = np.zeros(n, dtype=np.uint64)
         self.status = np.zeros(n, dtype=np.int32)
         self.to_play = np.zeros(n, dtype=np.uint8)
+        self.final_obs = np.zeros((n, self.obs_size), dtype=np.float32)
+        self._final = self.final_obs
         self._to_play = self.to_play
         self.selfplay = policy == BG_OPP_SELF
         self._obs = self.obs
@@ -400,6 +404,10 @@ cdef class VecEnv:
             else:
                 self._reward[i] += r
                 self._term[i] = 1
+            # the last observation of the game: the final board, seen by the agent
+            # (the mover in self-play), no dice; no candidates with afterstate ids
+            memset(&self._final[i, 0], 0, sizeof(float) * self.obs_size)
+            bg_encode(self.cfg.enc, self.games[i].t.b, 0, 0, 0, NULL, &self._final[i, 0])
             if not autoreset:
                 self._status[i] = r
                 return 0

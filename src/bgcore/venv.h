@@ -310,6 +310,17 @@ static inline void bg_vg_roll(bg_vgame *v, int *d1, int *d2)
     *d2 = (int)(k % 6) + 1;
 }
 
+/* The game ended by the opponent's play `opp_view` (seen by the opponent):
+ * v->t becomes the agent's view of the final board, no dice (its last
+ * observation, Gymnasium's final_obs). */
+static inline void bg_vg_final(bg_vgame *v, const int8_t *opp_view)
+{
+    int8_t s[32];
+    bg_swap(opp_view, s);
+    memset(&v->t, 0, sizeof v->t);
+    memcpy(v->t.b, s, BG_NPTS);
+}
+
 /*
  * Plays on from board b (seen from the seat `seat`, about to roll, or with
  * dice d1, d2 already rolled when d1 > 0) until the agent has a decision or
@@ -326,7 +337,11 @@ static int bg_vg_run(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, const int8_t 
     memcpy(b, b0, BG_NPTS);
     for (;;) {
         if (d1 == 0) bg_vg_roll(v, &d1, &d2);
-        if (++v->plies > BG_VG_MAX_PLIES) return 100;
+        if (++v->plies > BG_VG_MAX_PLIES) {     /* truncated: the board as it stands */
+            if (seat) bg_vg_final(v, b);
+            else { memset(&v->t, 0, sizeof v->t); memcpy(v->t.b, b, BG_NPTS); }
+            return 100;
+        }
         if (seat == 0 || c->opp.policy == BG_OPP_SELF) {
             if (bg_turn_begin(&v->t, g, b, seat, d1, d2) != 0) return -100;
             if (v->t.need > 0) return 0;
@@ -347,7 +362,7 @@ static int bg_vg_run(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, const int8_t 
             memcpy(b, g->out.pos + (start + k) * BG_NPTS, BG_NPTS);
             g->out.n = start;
             pts = bg_finished(b);
-            if (pts) return -pts;
+            if (pts) { bg_vg_final(v, b); return -pts; }
         }
         bg_swap(b, s);
         memcpy(b, s, BG_NPTS);
@@ -416,7 +431,7 @@ static inline int bg_vg_opp_done(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, c
 {
     int8_t s[32];
     int pts = bg_finished(after);
-    if (pts) return -pts;
+    if (pts) { bg_vg_final(v, after); return -pts; }
     bg_swap(after, s);
     return bg_vg_run(v, c, g, s, 0, 0, 0);
 }

@@ -13,9 +13,8 @@ lets it step the core's games directly (no Python env per game):
 With ``sb3_contrib.MaskablePPO("MlpPolicy", env)`` the masks reach the policy
 through ``env_method("action_masks")``.  Observations and rewards are copies
 (SB3 keeps them across steps; the VectorEnv's arrays are overwritten).
-Games reset in the step that ends them, as SB3 expects; there is no
-``terminal_observation`` (a game's last position holds no decision, and a
-game is truncated only after 10,000 plies).
+Games reset in the step that ends them, as SB3 expects, their last
+observations in ``infos[i]["terminal_observation"]``.
 """
 
 from __future__ import annotations
@@ -61,8 +60,9 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
         obs, rewards, term, trunc, infos = self.venv.step(self._actions)
         self._actions = None
         out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(trunc):
-            out[i]["TimeLimit.truncated"] = bool(not term[i])
+        for i in np.flatnonzero(term | trunc):
+            out[i]["terminal_observation"] = infos["final_obs"][i]
+            out[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
         for i in np.flatnonzero(infos["illegal"]):
             out[i]["illegal_action"] = True
         return np.array(obs), rewards.astype(np.float32), term | trunc, out

@@ -14,7 +14,7 @@ Slot ``k`` plays the same games as ``BackgammonEnv(seed=s)`` would in slot
 ``(seed, k, episode)``, so results depend on the seed alone.  A finished
 game is reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``):
 the step returns its reward and flags with the first observation of the
-next game.  Built-in opponents (``"net"``, ``"pubeval"``, ``"random"``, an
+next game, and the game's last observation in ``infos["final_obs"]``.  Built-in opponents (``"net"``, ``"pubeval"``, ``"random"``, an
 Evaluator) play in the core without the GIL; a Python opponent (a callable
 scoring candidate results, or a Bot) is called by :class:`VectorEnv` for
 the pending turns of all games at once: a scoring callable gets every
@@ -74,8 +74,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     id was refused, they did not move); every value has one row per game,
     as Gymnasium's vector wrappers (``DictInfoToList``) expect.  The arrays returned are views the next call
     overwrites: copy to keep.  ``action_masks()`` gives the masks (maskable
-    policies).  With same-step autoreset there is no ``final_obs``: a game's
-    last position carries no decision of the agent.  ``clone_state()`` /
+    policies).  In a step where games end (same-step autoreset, as
+    Gymnasium 1.x defines it) ``infos`` adds ``final_obs`` (an object array:
+    the last observation of each finished game, the final board seen by the
+    agent without dice, None elsewhere), ``final_info`` (``episode_index`` of
+    the finished games) and the masks ``_final_obs`` and ``_final_info``.  ``clone_state()`` /
     ``restore_state()`` save and restore every game, and the env can be
     pickled and deep-copied.
 
@@ -174,8 +177,19 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._illegal = np.zeros(self.num_envs, dtype=bool)
         self._illegal[self._core.step(np.ascontiguousarray(a, dtype=np.int64), True)] = True
         self._play_opponents()
-        return (self._core.obs, self._core.reward, self._core.terminated.view(bool),
-                self._core.truncated.view(bool), self._infos())
+        term, trunc = self._core.terminated.view(bool), self._core.truncated.view(bool)
+        infos = self._infos()
+        done = term | trunc
+        if done.any():
+            # Gymnasium's same-step autoreset: the finished games' last observations
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final[i] = self._core.final_obs[i].copy()
+            infos["final_obs"], infos["_final_obs"] = final, done.copy()
+            ended = np.where(done, self._core.episode.astype(np.int64) - 1, 0)
+            infos["final_info"] = {"episode_index": ended, "_episode_index": done.copy()}
+            infos["_final_info"] = done.copy()
+        return self._core.obs, self._core.reward, term, trunc, infos
 
     def action_masks(self) -> np.ndarray:
         """bool ``(n, ids)``: the legal ids of every game now (a view)."""
