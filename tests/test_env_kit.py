@@ -502,3 +502,25 @@ def test_vector_final_obs_is_the_finished_games_last_board():
             seen += 1
         assert all(infos["final_obs"][i] is None for i in np.flatnonzero(~term))
     assert seen > 5
+
+
+def test_vector_env_opponent_exception_demands_reset():
+    calls = {"n": 0}
+
+    def flaky(boards):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("the opponent broke")
+        return -boards[:, 1:25].clip(min=0).sum(axis=1)
+
+    venv = VectorEnv(4, opponent=flaky, seed=2)
+    venv.reset()
+    with pytest.raises(RuntimeError, match="the opponent broke"):
+        for _ in range(50):
+            venv.step(venv.sample_actions())
+    with pytest.raises(bg.IllegalActionError, match="RuntimeError.*reset"):
+        venv.step(venv.sample_actions())
+    venv.reset()
+    for _ in range(20):
+        _, _, _, _, infos = venv.step(venv.sample_actions())
+        assert not infos["illegal"].any()

@@ -124,6 +124,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._k = encoding_size(encoding)
         self._seed = seed_value(seed) if seed is not None else None
         self._started = False
+        self._broken: str | None = None
         self._illegal = np.zeros(n, dtype=bool)
         bound = 15.0  # every unit of every encoding lies in -15..15 (docs/env.md)
         self.single_observation_space = spaces.Box(-bound, bound, shape=(self._core.obs_size,),
@@ -161,6 +162,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         super().reset(seed=self._seed)
         self._core.reset(self._seed)
         self._started = True
+        self._broken = None
         self._play_opponents()
         self._illegal = np.zeros(self.num_envs, dtype=bool)
         return self._core.obs, self._infos()
@@ -170,6 +172,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """One id per game (int ``(n,)``); a game whose id is not legal does not move."""
         if not self._started:
             raise IllegalActionError("call reset() before step()")
+        if self._broken is not None:
+            raise IllegalActionError(f"the opponent raised {self._broken} in the last step or "
+                                     "reset; its games cannot go on: call reset()")
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
             raise IllegalActionError(f"step needs {self.num_envs} integer ids, got shape "
@@ -213,6 +218,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def _play_opponents(self) -> None:
         if self._choose is None:
             return
+        try:
+            self._opponent_rounds()
+        except BaseException as e:
+            # games wait for the opponent's turns: refused until reset() (as BackgammonEnv)
+            self._broken = f"{type(e).__name__}: {str(e)[:200]}"
+            raise
+
+    def _opponent_rounds(self) -> None:
+        assert self._choose is not None
         core = self._core
         while True:
             due = np.flatnonzero(core.status == _OPPONENT_TO_MOVE)
