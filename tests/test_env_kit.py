@@ -307,8 +307,9 @@ def test_reset_plays_on_from_a_given_game():
 
 
 def test_a_registered_gym_id():
-    import backgammon.env.gym_env  # noqa: F401  (registers the id)
-    env = gymnasium.make("backgammon/Backgammon-v0", opponent="random", encoding="pgx")
+    # "module:id" imports the module that registers the id
+    env = gymnasium.make("backgammon.env.gym_env:backgammon/Backgammon-v0", opponent="random",
+                         encoding="pgx")
     obs, info = env.reset(seed=1)
     assert obs.shape == (34,) and info["action_mask"].shape == (156,)
     env.step(_first_legal(info))
