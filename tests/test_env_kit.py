@@ -525,3 +525,15 @@ def test_vector_env_opponent_exception_demands_reset():
     for _ in range(20):
         _, _, _, _, infos = venv.step(venv.sample_actions())
         assert not infos["illegal"].any()
+
+
+def test_vector_self_play_dice_units_are_the_movers():
+    venv = VectorEnv(8, opponent="self", seed=4)      # tesauro: 198 units, then 6 dice units
+    obs, infos = venv.reset()
+    for _ in range(200):
+        left = obs[:, 198:]
+        # at every decision the player to act has 1..4 dice to play, all of them one face
+        # when more than 2 (a double)
+        assert ((left.sum(axis=1) >= 1) & (left.sum(axis=1) <= 4)).all()
+        assert all((row > 0).sum() == 1 for row in left if row.sum() > 2)
+        obs, *_ = venv.step(venv.sample_actions())
