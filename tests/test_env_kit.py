@@ -321,14 +321,17 @@ def test_a_registered_gym_id():
 def test_maskable_ppo_learns_on_the_bare_env():
     if os.environ.get("CI") != "true":
         pytest.importorskip("sb3_contrib")
+    # docs/env.md's example as written (it crashed at its first log on the int info["episode"])
     from sb3_contrib import MaskablePPO
+    from backgammon.env import BackgammonEnv
+
     env = BackgammonEnv(opponent="random", encoding="pgx")
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0,
-                        policy_kwargs={"net_arch": [16]})
-    model.learn(128)           # crashed at its first log on the int info["episode"]
-    obs, info = env.reset(seed=2)
-    a, _ = model.predict(obs, action_masks=env.action_masks())
-    env.step(a)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0)
+    model.learn(128)                       # a smoke run: raise to 1e6 steps to train
+    obs, info = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.action_masks())
+    obs, reward, terminated, truncated, info = env.step(action)
+    assert info["action_mask"].shape == (156,)
 
 
 def test_vector_env_is_a_gymnasium_vector_env_with_statistics():
@@ -423,6 +426,10 @@ def test_maskable_ppo_learns_on_the_vector_env():
         env.env_method("action_masks")))[0])
     *_, infos = env.step_wait()
     assert not any(i.get("illegal_action") for i in infos)
+    # docs/env.md's example as written
+    env = SB3VecEnv(VectorEnv(64, opponent="random", encoding="pgx", seed=0))
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=512, n_epochs=1, seed=0)
+    model.learn(1_024)                     # a smoke run (run as written by the tests)
 
 
 def test_aec_max_cycles_truncates_and_passes_the_api_test():
