@@ -107,3 +107,51 @@ def test_a_bot_decides_in_the_engines():
     e.handle(f"position gnubgid {g.gnubg_id()}")
     assert e.handle("go")[0][0].startswith("error ")
     assert e.handle("isready") == (["readyok"], False)
+
+
+# -- the UBGI draft 0.01 (Schønning-Johansen 2025): bare positions, written-out steps ------
+
+OPENING_65_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:65:0:0:0:0:10"
+
+
+def test_draft_dialect_through_a_subprocess():
+    p = subprocess.Popen([sys.executable, "-m", "backgammon.engine.ubgi", "--draft"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    out, err = p.communicate("ubgi\n" + OPENING_31 + "\n" + OPENING_65_XGID + "\nhello\nquit\n",
+                             timeout=120)
+    lines = out.splitlines()
+    assert lines[0] == "id name backgammon" and lines[3] == "readyok", out + err
+    # 3-1: the point on 5 as single steps; 6-5: 24/13 written out as its two steps
+    assert lines[4:] == ["8/5 6/5", "24/18 18/13", "sorry"]
+
+
+def test_draft_answers_from_the_engine():
+    from backgammon.engine.ubgi import UbgiEngine
+    draft, ours = UbgiEngine(dialect="draft"), UbgiEngine()
+    # a double is written out step by step, without (2): 3-3 from the opening
+    xgid_33 = OPENING_65_XGID.replace(":65:", ":33:")
+    play = draft.handle(xgid_33)[0][0].split()
+    assert len(play) == 4 and all("(" not in s and "*" not in s for s in play)
+    # no legal step: an empty line (6-6 on the bar against a closed board, RULES 5.4)
+    f = OPENING_31.split(":")
+    board = ["0"] * 26
+    board[25], board[6], board[8], board[12] = "1", "3", "11", "-3"
+    for q in range(19, 25):
+        board[q] = "-2"
+    f[6:32] = board
+    f[33:37] = ["6", "6", "6", "6"]
+    assert draft.handle(":".join(f)) == ([""], False)
+    # before the roll and when doubled: the cube words (the opening: no double, a take)
+    no_dice = OPENING_31.split(":")
+    no_dice[33:37] = ["0"] * 4
+    doubled = list(no_dice)
+    doubled[40] = "1"
+    assert draft.handle(":".join(no_dice))[0] == ["roll"]
+    assert draft.handle(":".join(doubled))[0] == ["take"]
+    # our dialect answers a bare position too, and keeps its own errors
+    assert ours.handle(OPENING_65_XGID)[0] == ["24/18 18/13"]
+    assert ours.handle("hello")[0][0].startswith("error ")
+    assert draft.handle("position fibs nonsense")[0] == ["sorry"]
+    with pytest.raises(bg.BackgammonError):
+        UbgiEngine(dialect="chess")

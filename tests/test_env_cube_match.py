@@ -259,7 +259,8 @@ def test_opponent_cube_answers(opponent):
 def test_defaults_unchanged():
     env = BackgammonEnv()
     assert env.cube is False and env.match_length is None and env._driver is None
-    assert env.observation_space.shape == (198,) and env.action_space.n == 156
+    # 198 Tesauro units and the 6 dice units (dice still to play, issue 40)
+    assert env.observation_space.shape == (198 + 6,) and env.action_space.n == 156
 
 
 @pytest.mark.parametrize("kw", [dict(cube=True), dict(match_length=5),

@@ -198,6 +198,7 @@ ENCODINGS: dict[str, int]
 NET_ENCODING: int
 MICRO_ACTIONS: int
 OPENSPIEL_ACTIONS: int
+OPP_SELF: int
 
 def encoding_size(kind: int) -> int: ...
 def encode(boards: npt.NDArray[np.int8], kind: int, dice: npt.NDArray[np.uint8] | None = None,
@@ -232,6 +233,7 @@ class VecEnv:
     obs_size: int
     mask_size: int
     max_candidates: int
+    dice_units: bool
     obs: npt.NDArray[np.float32]
     mask: npt.NDArray[np.uint8]
     reward: npt.NDArray[np.float32]
@@ -239,10 +241,15 @@ class VecEnv:
     truncated: npt.NDArray[np.uint8]
     episode: npt.NDArray[np.uint64]
     status: npt.NDArray[np.int32]
+    final_obs: npt.NDArray[np.float32]
+    to_play: npt.NDArray[np.uint8]
+    selfplay: bool
     def __init__(self, n: int, actions: int, enc: int, policy: int, nets: Nets | None = None,
                  start: bytes | None = None, max_candidates: int = 0,
-                 threads: int = 1) -> None: ...
+                 threads: int = 1, dice_units: bool = False) -> None: ...
     def reset(self, seed: int) -> None: ...
+    def get_state(self) -> tuple[Any, ...]: ...
+    def set_state(self, state: tuple[Any, ...]) -> None: ...
     def next_episode(self, i: int) -> None: ...
     def step(self, actions: npt.NDArray[np.int64], autoreset: bool = True) -> npt.NDArray[np.int64]: ...
     def sample_actions(self) -> npt.NDArray[np.int64]: ...

@@ -22,6 +22,7 @@ cdef extern from "venv.h" nogil:
         BG_ACT_OPENSPIEL
         BG_ACT_AFTERSTATE
         BG_OPP_EXTERNAL
+        BG_OPP_SELF
         BG_VG_OPP_TO_MOVE
     ctypedef struct bg_turn:
         int8_t b[32]
@@ -62,6 +63,7 @@ ENCODINGS = {"tesauro": BG_ENC_TESAURO, "openspiel": BG_ENC_OPENSPIEL, "pgx": BG
              "net": BG_ENC_NET}
 NET_ENCODING = BG_NN_ENCODING
 MICRO_ACTIONS = BG_MICRO_N
+OPP_SELF = BG_OPP_SELF
 OPENSPIEL_ACTIONS = BG_OS_N
 
 
@@ -136,6 +138,10 @@ cdef class Turn:
         c.t = self.t
         return c
 
+    def __reduce__(self):
+        # copy.deepcopy and pickle: the turn's bytes (a plain C struct)
+        return (_turn_from_bytes, (PyBytes_FromStringAndSize(<char *>&self.t, sizeof(bg_turn)),))
+
     @property
     def board(self):
         return PyBytes_FromStringAndSize(<char *>self.t.b, BG_NPTS)
@@ -195,6 +201,15 @@ cdef class Turn:
         return out
 
 
+def _turn_from_bytes(bytes state):
+    """The Turn that Turn.__reduce__ saved."""
+    cdef Turn c = Turn.__new__(Turn)
+    if <size_t>len(state) != sizeof(bg_turn):
+        raise ValueError(f"a saved turn is {sizeof(bg_turn)} bytes, got {len(state)}")
+    memcpy(&c.t, <const char *>state, sizeof(bg_turn))
+    return c
+
+
 def micro_id(int src, int die):
     if not (1 <= src <= 25 and 1 <= die <= 6):
         raise ValueError(f"a step starts on 1..25 with a die 1..6, got ({src}, {die})")
@@ -233,14 +248,19 @@ cdef class VecEnv:
     cdef object pool
     cdef readonly Py_ssize_t n
     cdef readonly int obs_size, mask_size, max_candidates
+    cdef readonly bint dice_units   # 6 units after the encoding: dice still to play per face
     cdef bytes start
     cdef int8_t sb[32]
-    cdef readonly object obs, mask, reward, terminated, truncated, episode, status
+    cdef readonly object obs, mask, reward, terminated, truncated, episode, status, to_play
+    cdef readonly object final_obs  # per slot: the observation its last game ended on
+    cdef float[:, ::1] _final
     cdef float[:, ::1] _obs
     cdef uint8_t[:, ::1] _mask
     cdef float[::1] _reward
     cdef uint8_t[::1] _term, _trunc
     cdef int32_t[::1] _status
+    cdef uint8_t[::1] _to_play
+    cdef readonly bint selfplay     # BG_OPP_SELF: the agent plays both seats
     cdef Nets nets
 
     def __cinit__(self):
@@ -251,7 +271,7 @@ cdef class VecEnv:
         self.nthreads = 0
 
     def __init__(self, Py_ssize_t n, int actions, int enc, int policy, Nets nets=None,
-                 bytes start=None, int max_candidates=0, int threads=1):
+                 bytes start=None, int max_candidates=0, int threads=1, bint dice_units=False):
         cdef int k
         if n < 1:
             raise ValueError(f"a vector env needs at least one game, got {n}")
@@ -261,6 +281,9 @@ cdef class VecEnv:
             raise ValueError(f"unknown action kind {actions}")
         if actions == BG_ACT_AFTERSTATE and max_candidates < 1:
             raise ValueError("the afterstate actions need max_candidates >= 1")
+        if actions == BG_ACT_AFTERSTATE and dice_units:
+            raise ValueError("the afterstate actions show every result: no dice units")
+        self.dice_units = dice_units
         self.n = n
         self.start = start if start is not None else bytes(
             bytearray(b % 256 for b in (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0,
@@ -272,8 +295,8 @@ cdef class VecEnv:
         self.cfg.actions = actions
         self.cfg.enc = enc
         self.cfg.pe = &_PE
-        if policy == BG_OPP_EXTERNAL:
-            self.cfg.opp.policy = BG_OPP_EXTERNAL
+        if policy == BG_OPP_EXTERNAL or policy == BG_OPP_SELF:
+            self.cfg.opp.policy = policy
             self.cfg.opp.ev = NULL
         else:
             _player(policy, nets, &self.cfg.opp)
@@ -284,7 +307,7 @@ cdef class VecEnv:
             self.obs_size = k * (1 + max_candidates)
             self.mask_size = max_candidates
         else:
-            self.obs_size = k
+            self.obs_size = k + (6 if dice_units else 0)
             self.mask_size = BG_MICRO_N if actions == BG_ACT_MICRO else BG_OS_N
         self.games = <bg_vgame *>calloc(n, sizeof(bg_vgame))
         self.pick = <bg_rng *>calloc(n, sizeof(bg_rng))
@@ -312,6 +335,11 @@ cdef class VecEnv:
         self.truncated = np.zeros(n, dtype=np.uint8)
         self.episode = np.zeros(n, dtype=np.uint64)
         self.status = np.zeros(n, dtype=np.int32)
+        self.to_play = np.zeros(n, dtype=np.uint8)
+        self.final_obs = np.zeros((n, self.obs_size), dtype=np.float32)
+        self._final = self.final_obs
+        self._to_play = self.to_play
+        self.selfplay = policy == BG_OPP_SELF
         self._obs = self.obs
         self._mask = self.mask
         self._reward = self.reward
@@ -335,14 +363,21 @@ cdef class VecEnv:
         cdef int k = bg_enc_size(self.cfg.enc)
         cdef int64_t start, m, j
         cdef float *o = &self._obs[i, 0]
+        cdef int d
+        self._to_play[i] = v.t.seat
         if self.cfg.actions != BG_ACT_AFTERSTATE:
             bg_vg_observe(v, &self.cfg, o)
             bg_vg_mask(v, &self.cfg, &self._mask[i, 0])
+            if self.dice_units:
+                # the agent's dice still to play, by face (a double: up to 4)
+                for d in range(1, 7):
+                    o[k + d - 1] = v.t.left[d] if ((v.t.seat == 0 or self.selfplay)
+                                                   and v.t.need > 0) else 0
             return 0
         bg_encode(self.cfg.enc, v.t.b, 0, v.t.d1, v.t.d2, v.t.left, o)
         memset(o + k, 0, sizeof(float) * k * self.max_candidates)
         memset(&self._mask[i, 0], 0, self.max_candidates)
-        if v.t.seat != 0 or v.t.need <= 0:
+        if (v.t.seat != 0 and not self.selfplay) or v.t.need <= 0:
             return 0
         start = gen.out.n
         m = bg_generate(gen, v.t.b, v.t.d1, v.t.d2)
@@ -369,6 +404,10 @@ cdef class VecEnv:
             else:
                 self._reward[i] += r
                 self._term[i] = 1
+            # the last observation of the game: the final board, seen by the agent
+            # (the mover in self-play), no dice; no candidates with afterstate ids
+            memset(&self._final[i, 0], 0, sizeof(float) * self.obs_size)
+            bg_encode(self.cfg.enc, self.games[i].t.b, 0, 0, 0, NULL, &self._final[i, 0])
             if not autoreset:
                 self._status[i] = r
                 return 0
@@ -522,6 +561,37 @@ cdef class VecEnv:
         r = bg_vg_opp_done(&self.games[i], &self.cfg, self.gen, a)
         self._check(self._settle(i, r, autoreset, self.gen))
         self._sync_episodes()
+
+    def get_state(self):
+        """Everything that decides the games from here (slots, pick streams, seed and
+        the arrays reset/step fill) as a picklable tuple for set_state."""
+        cdef Py_ssize_t nb = self.n * sizeof(bg_vgame), nr = self.n * sizeof(bg_rng)
+        return (int(self.cfg.seed), PyBytes_FromStringAndSize(<char *>self.games, nb),
+                PyBytes_FromStringAndSize(<char *>self.pick, nr), self.obs.copy(),
+                self.mask.copy(), self.reward.copy(), self.terminated.copy(),
+                self.truncated.copy(), self.episode.copy(), self.status.copy(),
+                self.to_play.copy())
+
+    def set_state(self, state):
+        """Restores a get_state() of a VecEnv made with the same arguments."""
+        cdef bytes games, pick
+        cdef uint64_t seed
+        seed, games, pick, obs, mask, reward, term, trunc, episode, status, to_play = state
+        if <size_t>len(games) != <size_t>self.n * sizeof(bg_vgame) \
+                or <size_t>len(pick) != <size_t>self.n * sizeof(bg_rng) \
+                or np.shape(obs) != self.obs.shape or np.shape(mask) != self.mask.shape:
+            raise ValueError("the state is of a vector env of another size or kind")
+        self.cfg.seed = seed
+        memcpy(self.games, <const char *>games, len(games))
+        memcpy(self.pick, <const char *>pick, len(pick))
+        self.obs[...] = obs
+        self.mask[...] = mask
+        self.reward[...] = reward
+        self.terminated[...] = term
+        self.truncated[...] = trunc
+        self.episode[...] = episode
+        self.status[...] = status
+        self.to_play[...] = to_play
 
     def turn(self, Py_ssize_t i):
         """Slot i's turn in progress as a Turn copy (board, dice left, masks)."""

@@ -22,7 +22,9 @@
  *     die of a non-double.  A double takes two ids (two half-turns).
  *
  * Games (bg_vgame): the agent holds seat 0 against a built-in opponent
- * policy (playout.h).  Game k of a vector env draws its dice from its own
+ * policy (playout.h), or both seats (BG_OPP_SELF: self-play, each turn
+ * seen from its mover, a game's points going to the player whose step
+ * ended it).  Game k of a vector env draws its dice from its own
  * stream seeded from (seed, k, episode), so results depend on the seed
  * alone, never on threads or batch splits.
  */
@@ -39,6 +41,7 @@
 #define BG_ACT_OPENSPIEL 1
 #define BG_ACT_AFTERSTATE 2   /* the index of a play among the generator's distinct plays */
 #define BG_OPP_EXTERNAL (-1)  /* the opponent's plays come from the caller (bg_vg_opp_done) */
+#define BG_OPP_SELF (-2)      /* self-play: the agent makes both seats' steps */
 #define BG_VG_OPP_TO_MOVE 200 /* bg_vg_run: an external opponent's turn is pending in v->t */
 
 typedef struct {
@@ -307,6 +310,17 @@ static inline void bg_vg_roll(bg_vgame *v, int *d1, int *d2)
     *d2 = (int)(k % 6) + 1;
 }
 
+/* The game ended by the opponent's play `opp_view` (seen by the opponent):
+ * v->t becomes the agent's view of the final board, no dice (its last
+ * observation, Gymnasium's final_obs). */
+static inline void bg_vg_final(bg_vgame *v, const int8_t *opp_view)
+{
+    int8_t s[32];
+    bg_swap(opp_view, s);
+    memset(&v->t, 0, sizeof v->t);
+    memcpy(v->t.b, s, BG_NPTS);
+}
+
 /*
  * Plays on from board b (seen from the seat `seat`, about to roll, or with
  * dice d1, d2 already rolled when d1 > 0) until the agent has a decision or
@@ -323,9 +337,13 @@ static int bg_vg_run(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, const int8_t 
     memcpy(b, b0, BG_NPTS);
     for (;;) {
         if (d1 == 0) bg_vg_roll(v, &d1, &d2);
-        if (++v->plies > BG_VG_MAX_PLIES) return 100;
-        if (seat == 0) {
-            if (bg_turn_begin(&v->t, g, b, 0, d1, d2) != 0) return -100;
+        if (++v->plies > BG_VG_MAX_PLIES) {     /* truncated: the board as it stands */
+            if (seat) bg_vg_final(v, b);
+            else { memset(&v->t, 0, sizeof v->t); memcpy(v->t.b, b, BG_NPTS); }
+            return 100;
+        }
+        if (seat == 0 || c->opp.policy == BG_OPP_SELF) {
+            if (bg_turn_begin(&v->t, g, b, seat, d1, d2) != 0) return -100;
             if (v->t.need > 0) return 0;
             /* no legal step: the turn passes by itself (RULES 4.4) */
         } else if (c->opp.policy == BG_OPP_EXTERNAL) {
@@ -344,7 +362,7 @@ static int bg_vg_run(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, const int8_t 
             memcpy(b, g->out.pos + (start + k) * BG_NPTS, BG_NPTS);
             g->out.n = start;
             pts = bg_finished(b);
-            if (pts) return -pts;
+            if (pts) { bg_vg_final(v, b); return -pts; }
         }
         bg_swap(b, s);
         memcpy(b, s, BG_NPTS);
@@ -381,7 +399,7 @@ static inline int bg_vg_act(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, int id
 {
     int pts;
     *result = 0;
-    if (v->t.seat != 0) return -1;
+    if (v->t.seat != 0 && c->opp.policy != BG_OPP_SELF) return -1;
     if (c->actions == BG_ACT_MICRO) {
         int src, d, k = bg_micro_decode(id, &src, &d);
         if (k != 0 || bg_turn_step(&v->t, src, d) != 0) return -1;
@@ -402,7 +420,7 @@ static inline int bg_vg_act(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, int id
     {
         int8_t s[32];
         bg_swap(v->t.b, s);
-        *result = bg_vg_run(v, c, g, s, 1, 0, 0);
+        *result = bg_vg_run(v, c, g, s, v->t.seat ^ 1, 0, 0);
     }
     return 0;
 }
@@ -413,7 +431,7 @@ static inline int bg_vg_opp_done(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, c
 {
     int8_t s[32];
     int pts = bg_finished(after);
-    if (pts) return -pts;
+    if (pts) { bg_vg_final(v, after); return -pts; }
     bg_swap(after, s);
     return bg_vg_run(v, c, g, s, 0, 0, 0);
 }

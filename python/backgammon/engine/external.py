@@ -5,12 +5,16 @@ one line per question; each is answered with one line:
 
 | request | answer |
 |---|---|
-| a FIBS board (``board:...``, see ``backgammon.engine.fibs``) with dice | the play in gnubg notation (``8/5 6/5``; ``pass`` when no checker can move) |
+| a FIBS board (``board:...``, see ``backgammon.engine.fibs``) with dice | the play in gnubg notation (``8/5 6/5``; an empty line when no checker can move: gnubg 1.07 reads that as "no move" and crashes on a word such as ``pass``) |
 | the same without dice, the player on roll able to double | ``double`` or ``roll`` |
 | the same with a double pending (field 40) | ``take`` or ``drop`` |
 | ``evaluation <board>`` (any words before the board are ignored) | the five cubeless chances of the player on roll before rolling, ``win win_gammon win_backgammon lose_gammon lose_backgammon``, and the equity |
 
-The board is read from "you"'s side: you are the player to act.  Anything
+The board is read from "you"'s side: you are the player to act.  A request
+ends at a newline; NUL bytes are dropped wherever they are, so gnubg's own
+framing (each request written with its C string terminator, ``\n\0``, as
+gnubg 1.07 and 1.08 do) reads as plain lines, and a frame that was only
+NULs gets no answer.  Anything
 malformed gets ``Error: <what was wrong>`` and the connection stays open.
 The server listens on 127.0.0.1 unless ``--host`` says otherwise, serves
 each connection on its own thread, and prints ``listening on HOST:PORT``
@@ -24,7 +28,7 @@ import sys
 from typing import Any
 
 from backgammon.errors import BackgammonError
-from backgammon.game import Game
+from backgammon.game import Game, Phase
 
 _MAX_LINE = 4096
 
@@ -49,7 +53,10 @@ def answer(line: str, ply: int = 0, bot: Any = None) -> str:
         if not words[0].startswith("board:") or len(words) != 1:
             return f"Error: expected a FIBS board (board:...) or 'evaluation', got {line[:60]!r}"
         from backgammon.engine.ubgi import decide
-        return decide(Game.from_fibs_board(words[0]), ply, bot)
+        game = Game.from_fibs_board(words[0])
+        reply = decide(game, ply, bot)
+        # a dance: gnubg parses the answer as a move, and an empty one is "no move"
+        return "" if reply == "pass" and game.phase is Phase.MOVE else reply
     except BackgammonError as e:
         return f"Error: {' '.join(str(e).split())}"
 
@@ -62,6 +69,11 @@ class _Handler(socketserver.StreamRequestHandler):
             raw = self.rfile.readline(_MAX_LINE + 1)
             if not raw:
                 return
+            if b"\0" in raw:
+                # gnubg ends each request with "\n\0": the NUL begins the next read
+                raw = raw.replace(b"\0", b"")
+                if not raw.strip(b"\r\n\t "):
+                    continue  # only NULs (and a newline): nothing was asked
             if len(raw) > _MAX_LINE and not raw.endswith(b"\n"):
                 while raw and not raw.endswith(b"\n"):
                     raw = self.rfile.readline(_MAX_LINE + 1)

@@ -20,6 +20,26 @@ Anything malformed is answered ``error <what was wrong>`` on one line and
 the engine keeps its state and goes on.  Left open (no draft to follow):
 beavers and resignations (never offered), time controls (``go`` takes no
 arguments), and ``info`` lines during a search.
+
+**The UBGI draft 0.01** (Øystein Schønning-Johansen, 2025, the repository
+``oysteijo/Universal-Backgammon-Interface``) is spoken too.  Its UI sends a
+bare position, a FIBS board (``board:...``) or an XGID (``XGID=...``), and
+reads the best action at once: the play as single steps from the mover's
+side, written out (``24/18 18/13`` for 24/13, ``13/10 13/10 8/5 8/5`` for
+13/10(2) 8/5(2), no ``*``, 25 the bar, 0 off), an empty line when no checker
+can move, or ``double``, ``roll``, ``take``, ``drop``.  Both dialects answer
+bare positions so.  With ``dialect="draft"`` (``python -m
+backgammon.engine.ubgi --draft``) the handshake is the draft's (``ubgi`` ->
+the ``id`` lines and ``readyok``) and anything not understood gets ``sorry``.
+
+    >>> engine = UbgiEngine(dialect="draft")
+    >>> engine.handle("ubgi")[0][-1]
+    'readyok'
+    >>> engine.handle("XGID=-b----E-C---eE---c-e----B-:0:0:1:65:0:0:0:0:10")[0]
+    ['24/18 18/13']
+
+The UBI draft of bgammon.org's author (November 2023, discussed on the
+bug-gnubg list) is not spoken: its text could not be found to follow.
 """
 
 from __future__ import annotations
@@ -41,13 +61,22 @@ class UbgiEngine:
     ``"take"`` or ``"drop"``).
     """
 
-    def __init__(self, bot: Any = None) -> None:
+    def __init__(self, bot: Any = None, dialect: str = "uci") -> None:
+        if dialect not in ("uci", "draft"):
+            raise BackgammonError(f"dialect is 'uci' or 'draft', got {dialect!r}")
         self.game: Game | None = None
         self.ply = 0
         self.bot = bot
+        self.dialect = dialect
 
     def handle(self, line: str) -> tuple[list[str], bool]:
         """(answer lines, whether to quit)."""
+        answer, done = self._handle(line)
+        if self.dialect == "draft":
+            answer = ["sorry" if a.startswith("error ") else a for a in answer]
+        return answer, done
+
+    def _handle(self, line: str) -> tuple[list[str], bool]:
         if len(line) > _MAX_LINE:
             return [f"error a command has at most {_MAX_LINE} characters"], False
         words = line.split()
@@ -57,11 +86,15 @@ class UbgiEngine:
         try:
             if cmd == "quit":
                 return [], True
+            if cmd.startswith(("board:", "XGID=")) and not rest:
+                return [self._bare(cmd)], False
             if cmd == "ubgi":
                 from backgammon import __version__
-                return ["id name backgammon", "id author the backgammon library authors",
-                        f"id version {__version__}",
-                        "option name ply type spin default 0 min 0 max 2", "ubgiok"], False
+                ids = ["id name backgammon", "id author the backgammon library authors",
+                       f"id version {__version__}"]
+                if self.dialect == "draft":
+                    return ids + ["readyok"], False
+                return ids + ["option name ply type spin default 0 min 0 max 2", "ubgiok"], False
             if cmd == "isready":
                 return ["readyok"], False
             if cmd == "stop":
@@ -104,10 +137,28 @@ class UbgiEngine:
         self.game = game
         return []
 
+    def _bare(self, text: str) -> str:
+        """The UBGI draft's answer to a bare position: the action, the play written out."""
+        game = Game.from_fibs_board(text) if text.startswith("board:") else Game.from_xgid(text)
+        if game.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
+            return f"error no decision to make in this position (phase {game.phase.value})"
+        if game.phase is not Phase.MOVE:
+            return decide(game, self.ply, self.bot)
+        return " ".join(f"{a}/{b}" for a, b in choose(game, self.ply, self.bot).moves)
+
     def _go(self) -> str:
         if self.game is None:
             return "error no position: send 'position ...' first"
         return f"bestmove {decide(self.game, self.ply, self.bot)}"
+
+
+def choose(game: Game, ply: int = 0, bot: Any = None) -> Any:
+    """The play for ``game`` (waiting for one): ``bot``'s, else the nets' at ``ply``."""
+    assert game.dice is not None
+    if bot is not None:
+        from backgammon.env.bots import choose_with
+        return choose_with(bot, game.position, game.dice, game.turn)
+    return game.position.best_play(game.dice, ply=ply)
 
 
 def decide(game: Game, ply: int = 0, bot: Any = None) -> str:
@@ -115,12 +166,7 @@ def decide(game: Game, ply: int = 0, bot: Any = None) -> str:
     ``double``/``roll`` before the roll, ``take``/``drop`` when doubled;
     by ``bot`` when given (a Bot), else by the nets at ``ply``."""
     if game.phase is Phase.MOVE:
-        assert game.dice is not None
-        if bot is not None:
-            from backgammon.env.bots import choose_with
-            play = choose_with(bot, game.position, game.dice, game.turn)
-        else:
-            play = game.position.best_play(game.dice, ply=ply)
+        play = choose(game, ply, bot)
         return str(play) if play.moves else "pass"
     allowed = ("take", "drop") if game.phase is Phase.DOUBLED else (
         ("double", "roll") if game.can_double() else ("roll",))
@@ -137,11 +183,13 @@ def decide(game: Game, ply: int = 0, bot: Any = None) -> str:
     return "roll"
 
 
-def run(stdin: IO[str] | None = None, stdout: IO[str] | None = None, bot: Any = None) -> int:
-    """Serves the protocol until ``quit`` or the end of input (decisions by ``bot`` if given)."""
+def run(stdin: IO[str] | None = None, stdout: IO[str] | None = None, bot: Any = None,
+        dialect: str = "uci") -> int:
+    """Serves the protocol until ``quit`` or the end of input (decisions by ``bot`` if
+    given; ``dialect="draft"``: the UBGI draft's handshake and ``sorry``)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    engine = UbgiEngine(bot)
+    engine = UbgiEngine(bot, dialect)
     while True:
         line = stdin.readline(_MAX_LINE + 2)
         if not line:
@@ -149,7 +197,7 @@ def run(stdin: IO[str] | None = None, stdout: IO[str] | None = None, bot: Any = 
         if len(line) > _MAX_LINE and not line.endswith("\n"):
             while line and not line.endswith("\n"):  # skip the rest of an overlong line
                 line = stdin.readline(_MAX_LINE + 2)
-            answer, done = [f"error a command has at most {_MAX_LINE} characters"], False
+            answer, done = engine.handle("x" * (_MAX_LINE + 1))   # the length error
         else:
             answer, done = engine.handle(line)
         for a in answer:
@@ -160,4 +208,10 @@ def run(stdin: IO[str] | None = None, stdout: IO[str] | None = None, bot: Any = 
 
 
 def main(args: Any = None) -> int:
-    return run()
+    """``python -m backgammon.engine.ubgi [--draft]``."""
+    argv = sys.argv[1:] if args is None else list(args)
+    return run(dialect="draft" if "--draft" in argv else "uci")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

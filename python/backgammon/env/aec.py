@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon.env._checks import action_id, seed_value
 from backgammon.env.encoders import encoding_kind, encoding_size
 from backgammon.errors import IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
@@ -66,14 +67,30 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
     ``encoding``: see :func:`backgammon.encode` (oriented by each agent's
     seat); ``actions``: ``"micro"`` or ``"openspiel"``; ``cube``: the
     doubling cube (money play up to 64, or the rules, cube and score of a game
-    given to :meth:`reset`); ``reset(seed=)`` seeds the dice.
+    given to :meth:`reset`); ``reset(seed=)`` seeds the dice.  ``max_cycles``
+    (None: no limit) truncates a game after that many actions of the two
+    players together: both agents' ``truncations`` turn True, rewards 0.
+
+        >>> env = aec_env(max_cycles=2)
+        >>> env.reset(seed=1)
+        >>> for _ in range(2):
+        ...     mask = env.observe(env.agent_selection)["action_mask"]
+        ...     env.step(int(mask.nonzero()[0][0]))
+        >>> env.truncations
+        {'player_0': True, 'player_1': True}
     """
 
     metadata = {"render_modes": ["ansi"], "name": "backgammon_v0", "is_parallelizable": False}
 
     def __init__(self, encoding: str = "tesauro", actions: str = "micro", cube: bool = False,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, max_cycles: int | None = None) -> None:
         super().__init__()
+        if max_cycles is not None and (isinstance(max_cycles, bool)
+                                       or not isinstance(max_cycles, (int, np.integer))
+                                       or max_cycles < 1):
+            raise InvalidSetupError(f"max_cycles is None or an integer >= 1, got {max_cycles!r}"
+                                    [:300])
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
         if actions not in _PLAY_IDS:
             raise InvalidSetupError(f"unknown action space {actions!r}: use {sorted(_PLAY_IDS)}")
         if cube not in (True, False):
@@ -105,7 +122,7 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(seed_value(seed))
         game = self._start_game(options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
@@ -114,6 +131,7 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._game = game
+        self._cycles = 0             # actions of both players this game (max_cycles)
         self._turn: Any = None       # the core's turn while the player on roll moves
         self._advance()
         self._update_infos()
@@ -238,12 +256,9 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         mask = self._mask()
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            a = -1
-        if a != action or not 0 <= a < self._nact or not mask[a]:
-            raise IllegalActionError(f"action {action!r} is not legal for {agent} now; "
+        a = action_id(action, self._nact)   # an integer id at all (not 3.0, True, inf)
+        if not mask[a]:
+            raise IllegalActionError(f"action {a} is not legal for {agent} now; "
                                      f"legal: {np.flatnonzero(mask).tolist()[:40]}")
         self._cumulative_rewards[agent] = 0
         if a < self._nplay:
@@ -261,6 +276,10 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
             else:
                 getattr(self._game, kind)()
             self._advance()
+        self._cycles += 1
+        if self.max_cycles is not None and self._cycles >= self.max_cycles \
+                and not self._game.over:
+            self.truncations = {a: True for a in self.agents}
         self._update_infos()
         self._accumulate_rewards()
 

@@ -35,6 +35,7 @@ from backgammon.rules import Rules
 CUBE_ACTIONS = ("roll", "double", "take", "drop")   # as the AEC env's, after the play ids
 CUBE_UNITS = 4    # cube / 64, the agent may double, centred, the agent answers a double
 MATCH_UNITS = 4   # agent's points to go / N, opponent's / N, Crawford game, post-Crawford
+DICE_UNITS = 6    # how many dice of each face (1..6) the agent has still to play
 _MAX_DECISIONS = 100_000   # decisions of both sides in one episode before truncation
 _NO_DICE = np.zeros((1, 2), dtype=np.uint8)
 _SEAT0 = np.zeros(1, dtype=np.uint8)
@@ -70,38 +71,63 @@ class CubeMatchDriver:
     """One agent (player 0) in a cubeful money game or a match; see the module doc."""
 
     def __init__(self, opponent: Any, enc: int, k: int, actions: str, max_candidates: int,
-                 cube: bool, match_length: int | None) -> None:
-        from backgammon.env.duel_loop import chooser
+                 cube: bool, match_length: int | None, dice_units: bool = False) -> None:
         self._opponent = opponent
-        self._chooser = chooser
         self._answer = _cube_answerer(opponent)
         self._enc, self._k, self.actions = enc, k, actions
         self._max_candidates = max_candidates
         self.cube, self.match_length = cube, match_length
+        self.dice_units = dice_units
         self.nplay = {"micro": 156, "openspiel": 1352}.get(actions, max_candidates)
         self.nact = self.nplay + (len(CUBE_ACTIONS) if cube else 0)
-        self.extra = (CUBE_UNITS if cube else 0) + (MATCH_UNITS if match_length else 0)
+        self.extra = ((CUBE_UNITS if cube else 0) + (MATCH_UNITS if match_length else 0)
+                      + (DICE_UNITS if dice_units else 0))
+        self._roll_rng: np.random.Generator | None = None
         self.done = True
+
+    # copy.deepcopy and pickle: the closures are rebuilt from the opponent and its rng
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_answer", None)
+        state.pop("_play", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from backgammon.env.duel_loop import chooser
+        self.__dict__.update(state)
+        self._answer = _cube_answerer(self._opponent)
+        if "_opp_rng" in state:
+            self._play = chooser(self._opponent, 0, self._opp_rng)
 
     # -- episodes ------------------------------------------------------------
 
-    def reset(self, seed: int) -> None:
-        """Begins an episode (a game, or a match) with the dice of ``seed``."""
+    def reset(self, seed: int, game: Game | None = None) -> None:
+        """Begins an episode (a game, or a match) with the dice of ``seed``; with
+        ``game``, plays on from a copy of it (money play), rolling from ``seed``."""
+        from backgammon.env.duel_loop import chooser
         dice_seed, opp_seed = np.random.SeedSequence(seed).spawn(2)
-        self._play = self._chooser(self._opponent, 0, np.random.default_rng(opp_seed))
+        self._opp_rng = np.random.default_rng(opp_seed)
+        self._play = chooser(self._opponent, 0, self._opp_rng)
         rules = Rules(cube=self.cube)
         rng = np.random.default_rng(dice_seed)
-        if self.match_length:
-            self._match: Match | None = Match(self.match_length, rules, rng=rng)
+        self._roll_rng = None
+        self._match: Match | None = None
+        if game is not None:
+            self._game = game.copy()
+            self._roll_rng = rng    # the copy keeps its own dice source; ours roll it
+        elif self.match_length:
+            self._match = Match(self.match_length, rules, rng=rng)
             self._mwc = 0.5   # both players need N points: an even match
         else:
-            self._match = None
             self._game = Game(rules, rng=rng)
         self._decisions = 0
         self.done, self.terminated, self.truncated = False, False, False
         # no reward can be due yet: the agent's first turn of a game, at most one opponent
         # turn from the opening position, always has a legal step (so a decision)
         due = self._advance()
+        if game is not None and (due != 0.0 or self.done):
+            raise InvalidSetupError("the game given to reset ends before the agent's first "
+                                    "decision (the opponent bears off): nothing to play")
         assert due == 0.0 and not self.done
 
     @property
@@ -114,7 +140,10 @@ class CubeMatchDriver:
         self._decisions += 1
         if a >= self.nplay:
             kind = CUBE_ACTIONS[a - self.nplay]
-            getattr(game, kind)()
+            if kind == "roll":
+                self._roll(game)
+            else:
+                getattr(game, kind)()
             return self._advance()
         assert self._turn is not None
         assert game.dice is not None
@@ -150,7 +179,7 @@ class CubeMatchDriver:
                 return reward
             phase = game.phase
             if phase is Phase.OPENING:
-                game.roll()          # one die each, ties rolled again (RULES 2.1)
+                self._roll(game)     # one die each, ties rolled again (RULES 2.1)
             elif phase is Phase.DOUBLED:
                 if game.player_to_act == 0:
                     return reward
@@ -160,10 +189,13 @@ class CubeMatchDriver:
                 if game.turn == 0:
                     if game.can_double():
                         return reward       # the agent chooses: roll or double (RULES 8.1)
-                    game.roll()
+                    self._roll(game)
                 else:
                     self._decisions += 1
-                    getattr(game, self._answer(game) if game.can_double() else "roll")()
+                    if game.can_double() and self._answer(game) == "double":
+                        game.double()
+                    else:
+                        self._roll(game)
             else:  # MOVE
                 assert game.dice is not None
                 plays = game.position.legal_plays(game.dice)
@@ -180,6 +212,14 @@ class CubeMatchDriver:
                 else:
                     self._decisions += 1
                     game.play(self._opponent_play(game))
+
+    def _roll(self, game: Game) -> None:
+        """Rolls: the game's own dice, or ours for a game given to reset."""
+        if self._roll_rng is None:
+            game.roll()
+        else:
+            d = self._roll_rng.integers(1, 7, size=2)
+            game.roll((int(d[0]), int(d[1])))
 
     def _opponent_play(self, game: Game) -> Play:
         assert game.dice is not None
@@ -258,6 +298,9 @@ class CubeMatchDriver:
             s0, s1 = game.score
             post = self._match is not None and self._match.post_crawford
             extra += [(n - s0) / n, (n - s1) / n, float(game.crawford), float(post)]
+        if self.dice_units:
+            left = self._turn.left if self._turn is not None else ()
+            extra += [float(left.count(d)) for d in range(1, 7)]
         obs = np.concatenate([x, np.asarray(extra, dtype=np.float32)]).astype(np.float32)
         cands = None
         if self.actions == "afterstate":

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from backgammon._show import shown
 from backgammon.env.actions import openspiel_steps, play_to_openspiel
 from backgammon.errors import IllegalActionError, InvalidRecordError
@@ -117,7 +119,29 @@ def to_history(game: Game) -> list[int]:
             raise InvalidRecordError(f"OpenSpiel's backgammon has no {act.kind!r} action "
                                      "(no cube, no resignations)")
         replay.apply(act)
+    if game.steps:
+        hist.append(_first_half(game))
     return hist
+
+
+def _first_half(game: Game) -> int:
+    """The OpenSpiel id of the steps made but not committed: the first half-turn of a
+    double (two steps), the state :func:`game_from_history` leaves it in."""
+    from backgammon.env.actions import turn
+    assert game.dice is not None
+    d1, d2 = game.dice
+    if d1 != d2 or len(game.steps) != 2:
+        raise InvalidRecordError(f"OpenSpiel has no state for {len(game.steps)} step(s) made "
+                                 f"of {d1}-{d2}: only a double's first two steps are a half-turn")
+    want = game.current_position().to_array().tobytes()
+    t0 = turn(game.position, (d1, d2), game.turn)
+    for a in np.flatnonzero(t0.openspiel_mask()):
+        t = t0.copy()
+        t.openspiel(int(a))
+        if t.board == want and len(openspiel_steps(int(a), (d1, d2))) == 2:
+            return int(a)
+    raise InvalidRecordError(f"the steps {list(game.steps)} of {d1}-{d2} are not the first half "
+                             "of a legal play")
 
 
 def to_pyspiel(game: Game) -> Any:

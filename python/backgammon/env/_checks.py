@@ -1,0 +1,47 @@
+"""Argument checks shared by the environments: seeds and action ids.
+
+    >>> from backgammon.env._checks import action_id, seed_value
+    >>> seed_value(7), action_id(3, 156)
+    (7, 3)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from backgammon._show import shown
+from backgammon.errors import IllegalActionError, InvalidSetupError
+
+SEED_LIMIT = 2 ** 64   # the core seeds its dice streams with 64 bits
+
+
+def seed_value(seed: Any) -> int:
+    """``seed`` checked (an integer 0 .. 2**64 - 1), or a fresh one for None.
+
+    Larger seeds are refused rather than wrapped: 2**64 would otherwise play the
+    games of seed 0.
+    """
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= seed < SEED_LIMIT:
+        raise InvalidSetupError(f"seed is an integer 0 .. 2**64 - 1 or None, got {shown(seed)}"
+                                [:300])
+    return int(seed)
+
+
+def action_id(action: Any, n: int) -> int:
+    """``action`` as an id 0..n-1: a Python or numpy integer, or a 0-d integer array
+    (what a policy's ``predict`` returns for one observation); bools and floats
+    (even ``3.0``) are refused with :class:`~backgammon.IllegalActionError`."""
+    if isinstance(action, np.ndarray) and action.ndim == 0 \
+            and np.issubdtype(action.dtype, np.integer):
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"an action is an integer id 0..{n - 1}, got {shown(action)}"
+                                 [:300])
+    if not 0 <= action < n:
+        raise IllegalActionError(f"action {int(action)} is not an id 0..{n - 1}")
+    return int(action)
