@@ -776,7 +776,7 @@ def rank_plays(position: Position, dice: Any, ply: int = 0,
     ply 2 those are screened at ply 1 and the 2 best within 0.04 go on to
     ply 2, where the replies inside each evaluation are chosen at ply 0, as
     in gnubg.  ``None`` (the default) filters at ply 2 and not at ply 1; at
-    ply 2 ``filtered=False`` is the exhaustive search, about 20 times the
+    ply 2 ``filtered=False`` is the exhaustive search, tens of times the
     work for a little more accuracy (docs/nn.md, "Move filters").
 
         >>> import backgammon as bg
