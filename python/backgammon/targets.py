@@ -431,7 +431,7 @@ def _one_target(board: bytes, seed: int, games: int, truncate: int, nets: Any,
         means[q] = (rows[:, 2 + 2 * q] * _SHIFT / n).mean()
     # the equity's error as rollouts report it: stratified over the first roll when
     # every stratum has two games, else plain
-    equity = estimate(n, rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2, n.min() >= 2)
+    equity = estimate(n, rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2, bool((n >= 2).all()))
     return means[:5].astype(np.float32), equity.stderr
 
 
