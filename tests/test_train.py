@@ -88,6 +88,7 @@ def test_cli_train(tmp_path, capsys):
     assert Evaluator.load(tmp_path / "n.npz").hidden == (8, 8)
 
 
+@pytest.mark.ctrl_c
 @pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_kill"), reason="POSIX signals")
 def test_training_stops_on_ctrl_c_and_keeps_its_checkpoint(tmp_path):
     import threading
