@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Mapping, Union
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
+from backgammon import pubeval as _pubeval
 from backgammon.batch import batch_successors, board_rows
 from backgammon.errors import BackgammonError, InvalidBenchmarkError
 from backgammon.position import Play, Position
@@ -414,6 +414,7 @@ def _pubeval_picks(pset: PositionSet) -> np.ndarray:
     for flag in (False, True):
         rows = np.flatnonzero(per_row == flag)
         if rows.size:
+            _pubeval.install()
             scores[rows] = _bgcore.pubeval_scores(np.ascontiguousarray(pset.results[rows]),
                                                   int(flag))
     return _group_argmax(scores, pset.offsets)

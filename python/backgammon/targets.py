@@ -44,6 +44,7 @@ from typing import Any, Collection, Iterable, Union
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon import pubeval
 from backgammon._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
@@ -206,6 +207,7 @@ def _choose(pos: Position, dice: tuple[int, int], nets: Any, rng: np.random.Gene
     if mode == "random":
         i = int(rng.integers(len(results)))
     elif mode == "pubeval":
+        pubeval.install()
         i = int(np.argmax(_bgcore.pubeval_scores(results, -1)))
     else:
         pick, probs = nets.choose(pos._b, results)
