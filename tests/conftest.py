@@ -24,6 +24,9 @@ def pytest_configure(config):
         "markers", "slow: takes seconds and repeats what quicker tests check in small; CI's "
         "other Pythons run -m 'not slow' (.ci/run), its main Python runs everything")
     config.addinivalue_line(
+        "markers", "typecheck: runs mypy --strict (toolchain pinned in .ci/constraints-typecheck.txt); "
+        "CI runs these on its newest Python, whose numpy has the newest stubs (.ci/run)")
+    config.addinivalue_line(
         "markers", "ctrl_c: sends SIGINT to its own process; runs in a child pytest, so that a "
         "KeyboardInterrupt landing late can end only that child, never the session")
 

@@ -113,6 +113,7 @@ def test_a_duel_stops_on_ctrl_c(workers):
     assert not [t for t in threading.enumerate() if t.name.startswith("backgammon-duel")]
 
 
+@pytest.mark.slow
 def test_net_rollouts_are_identical_for_any_workers():
     ev = Evaluator.default()
     pos = bg.Position.initial()

@@ -270,3 +270,21 @@ def test_pubeval_installs_its_weights_once_on_demand():
     pubeval.install()
     pubeval.install()     # idempotent
     assert round(pubeval.score(backgammon.Position.initial()), 5) == 6.84055
+
+
+def test_the_version_is_one_everywhere(capsys):
+    import re
+    from importlib import metadata
+
+    from backgammon.cli import main
+
+    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", backgammon.__version__)
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"backgammon {backgammon.__version__}\n"
+    try:   # the installed wheel's metadata (pyproject reads the version from the package)
+        installed = metadata.version("backgammon")
+    except metadata.PackageNotFoundError:
+        return   # the checkout, imported without installing
+    assert installed == backgammon.__version__

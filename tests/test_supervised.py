@@ -222,6 +222,7 @@ def test_resume_continues_exactly_from_a_mid_epoch_stop(data, tmp_path):
     assert same(bg.train(out=tmp_path, **kw), bg.train(**kw))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_ctrl_c_at_any_line_of_the_training_loop_leaves_a_checkpoint_that_resumes_exactly(
         data, tmp_path, threads):
