@@ -48,25 +48,39 @@ def _run_armed(work, delays) -> tuple[bool, float]:
     """Runs ``work()`` with SIGINT sent to the main thread ``delays`` seconds in:
     whether it came out as KeyboardInterrupt, and the seconds it ran.
 
-    SIGINT raises only while the work runs.  The flag drops as the first thing
-    after ``work()`` whichever way it ended, still inside the ``try``, and the
-    timers are stopped before the previous handler is back: a signal landing just
-    after the work ended (it ran faster than its timing run said) is dropped, where
-    it once raised past ``pytest.raises`` and aborted a whole CI run."""
+    SIGINT raises only while the work runs.  One sender thread counts the delays from
+    the moment the work is started, so no signal can land before it (thirty timer
+    threads, each counting from its own start, once took longer than the first delay to
+    make under load, and that signal raised outside the work).  The flag drops as the
+    first thing after ``work()`` whichever way it ended, still inside the ``try``, and
+    the sender is stopped before the previous handler is back: a signal landing just
+    after the work ended is dropped, where it once raised past ``pytest.raises``."""
     armed = [True]
 
     def handler(signum, frame):
         if armed[0]:
             raise KeyboardInterrupt
 
+    main = threading.main_thread().ident
+    go, stop = threading.Event(), threading.Event()
+
+    def send() -> None:
+        go.wait()
+        t0 = time.monotonic()
+        for d in delays:
+            if stop.wait(max(0.0, t0 + d - time.monotonic())):
+                return
+            signal.pthread_kill(main, signal.SIGINT)
+
     previous = signal.signal(signal.SIGINT, handler)
-    timers = []
+    sender = threading.Thread(target=send, name="ctrl-c-sender", daemon=True)
     interrupted = False
     try:
-        timers = [_interrupt_after(d) for d in delays]
+        sender.start()
         start = time.perf_counter()
         try:
             try:
+                go.set()
                 work()
             finally:
                 armed[0] = False
@@ -75,9 +89,9 @@ def _run_armed(work, delays) -> tuple[bool, float]:
         seconds = time.perf_counter() - start
     finally:
         armed[0] = False
-        for timer in timers:
-            timer.cancel()
-            timer.join()
+        stop.set()
+        go.set()
+        sender.join()
         signal.signal(signal.SIGINT, previous)
     return interrupted, seconds
 
