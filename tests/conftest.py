@@ -22,7 +22,7 @@ def pytest_configure(config):
         "markers", "browser: renders HTML in a headless Chromium (skipped when none is installed)")
     config.addinivalue_line(
         "markers", "slow: takes seconds and repeats what quicker tests check in small; CI's "
-        "other Pythons run -m 'not slow' (.ci/run), its main Python runs everything")
+        "main Python runs everything, its other Pythons a smoke subset without these (.ci/run)")
     config.addinivalue_line(
         "markers", "typecheck: runs mypy --strict (toolchain pinned in .ci/constraints-typecheck.txt); "
         "CI runs these on its newest Python, whose numpy has the newest stubs (.ci/run)")
