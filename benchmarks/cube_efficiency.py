@@ -4,7 +4,8 @@
                                          [--seed S] [--max-seconds T] [--json OUT]
 
 Cube decisions are sampled from real matches (default: the Backgammon Galaxy
-exports in /work/shared/realworld/galaxy, read in place): the library's
+exports in ../shared/realworld/galaxy beside the checkout, or under
+$BACKGAMMON_SHARED, read in place): the library's
 analysis lists every cube decision with its game state (``Decision.to_game``);
 close ones are kept (doubles, and no-doubles within 0.16 of doubling, gnubg's
 ``isCloseCubedecision``).  Each is rolled out with :func:`backgammon.rollout_cube`
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import os
 import random
 import sys
 import time
@@ -39,7 +41,11 @@ from typing import Any
 
 import numpy as np
 
-GALAXY = "/work/shared/realworld/galaxy/*.txt"
+# The shared folder beside the checkout (``../shared`` from its root), or where
+# BACKGAMMON_SHARED points
+SHARED = os.environ.get("BACKGAMMON_SHARED") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.pardir, "shared")
+GALAXY = os.path.join(SHARED, "realworld", "galaxy", "*.txt")
 
 
 def efficiency(position: Any, contact: float, race: tuple[float, float, float, float]) -> float:

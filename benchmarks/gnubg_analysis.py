@@ -4,7 +4,8 @@
         [--ply P] [--nets FILE] [--prune K] [--gnubg-ply 2] [--cache DIR] [--json OUT]
 
 For each match file (default: the Backgammon Galaxy exports in
-/work/shared/realworld/galaxy, read in place, never copied), the match is read
+../shared/realworld/galaxy beside the checkout, or under $BACKGAMMON_SHARED,
+read in place, never copied), the match is read
 with ``Match.from_mat``, written back with ``Match.to_mat`` (so both programs
 analyse the very same games) and imported into the ``gnubg`` PyPI module
 (1.1.0a16; measurement only, never a dependency of the package), which runs
@@ -40,7 +41,11 @@ import time
 import warnings
 from typing import Any
 
-GALAXY = "/work/shared/realworld/galaxy/*.txt"
+# The shared folder beside the checkout (``../shared`` from its root), or where
+# BACKGAMMON_SHARED points
+SHARED = os.environ.get("BACKGAMMON_SHARED") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.pardir, "shared")
+GALAXY = os.path.join(SHARED, "realworld", "galaxy", "*.txt")
 
 
 # ---------------------------------------------------------------- the gnubg side

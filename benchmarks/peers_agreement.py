@@ -3,7 +3,8 @@
     python benchmarks/peers_agreement.py [NETS.npz ...] [--matches DIR] [--limit N]
 
 Every unforced checker play of every game of the ``.mat`` files in DIR (default: the
-real Galaxy matches beside the checkout, ``../shared/realworld/galaxy``, which are
+real Galaxy matches beside the checkout, ``../shared/realworld/galaxy``, or under
+$BACKGAMMON_SHARED, which are
 never copied into the project): the position before the play and its dice, from the
 analysis' decisions. For each nets file (and the bundled nets) the share of those
 decisions where its 0-ply best play gives the same position as ``gnubg_nn.best_move``
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -43,7 +45,8 @@ def decisions(folder: Path, limit: int) -> list[tuple[bg.Position, tuple[int, in
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("nets", nargs="*")
-    ap.add_argument("--matches", default=str(REPO.parent / "shared" / "realworld" / "galaxy"))
+    shared = Path(os.environ.get("BACKGAMMON_SHARED") or REPO.parent / "shared")
+    ap.add_argument("--matches", default=str(shared / "realworld" / "galaxy"))
     ap.add_argument("--limit", type=int, default=200, help="matches read (default 200)")
     a = ap.parse_args()
     import gnubg_nn

@@ -60,7 +60,11 @@ import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
-GALAXY = "/work/shared/realworld/galaxy"
+# The shared folder beside the checkout (``../shared`` from its root), or where
+# BACKGAMMON_SHARED points
+SHARED = os.environ.get("BACKGAMMON_SHARED") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.pardir, "shared")
+GALAXY = os.path.join(SHARED, "realworld", "galaxy")
 CACHE = "/tmp/gnubg-judged-cache"
 JUDGE = "gnubg-2ply-prune-cubeless-money-v2"  # the cache file's name: change it with the judge
 CHUNK = 40  # decisions a gnubg subprocess judges (a crash loses at most one chunk)

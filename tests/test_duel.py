@@ -99,6 +99,7 @@ def test_cli_duel(capsys, tmp_path):
     assert f"{want.ppg:+.4f}" in out
 
 
+@pytest.mark.ctrl_c
 @pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_kill"), reason="POSIX signals")
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_duel_stops_on_ctrl_c(workers):
@@ -112,6 +113,7 @@ def test_a_duel_stops_on_ctrl_c(workers):
     assert not [t for t in threading.enumerate() if t.name.startswith("backgammon-duel")]
 
 
+@pytest.mark.slow
 def test_net_rollouts_are_identical_for_any_workers():
     ev = Evaluator.default()
     pos = bg.Position.initial()

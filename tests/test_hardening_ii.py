@@ -410,6 +410,7 @@ def _start_rows(rows: int) -> np.ndarray:
     return np.tile(bg.Position.initial().to_array().astype(np.int8), (rows, 1))
 
 
+@pytest.mark.ctrl_c
 @pytest.mark.slow
 def test_pubeval_scores_stop_on_ctrl_c():
     from backgammon import pubeval
@@ -422,6 +423,7 @@ def test_pubeval_scores_stop_on_ctrl_c():
     assert pubeval.scores(_start_rows(2)).shape == (2,)  # usable afterwards
 
 
+@pytest.mark.ctrl_c
 @pytest.mark.slow
 def test_batch_successors_stop_on_ctrl_c():
     import backgammon as bg

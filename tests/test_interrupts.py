@@ -1,7 +1,7 @@
 """Ctrl-C stops the long C loops (perft, rollouts) promptly and leaves no thread behind.
 
 Each test sends SIGINT to the main thread from a timer thread while the loop
-runs with the GIL released, and checks that KeyboardInterrupt arrives, that
+runs with the GIL released (in a child pytest of its own: the ``ctrl_c`` mark), and checks that KeyboardInterrupt arrives, that
 it arrives within a generous bound (far below what the work would take), and
 that no worker thread is left.  The bounds are not speed assertions: the work
 asked for takes minutes (perft 4, millions of games), so an ignored signal
@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,8 +25,11 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 
-pytestmark = pytest.mark.skipif(
-    not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
+# Each test runs in a child pytest of its own (tests/conftest.py): a signal that
+# lands after its test can end only that child, never the session.
+pytestmark = [pytest.mark.skipif(not hasattr(signal, "pthread_kill"),
+                                 reason="needs signal.pthread_kill (POSIX)"),
+              pytest.mark.ctrl_c]
 
 STOPPED_WITHIN = 5.0  # seconds; the loops check every few milliseconds
 DELAY = 0.3           # seconds before the signal: the loop is well under way
@@ -44,25 +48,39 @@ def _run_armed(work, delays) -> tuple[bool, float]:
     """Runs ``work()`` with SIGINT sent to the main thread ``delays`` seconds in:
     whether it came out as KeyboardInterrupt, and the seconds it ran.
 
-    SIGINT raises only while the work runs.  The flag drops as the first thing
-    after ``work()`` whichever way it ended, still inside the ``try``, and the
-    timers are stopped before the previous handler is back: a signal landing just
-    after the work ended (it ran faster than its timing run said) is dropped, where
-    it once raised past ``pytest.raises`` and aborted a whole CI run."""
+    SIGINT raises only while the work runs.  One sender thread counts the delays from
+    the moment the work is started, so no signal can land before it (thirty timer
+    threads, each counting from its own start, once took longer than the first delay to
+    make under load, and that signal raised outside the work).  The flag drops as the
+    first thing after ``work()`` whichever way it ended, still inside the ``try``, and
+    the sender is stopped before the previous handler is back: a signal landing just
+    after the work ended is dropped, where it once raised past ``pytest.raises``."""
     armed = [True]
 
     def handler(signum, frame):
         if armed[0]:
             raise KeyboardInterrupt
 
+    main = threading.main_thread().ident
+    go, stop = threading.Event(), threading.Event()
+
+    def send() -> None:
+        go.wait()
+        t0 = time.monotonic()
+        for d in delays:
+            if stop.wait(max(0.0, t0 + d - time.monotonic())):
+                return
+            signal.pthread_kill(main, signal.SIGINT)
+
     previous = signal.signal(signal.SIGINT, handler)
-    timers = []
+    sender = threading.Thread(target=send, name="ctrl-c-sender", daemon=True)
     interrupted = False
     try:
-        timers = [_interrupt_after(d) for d in delays]
+        sender.start()
         start = time.perf_counter()
         try:
             try:
+                go.set()
                 work()
             finally:
                 armed[0] = False
@@ -71,9 +89,9 @@ def _run_armed(work, delays) -> tuple[bool, float]:
         seconds = time.perf_counter() - start
     finally:
         armed[0] = False
-        for timer in timers:
-            timer.cancel()
-            timer.join()
+        stop.set()
+        go.set()
+        sender.join()
         signal.signal(signal.SIGINT, previous)
     return interrupted, seconds
 
@@ -197,13 +215,36 @@ def test_a_signal_handler_that_does_not_raise_lets_the_loop_finish():
     assert leaves == 116_154_993
 
 
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _wait_until_under_way(proc: subprocess.Popen) -> None:
+    """Until the command's work is under way: a signal during the interpreter's start
+    kills it by SIGINT (-2), before the command's handler is there.  On Linux: the core
+    loaded, then half a CPU second more (the rest of the start takes far less), which
+    load cannot shorten as it does a wall-clock wait; elsewhere 1.5 s."""
+    if not os.path.exists(f"/proc/{proc.pid}/maps"):
+        time.sleep(1.5)
+        return
+    deadline = time.monotonic() + 120
+    while "_bgcore" not in Path(f"/proc/{proc.pid}/maps").read_text():
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+    loaded = _cpu_seconds(proc.pid)
+    while _cpu_seconds(proc.pid) < loaded + 0.5:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+
+
 def test_the_cli_stops_on_ctrl_c_without_a_traceback():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.Popen(
         [sys.executable, "-m", "backgammon", "perft", "4"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        time.sleep(1.5)  # the interpreter starts and perft is under way
+        _wait_until_under_way(proc)
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=STOPPED_WITHIN + 5)
@@ -221,3 +262,27 @@ def test_evaluate_batch_stops_on_ctrl_c_within_a_second():
     ev = bg.Evaluator.default()
     latency = _interrupted(lambda: ev.evaluate_batch(boards))
     assert latency < 1.0
+
+
+def test_a_keyboard_interrupt_out_of_a_ctrl_c_test_ends_only_its_child(tmp_path):
+    # a session of three tests: the middle one is marked ctrl_c and lets a
+    # KeyboardInterrupt out (as a signal landing just after its work would); run
+    # in-process it ends the session, in its child pytest it fails that test alone
+    import shutil
+
+    shutil.copy(Path(__file__).parent / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_victim.py").write_text(
+        "import pytest\n\n"
+        "def test_before():\n    pass\n\n"
+        "@pytest.mark.ctrl_c\n"
+        "def test_escapes():\n    raise KeyboardInterrupt\n\n"
+        "def test_after():\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if k != "BACKGAMMON_TEST_CTRL_C_CHILD"}
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path if p)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "test_victim.py"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=600, stdin=subprocess.DEVNULL)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out            # tests failed; 2 is "interrupted"
+    assert "1 failed, 2 passed" in out, out
+    assert "KeyboardInterrupt" in out          # the child's report, carried into the failure

@@ -57,6 +57,7 @@ def test_probability_intervals_stay_inside_0_1():
 
 
 @pytest.mark.slow
+@pytest.mark.typecheck
 def test_mypy_strict_sees_precise_types(tmp_path):
     import os
     import subprocess
@@ -81,6 +82,7 @@ MYPY_STRICT_MODULES = ("backgammon",)
 
 
 @pytest.mark.slow
+@pytest.mark.typecheck
 @pytest.mark.parametrize("target", [None, "3.10"])   # the running Python, and the oldest supported
 def test_mypy_strict_passes_on_the_package(tmp_path, target):
     import os

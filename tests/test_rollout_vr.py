@@ -32,6 +32,7 @@ def test_an_exact_evaluator_leaves_no_luck_unexplained():
     assert "luck adjustment cut" in str(r)
 
 
+@pytest.mark.slow
 def test_luck_adjustment_keeps_the_mean():
     # Unbiased: a luck-adjusted rollout agrees with a large plain one
     # within four standard errors of the difference.
@@ -42,6 +43,7 @@ def test_luck_adjustment_keeps_the_mean():
         assert abs(a.value - b.value) < 4 * math.hypot(a.stderr, b.stderr)
 
 
+@pytest.mark.slow
 def test_luck_adjustment_narrows_the_error_on_a_contact_position():
     # The opening position: the same games, adjusted and not.
     r = bg.rollout(bg.Position.initial(), games=144, seed=5, variance_reduction=True)
@@ -116,6 +118,7 @@ def test_bad_options():
         bg.rollout(RACE, games=10, variance_reduction=1)
 
 
+@pytest.mark.slow
 def test_match_luck_adjustment():
     from backgammon.game import Game
 

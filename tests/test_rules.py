@@ -1,5 +1,5 @@
 """Rules tests: one or more named tests for every clause of RULES 3.1-3.4, 4.1-4.5, 5.1-5.5,
-6.1-6.7 and 7.1-7.4 (/work/shared/RULES.md), plus the opening position, the forced
+6.1-6.7 and 7.1-7.4 (RULES.md of the shared folder), plus the opening position, the forced
 "last checker" play, closed boards, outcomes and the error contract of notes/API.md.
 
 Every expected answer is worked out by hand from the rules and written as a literal in the

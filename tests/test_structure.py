@@ -204,3 +204,87 @@ def test_the_cli_only_calls_the_library():
     imported = {node.module for node in ast.walk(tree)
                 if isinstance(node, ast.ImportFrom) and node.module}
     assert "backgammon._rollout_engine" not in imported
+
+
+# The heavy parts load on first use (backgammon/__init__.py's __getattr__).
+HEAVY = ("backgammon.train", "backgammon.supervised", "backgammon.targets",
+         "backgammon.benchmark", "backgammon.judging", "backgammon.env", "backgammon.server")
+ALL_NAMES = (  # backgammon.__all__ of 0.1.0: every name stays
+    "ALL_ROLLS Action AmbiguousPlayActionError IllegalDiceActionError IllegalPlayActionError "
+    "InvalidPlayActionError Analysis AmbiguousPlayError BackgammonError Bot CandidateRow "
+    "Chouette CubeDecision DiceSource DuelResult Estimate Evaluation Evaluator "
+    "EvaluatorCubePolicy FormatLossError FormatLossWarning Game GameOverError GameResult "
+    "IllegalActionError IllegalPlayError InvalidBenchmarkError JudgedDecision Judgement "
+    "InvalidDiceError InvalidPlayError InvalidPositionError InvalidRecordError "
+    "InvalidRulesError InvalidWeightsError TrainingDataError InvalidSetupError LegalPlays "
+    "Match MatchEquityError Outcome Phase PipCountCubePolicy Play PlaysRollout Position "
+    "RankedPlay RankedPlays RolloutError RolloutResult Rules analyse batch_successors duel "
+    "encode env evaluate judge bearoff benchmark cube_decision cubeful met parse_dice_text "
+    "perft pubeval read_position rollout rollout_cube rollout_plays svg train").split()
+
+
+def _fresh_python(code: str) -> str:
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
+
+
+def test_import_backgammon_loads_none_of_the_heavy_parts():
+    out = _fresh_python(
+        "import sys, backgammon\n"
+        f"heavy = {HEAVY!r}\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+        "print(sorted(m for m in ('gymnasium', 'pettingzoo', 'fastapi', 'dask', 'tqdm')"
+        " if m in sys.modules))\n")
+    assert out.split("\n")[:2] == ["[]", "[]"]
+
+
+def test_every_public_name_is_there_and_the_heavy_ones_load_on_first_use():
+    assert set(ALL_NAMES) <= set(backgammon.__all__)
+    assert set(backgammon.__all__) <= set(dir(backgammon))
+    out = _fresh_python(
+        "import inspect, sys, types, backgammon as bg\n"
+        f"missing = [n for n in {ALL_NAMES!r} if not hasattr(bg, n)]\n"
+        "print(missing, 'backgammon.judging' in sys.modules)\n"
+        # the function train, though a module backgammon.train exists and is imported
+        "import backgammon.train\n"
+        "print(inspect.isfunction(bg.train), inspect.isfunction(backgammon.train),"
+        " type(sys.modules['backgammon.train']) is types.ModuleType)\n"
+        "print(isinstance(bg.env, types.ModuleType), isinstance(bg.benchmark, types.ModuleType),"
+        " isinstance(bg.targets, types.ModuleType), bg.Bot.__module__, bg.encode.__module__)\n")
+    lines = out.split("\n")
+    assert lines[0] == "[] True"      # all there, and judging loaded by being asked for
+    assert lines[1] == "True True True"
+    assert lines[2] == "True True True backgammon.env.bots backgammon.env.encoders"
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        backgammon.no_such_name  # noqa: B018
+
+
+def test_pubeval_installs_its_weights_once_on_demand():
+    from backgammon import pubeval
+
+    pubeval.install()
+    pubeval.install()     # idempotent
+    assert round(pubeval.score(backgammon.Position.initial()), 5) == 6.84055
+
+
+def test_the_version_is_one_everywhere(capsys):
+    import re
+    from importlib import metadata
+
+    from backgammon.cli import main
+
+    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", backgammon.__version__)
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"backgammon {backgammon.__version__}\n"
+    try:   # the installed wheel's metadata (pyproject reads the version from the package)
+        installed = metadata.version("backgammon")
+    except metadata.PackageNotFoundError:
+        return   # the checkout, imported without installing
+    assert installed == backgammon.__version__

@@ -162,6 +162,7 @@ def test_a_run_stopped_after_an_epoch_resumes_exactly(data, tmp_path):
         bg.train(targets=data, epochs=5, seed=3, out=tmp_path, **TINY)
 
 
+@pytest.mark.ctrl_c
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX signals")
 @pytest.mark.parametrize("threads", [1, 2])
@@ -221,6 +222,7 @@ def test_resume_continues_exactly_from_a_mid_epoch_stop(data, tmp_path):
     assert same(bg.train(out=tmp_path, **kw), bg.train(**kw))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_ctrl_c_at_any_line_of_the_training_loop_leaves_a_checkpoint_that_resumes_exactly(
         data, tmp_path, threads):
@@ -438,6 +440,7 @@ def test_docstring_examples(module):
     assert result.failed == 0 and result.attempted > 0
 
 
+@pytest.mark.ctrl_c
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX signals")
 def test_a_ctrl_c_while_the_threads_are_joined_is_raised_not_swallowed():
     """At the end of an epoch the main thread waits for the training threads; a

@@ -88,12 +88,16 @@ def test_cli_train(tmp_path, capsys):
     assert Evaluator.load(tmp_path / "n.npz").hidden == (8, 8)
 
 
+@pytest.mark.ctrl_c
 @pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_kill"), reason="POSIX signals")
 def test_training_stops_on_ctrl_c_and_keeps_its_checkpoint(tmp_path):
     import threading
 
     from test_interrupts import STOPPED_WITHIN, _interrupted
 
+    # first use done before the signal (the module, the core's tables): in a fresh process
+    # (the ctrl_c mark) it took the signal's 0.3 s, which then landed before the run began
+    bg.train(10, seed=1, threads=2, hidden=(16, 8), progress=False, eval_every=0)
     latency = _interrupted(lambda: bg.train(10_000_000, out=tmp_path, seed=1, threads=2,
                                             hidden=(16, 8), round_games=100_000,
                                             progress=False, eval_every=0))

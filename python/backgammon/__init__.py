@@ -46,20 +46,82 @@ from backgammon.rollout import Estimate, RolloutError, RolloutResult, read_posit
 from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
 from backgammon.duel import DuelResult, duel
 from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
-from backgammon.train import train
-from backgammon import cubeful, met, targets
+from backgammon import cubeful, met
 from backgammon.analysis import Analysis, analyse
-from backgammon import benchmark
 from backgammon.cube_rollout import rollout_cube
 from backgammon.display import RankedPlays, install_displays as _install_displays
 
 _install_displays()  # Jupyter displays of Evaluation and DuelResult
-from backgammon import env
-from backgammon.env.encoders import encode
-from backgammon.env.bots import Bot
-from backgammon.judging import JudgedDecision, Judgement, judge
 
-__version__ = "0.1.0"
+# pubeval's weights reach the core on first use (pubeval.install, called by its scores,
+# playouts and duels); the environments' core opponents (env/opponents.py) do not call it
+# yet, so the package installs them here until they do: then this line goes.
+pubeval.install()
+
+import sys as _sys
+import types as _types
+from typing import TYPE_CHECKING, Any as _Any
+
+if TYPE_CHECKING:   # loaded on first use (__getattr__ below); typed here for checkers
+    from backgammon import benchmark, env, targets
+    from backgammon.env.bots import Bot
+    from backgammon.env.encoders import encode
+    from backgammon.judging import JudgedDecision, Judgement, judge
+    from backgammon.train import train
+
+__version__ = "0.2.0.dev0"   # the next release, 0.2.0, in the making (CHANGELOG.md)
+
+# The heavy parts load on first use, not with ``import backgammon``: training,
+# targets, the strength benchmark, judging and the environments.  name ->
+# (module, attribute of it, or None for the module itself).
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "train": ("backgammon.train", "train"),
+    "targets": ("backgammon.targets", None),
+    "benchmark": ("backgammon.benchmark", None),
+    "env": ("backgammon.env", None),
+    "encode": ("backgammon.env.encoders", "encode"),
+    "Bot": ("backgammon.env.bots", "Bot"),
+    "JudgedDecision": ("backgammon.judging", "JudgedDecision"),
+    "Judgement": ("backgammon.judging", "Judgement"),
+    "judge": ("backgammon.judging", "judge"),
+}
+
+
+def __getattr__(name: str) -> _Any:
+    """A heavy part of the API, imported the first time it is asked for.
+
+        >>> import backgammon as bg
+        >>> bg.judge.__name__
+        'judge'
+    """
+    try:
+        module_name, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'backgammon' has no attribute {name!r}") from None
+    import importlib
+
+    module = importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(_types.ModuleType):
+    """The package's module type: ``backgammon.train`` is the function :func:`train`
+    (as it always was), though a module of that name exists.  Importing that module
+    makes Python set the package's attribute to the module; this keeps the function."""
+
+    def __setattr__(self, name: str, value: _Any) -> None:
+        if name == "train" and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "ALL_ROLLS",

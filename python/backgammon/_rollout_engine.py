@@ -385,8 +385,10 @@ def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
     that process and cluster executors can pickle it.  ``cancel`` (a private
     token) stops it early from another thread; Ctrl-C stops it in the main
     thread."""
-    from backgammon import pubeval  # noqa: F401  (a fresh worker process needs the weights)
+    if policy == 1:   # the weights, in this process (a fresh worker's too)
+        from backgammon import pubeval
 
+        pubeval.install()
     return _bgcore.playout(board, seed, first, count, policy, stratify, cancel,
                            net._nets if net is not None else None)
 

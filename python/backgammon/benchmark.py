@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Mapping, Union
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
+from backgammon import pubeval as _pubeval
 from backgammon.batch import batch_successors, board_rows
 from backgammon.errors import BackgammonError, InvalidBenchmarkError
 from backgammon.position import Play, Position
@@ -138,7 +138,7 @@ class PositionSet:
         idx = np.arange(len(self))[index] if isinstance(index, slice) else np.asarray(index)
         if idx.dtype.kind not in "iu" or idx.ndim != 1:
             raise TypeError("index is a slice or a 1-d array of integers")
-        if len(idx) and (idx.min() < -len(self) or idx.max() >= len(self)):
+        if (idx < -len(self)).any() or (idx >= len(self)).any():
             raise IndexError(f"a decision index is out of range ({len(self)} decisions)")
         idx = idx % len(self)
         rows = np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in idx]
@@ -414,6 +414,7 @@ def _pubeval_picks(pset: PositionSet) -> np.ndarray:
     for flag in (False, True):
         rows = np.flatnonzero(per_row == flag)
         if rows.size:
+            _pubeval.install()
             scores[rows] = _bgcore.pubeval_scores(np.ascontiguousarray(pset.results[rows]),
                                                   int(flag))
     return _group_argmax(scores, pset.offsets)
@@ -425,7 +426,8 @@ def _group_argmax(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     top = np.maximum.reduceat(values, starts)
     rows = np.arange(len(values))
     at_top = np.where(values == np.repeat(top, np.diff(offsets)), rows, len(values))
-    return np.minimum.reduceat(at_top, starts)
+    first: np.ndarray = np.minimum.reduceat(at_top, starts)
+    return first
 
 
 def error_rate(choose: Chooser, sets: Any = None, *, ply: int = 0) -> dict[str, ErrorRate]:

@@ -420,6 +420,9 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="backgammon", description="A fast, exact backgammon engine.")
+    from backgammon import __version__
+
+    parser.add_argument("--version", action="version", version=f"backgammon {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     moves = sub.add_parser(
         "moves", help="list the legal plays of a roll",

@@ -22,7 +22,7 @@ from typing import Any, Callable, Union
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
+from backgammon import pubeval as _pubeval
 from backgammon.errors import RolloutError
 from backgammon.position import Position
 from backgammon._rollout_engine import Z95, Estimate, checked_seed, collect, positive_int
@@ -178,6 +178,8 @@ def _player(policy: Any) -> tuple[int, Any, Any]:
             raise RolloutError(f"unknown policy {policy!r}: use 'net', 'pubeval', 'random', "
                                "an Evaluator or a callable")
         code = _CODES[policy]
+        if code == 1:
+            _pubeval.install()
         return code, Evaluator.default()._nets if code == 2 else None, None
     if callable(policy):
         return -1, None, checked_evaluator(policy)
@@ -198,6 +200,8 @@ def core_duel_stats(board: bytes, seed: int, pairs: int, pa: tuple[int, Any],
                     pb: tuple[int, Any], workers: int) -> np.ndarray:
     """The core's statistics of ``pairs`` duplicate pairs on ``workers`` threads
     (also train.py's duels against pubeval)."""
+    if 1 in (pa[0], pb[0]):
+        _pubeval.install()
     if workers == 1:
         return _bgcore.duel(board, seed, 0, pairs, pa[0], pa[1], pb[0], pb[1])
     # equal chunks, one per thread; a shared token stops them all on an

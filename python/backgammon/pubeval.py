@@ -17,6 +17,7 @@ is better for that side.
 from __future__ import annotations
 
 import json
+import threading
 from importlib import resources
 from typing import Any
 
@@ -26,7 +27,7 @@ from backgammon import _bgcore
 from backgammon.batch import board_rows
 from backgammon.position import Dice, Play, Position
 
-__all__ = ["WIN_SCORE", "best_play", "is_race", "score", "scores", "weights"]
+__all__ = ["WIN_SCORE", "best_play", "install", "is_race", "score", "scores", "weights"]
 
 WIN_SCORE = 99999999.0
 """The score of a position where the side that moved has borne off all 15."""
@@ -38,9 +39,25 @@ def weights() -> dict[str, list[float]]:
     return {"race": list(data["race"]), "contact": list(data["contact"])}
 
 
-_w = weights()
-_bgcore.set_pubeval_weights(_w["race"], _w["contact"])
-del _w
+_installed = False
+_install_lock = threading.Lock()
+
+
+def install() -> None:
+    """Installs the weights in the core, once: every path to the core's pubeval (its
+    scores, playouts and duel players) calls it first, so that importing this module
+    changes nothing.  Cheap after the first call.
+
+        >>> install(); install()   # the second call does nothing
+    """
+    global _installed
+    if _installed:
+        return
+    with _install_lock:
+        if not _installed:
+            w = weights()
+            _bgcore.set_pubeval_weights(w["race"], w["contact"])
+            _installed = True
 
 
 def is_race(position: Position) -> bool:
@@ -57,6 +74,7 @@ def score(position: Position, race: bool | None = None) -> float:
     position itself (PUBEVAL.md 6 explains why a move choice decides it from
     the position before the move instead, as :func:`best_play` does).
     """
+    install()
     return float(_bgcore.pubeval_scores(_position(position).to_array()[None, :],
                                         _race_flag(race))[0])
 
@@ -70,6 +88,7 @@ def scores(boards: Any, race: bool | None = None) -> np.ndarray:
     """
     # the core checks every row (an empty board too) in its scoring pass, which
     # Ctrl-C stops: no whole-array pass here
+    install()
     return _bgcore.pubeval_scores(board_rows(boards), _race_flag(race))
 
 
@@ -94,5 +113,6 @@ def best_play(position: Position, dice: Dice) -> Play:
     plays = _position(position).legal_plays(dice)
     if len(plays) == 1:
         return plays[0]
+    install()
     values = _bgcore.pubeval_scores(plays.results(), int(is_race(position)))
     return plays[int(np.argmax(values))]

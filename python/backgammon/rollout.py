@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Callable, TypedDict
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon import pubeval as _pubeval  # noqa: F401  (installs the weights)
 from backgammon._rollout_engine import (FIELDS, PLIES, POLICIES, SV, SV2, STRATA, G, LB, LG,
                                         W, WB, WG, PolicyRunner, Progress, checked_seed,
                                         checked_truncation, chunks, estimate,

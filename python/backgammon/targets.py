@@ -44,6 +44,7 @@ from typing import Any, Collection, Iterable, Union
 import numpy as np
 
 from backgammon import _bgcore
+from backgammon import pubeval
 from backgammon._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
@@ -206,6 +207,7 @@ def _choose(pos: Position, dice: tuple[int, int], nets: Any, rng: np.random.Gene
     if mode == "random":
         i = int(rng.integers(len(results)))
     elif mode == "pubeval":
+        pubeval.install()
         i = int(np.argmax(_bgcore.pubeval_scores(results, -1)))
     else:
         pick, probs = nets.choose(pos._b, results)
@@ -431,7 +433,7 @@ def _one_target(board: bytes, seed: int, games: int, truncate: int, nets: Any,
         means[q] = (rows[:, 2 + 2 * q] * _SHIFT / n).mean()
     # the equity's error as rollouts report it: stratified over the first roll when
     # every stratum has two games, else plain
-    equity = estimate(n, rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2, n.min() >= 2)
+    equity = estimate(n, rows[:, 2 + 10] * _SHIFT, rows[:, 3 + 10] * _SHIFT2, bool((n >= 2).all()))
     return means[:5].astype(np.float32), equity.stderr
 
 
