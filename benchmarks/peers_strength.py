@@ -3,7 +3,8 @@
     python benchmarks/peers_strength.py [--sets DIR] [--json OUT]
     python benchmarks/compare_peers.py --strength --skip movegen --skip rollout --skip nn
 
-The sets are ``benchmarks/strength/`` (contact, crashed, race; README there).
+The sets are the bundled ones (``backgammon/data/strength``: contact, crashed, race;
+benchmarks/strength/README.md).
 Every chooser plays every decision of every set: our bundled nets at 0-ply
 (one batched core call a set), pubeval, and gnubg-nn's ``best_move(board, d1,
 d2)`` (0-ply, a Python loop).  The error rate is the mean equity lost per
@@ -99,8 +100,8 @@ def run(bg, args) -> dict[str, Any] | None:
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--strength-sets", type=Path, default=REPO / "benchmarks" / "strength",
-                    metavar="DIR", help="the position sets (default benchmarks/strength)")
+    ap.add_argument("--strength-sets", type=Path, default=None,
+                    metavar="DIR", help="the position sets (default: the bundled ones)")
 
 
 def main(argv: list[str] | None = None) -> int:

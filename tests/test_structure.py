@@ -40,7 +40,8 @@ import backgammon
 
 PACKAGE = Path(backgammon.__file__).parent
 INTERNAL_MODULES = {f"backgammon.{name}" for name in (
-    "_bgcore", "_rollout_engine", "_dicts", "_npz", "_numbers", "_show", "formats._walk")}
+    "_bgcore", "_rollout_engine", "_dicts", "_npz", "_numbers", "_show", "formats._walk",
+    "env._checks")}
 
 
 def _modules() -> dict[str, Path]:

@@ -4,7 +4,7 @@
     python benchmarks/strength/generate.py select --chunks 0 1 2 3 --seed 1
     nice -n 15 python benchmarks/strength/generate.py rollout --part 0 --parts 2 [--max-minutes M]
     nice -n 15 python benchmarks/strength/generate.py rollout --part 1 --parts 2 [--max-minutes M]
-    python benchmarks/strength/generate.py pack            # -> contact.npz, crashed.npz, race.npz
+    python benchmarks/strength/generate.py pack            # -> python/backgammon/data/strength/*.npz
     nice -n 15 python benchmarks/strength/generate.py reroll --set race --part 0 --parts 2 [--nets F]
     nice -n 15 python benchmarks/strength/generate.py reroll --set race --part 1 --parts 2 [--nets F]
     python benchmarks/strength/generate.py reroll --set race --pack [--nets F]   # every play rolled out
@@ -53,6 +53,7 @@ from backgammon import _bgcore, nn
 from backgammon.benchmark import CLASSES, position_class
 
 WORK = HERE / "work"
+SETS = HERE.parents[1] / "python" / "backgammon" / "data" / "strength"   # shipped in the wheel
 TAG = 15_000_777          # the seed namespace of the benchmark (training uses small seeds)
 EXPLORE = 0.15            # self-play: chance of a random play among the top three
 KEEP = {"contact": 1, "crashed": 2, "race": 1}   # decisions kept a game, at most
@@ -314,7 +315,7 @@ def pack() -> None:
         deep = np.zeros(len(s.results), bool)
         for k, i in enumerate(idx):
             deep[s.offsets[k] + np.array(refs[i]["deep"])] = True
-        out = HERE / f"{c}.npz"
+        out = SETS / f"{c}.npz"
         with open(out, "wb") as f:
             np.savez_compressed(
                 f, format=np.array(FORMAT), version=np.array(str(VERSION)), name=np.array(c),
@@ -338,7 +339,7 @@ def reroll(name: str, part: int, parts: int, nets: str | None) -> None:
     ``nets`` (default: the bundled nets)."""
     # the bundled nets, or ``nets`` screened as the bundled nets are
     ev = nn.Evaluator.load(nets).with_pruning() if nets else nn.Evaluator.default()
-    with np.load(HERE / f"{name}.npz") as z:
+    with np.load(SETS / f"{name}.npz") as z:
         boards, dice, seeds = z["boards"], z["dice"], z["seed"]
     out = WORK / f"reroll-{name}-{part}-of-{parts}.jsonl"
     WORK.mkdir(exist_ok=True)
@@ -361,7 +362,7 @@ def pack_reroll(name: str, nets: str | None) -> None:
     """The rerolled decisions -> ``name.npz`` (the set's other fields kept)."""
     import hashlib
 
-    with np.load(HERE / f"{name}.npz") as z:
+    with np.load(SETS / f"{name}.npz") as z:
         data = {k: z[k] for k in z.files}
     refs = {r["k"]: r for f in WORK.glob(f"reroll-{name}-*.jsonl") for r in _lines(f)}
     n = len(data["boards"])

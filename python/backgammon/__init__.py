@@ -53,11 +53,6 @@ from backgammon.display import RankedPlays, install_displays as _install_display
 
 _install_displays()  # Jupyter displays of Evaluation and DuelResult
 
-# pubeval's weights reach the core on first use (pubeval.install, called by its scores,
-# playouts and duels); the environments' core opponents (env/opponents.py) do not call it
-# yet, so the package installs them here until they do: then this line goes.
-pubeval.install()
-
 import sys as _sys
 import types as _types
 from typing import TYPE_CHECKING, Any as _Any

@@ -300,24 +300,28 @@ def _first_bad_decision(want: np.ndarray, want_offsets: np.ndarray, results: np.
 
 
 def default_sets_dir() -> Path | None:
-    """``benchmarks/strength`` of the checkout this package runs from, if any."""
-    here = Path(__file__).resolve().parent
-    for up in (here.parent.parent, here.parent):
-        d = up / "benchmarks" / "strength"
-        if all((d / f"{c}.npz").is_file() for c in CLASSES):
-            return d
+    """The bundled position sets (``backgammon/data/strength``, shipped in the
+    wheel; made by ``benchmarks/strength/generate.py`` of a checkout), or None
+    where a packager left them out.
+
+        >>> sorted(p.name for p in default_sets_dir().glob("*.npz"))
+        ['contact.npz', 'crashed.npz', 'race.npz']
+    """
+    d = Path(__file__).resolve().with_name("data") / "strength"
+    if all((d / f"{c}.npz").is_file() for c in CLASSES):
+        return d
     return None
 
 
 def load_sets(where: str | os.PathLike[str] | None = None) -> dict[str, PositionSet]:
     """The position sets of a directory (``contact.npz``, ``crashed.npz``,
     ``race.npz``, else every ``*.npz`` in name order) or of one file, keyed by
-    name.  Without ``where``: :func:`default_sets_dir` of a checkout."""
+    name.  Without ``where``: the bundled sets (:func:`default_sets_dir`)."""
     if where is None:
         where = default_sets_dir()
         if where is None:
-            raise InvalidBenchmarkError("no position sets found: pass a directory (the "
-                                        "checkout's benchmarks/strength)")
+            raise InvalidBenchmarkError("no position sets found: this install has no bundled "
+                                        "sets (backgammon/data/strength); pass a directory")
     path = Path(where)
     if path.is_dir():
         files = [path / f"{c}.npz" for c in CLASSES if (path / f"{c}.npz").is_file()]

@@ -687,7 +687,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="weights .npz files, or net, fast or strong (the bundled ones)")
     be.add_argument("--sets", metavar="DIR", default=None,
                     help="a directory of position sets or one set file (default: the "
-                         "checkout's benchmarks/strength)")
+                         "bundled sets)")
     be.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
                     help="the depth at which the nets choose (default 0)")
     be.add_argument("--json", action="store_true", help="print the figures as JSON")

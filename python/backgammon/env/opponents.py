@@ -25,6 +25,9 @@ def core_opponent(opponent: Any) -> tuple[int, Any] | None:
         if opponent not in CODES:
             raise InvalidSetupError(f"unknown opponent {opponent!r}: use 'net', 'pubeval', "
                                     "'random', an Evaluator, a callable or a Bot")
+        if opponent == "pubeval":
+            from backgammon import pubeval
+            pubeval.install()   # its weights reach the core on first use
         return CODES[opponent], Evaluator.default()._nets if opponent == "net" else None
     return None
 
