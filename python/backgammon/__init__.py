@@ -49,6 +49,7 @@ from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
 from backgammon import cubeful, met
 from backgammon.analysis import Analysis, analyse
 from backgammon.cube_rollout import rollout_cube
+from backgammon.formats import read_record
 from backgammon.display import RankedPlays, install_displays as _install_displays
 
 _install_displays()  # Jupyter displays of Evaluation and DuelResult
@@ -166,6 +167,7 @@ __all__ = [
     "PlaysRollout",
     "Position",
     "RankedPlay",
+    "read_record",
     "RankedPlays",
     "RolloutError",
     "RolloutResult",
