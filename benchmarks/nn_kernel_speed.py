@@ -22,7 +22,7 @@ import numpy as np
 
 import backgammon as bg
 from backgammon import _bgcore, nn
-from backgammon.targets import read_targets
+from backgammon.training.targets import read_targets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

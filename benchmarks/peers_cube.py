@@ -56,7 +56,7 @@ What gnubg does (found from its behaviour and its ``show cubeefficiency``):
   0-1 ply set, so the main comparison sets it to the published values.
 * In a race the pips are those of the player on roll (measured: an owned cube
   on roll at 95 pips against 130 matches x = 0.66875 to 1e-6, not 0.7).
-  ``backgammon.cubeful.cube_efficiency`` takes the opponent's, as the issue
+  ``backgammon.cube.cubeful.cube_efficiency`` takes the opponent's, as the issue
   text says; the comparison is made with both rules.
 * Two-sided bear-offs (gnubg's class "Bearoff2", up to six checkers a side
   in the bundled database): in money play gnubg takes the cubeful equities
@@ -372,7 +372,7 @@ class Tally:
 def compare(positions: list, state: CubeState, gnubg_rows: list, efficiency: str,
             x_rule: str) -> tuple[dict, list]:
     """Per class tallies and per position records for one state and one rule for x."""
-    from backgammon import cubeful
+    from backgammon.cube import cubeful
     from backgammon.cube import CubeDecision
     tallies: dict[str, Tally] = {}
     records = []
@@ -408,7 +408,7 @@ def check_met(gnubg_met: Sequence) -> dict:
     import gnubg
     import numpy as np
     import xml.etree.ElementTree as ET
-    from backgammon import met
+    from backgammon.cube import met
     t = met.default_table()
     n = t.length
     pre, post0, post1 = gnubg_met

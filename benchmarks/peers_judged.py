@@ -338,7 +338,7 @@ def score(losses: list[float], seconds: float | None) -> dict[str, Any]:
 
 
 def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from backgammon.targets import net_class  # noqa: PLC0415 - after main's checks
+    from backgammon.training.targets import net_class  # noqa: PLC0415 - after main's checks
     # a bad nets file fails before gnubg's long work
     names, players = contestants(bg, args.nets, args.unfiltered, args.prune)
     sample = sample_decisions(bg, args.galaxy, args.matches, args.decisions, args.seed)
@@ -430,7 +430,7 @@ def focus_decisions(bg: Any, folder: str, exclude: set[str], cls: str, n: int,
     ``targets.is_blitz``) of every readable match in
     ``folder`` except ``exclude`` (the main sample's matches): a finer look at a class
     the main sample holds few of."""
-    from backgammon.targets import is_backgame, is_blitz, net_class  # noqa: PLC0415
+    from backgammon.training.targets import is_backgame, is_blitz, net_class  # noqa: PLC0415
 
     def of_class(b: bytes) -> bool:
         special = {"backgame": is_backgame, "blitz": is_blitz}.get(cls)
@@ -495,7 +495,7 @@ another's, which a split by net class hides."""
 
 def decision_kinds(position: Any) -> list[str]:
     """The :data:`KINDS` the position before a move (mover on roll) is of."""
-    from backgammon.targets import is_backgame, is_blitz  # noqa: PLC0415
+    from backgammon.training.targets import is_backgame, is_blitz  # noqa: PLC0415
 
     board = position._b
     a = position.to_array()

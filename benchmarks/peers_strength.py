@@ -41,7 +41,7 @@ def _paired(a, b) -> tuple[float, float]:
 
 
 def compare(bg, sets_dir: Path | None, gnubg_nn) -> dict[str, Any]:
-    from backgammon import benchmark
+    from backgammon.training import benchmark
 
     sets = benchmark.load_sets(sets_dir)
     choosers: dict[str, Any] = {"nets 0-ply": "net", "pubeval": "pubeval"}

@@ -10,7 +10,7 @@ group (money; match play at 7-away 5-away):
 * ``core_calls``: 2,000 ``_bgcore.cube_decide`` calls (one Python call each);
 * ``from_chances``: 2,000 ``CubeDecision.from_chances`` (the public object,
   numbers from the core);
-* ``python_reference``: 2,000 decisions' values from ``backgammon.cubeful``
+* ``python_reference``: 2,000 decisions' values from ``backgammon.cube.cubeful``
   (what ``from_chances`` computed before it used the core).
 
 Every benchmark checks its answer against the reference on some rows.
@@ -23,8 +23,9 @@ import pytest
 
 pytest.importorskip("pytest_benchmark", reason="the benchmarks need pytest-benchmark")
 
-from backgammon import _bgcore, met
-from backgammon import cubeful as cf
+from backgammon import _bgcore
+from backgammon.cube import met
+from backgammon.cube import cubeful as cf
 from backgammon.cube import CubeDecision
 
 N_BATCH = 20_000

@@ -17,7 +17,7 @@ import time
 
 import backgammon as bg
 
-engine = importlib.import_module("backgammon._rollout_engine")  # where the chunks run
+engine = importlib.import_module("backgammon.rollout.engine")  # where the chunks run
 
 
 def main() -> None:

@@ -147,7 +147,7 @@ def test_legal_moves_walks_to_every_play():
 @pytest.mark.parametrize("module", [
     "backgammon", "backgammon.position", "backgammon.notation", "backgammon.batch",
     "backgammon.perft", "backgammon.errors", "backgammon.cli", "backgammon.formats.position_id",
-    "backgammon.targets", "backgammon.formats.files", "backgammon.cube_search",
+    "backgammon.training.targets", "backgammon.formats.files", "backgammon.cube.search",
     "backgammon.display",
 ])
 def test_docstring_examples(module):

@@ -1,4 +1,4 @@
-"""The strength benchmark (backgammon.benchmark): classes, error rates, the loader, the gate.
+"""The strength benchmark (backgammon.training.benchmark): classes, error rates, the loader, the gate.
 
 The fixture is written by hand below: two contact decisions and one race
 decision with reference equities chosen here, so every expected error rate
@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import benchmark
-from backgammon.benchmark import PositionSet, error_rate, position_class
+from backgammon.training import benchmark
+from backgammon.training.benchmark import PositionSet, error_rate, position_class
 from backgammon.errors import InvalidBenchmarkError
 
 from boards import board

@@ -12,8 +12,8 @@ import pytest
 
 import backgammon as bg
 from backgammon.cli import main
-from backgammon._rollout_engine import SV as _SV
-from backgammon.rollout import run_chunk
+from backgammon.rollout.engine import SV as _SV
+from backgammon.rollout.equity import run_chunk
 from boards import board
 
 XGID_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"  # the opening position, 5-2
@@ -330,7 +330,7 @@ def test_docstring_examples():
     import doctest
     import importlib
 
-    for name in ("backgammon.candidates", "backgammon.rollout"):
+    for name in ("backgammon.rollout.plays", "backgammon.rollout"):
         result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
         assert result.failed == 0 and result.attempted > 0, name
 

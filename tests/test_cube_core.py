@@ -1,4 +1,4 @@
-"""The C cube model (src/bgcore/cube.h) against the Python reference (backgammon.cubeful).
+"""The C cube model (src/bgcore/cube.h) against the Python reference (backgammon.cube.cubeful).
 
 The core evaluates the same formulas in the same order in double precision, so
 on the same inputs it agrees with the reference to rounding: every comparison
@@ -22,8 +22,9 @@ import threading
 import numpy as np
 import pytest
 
-from backgammon import Position, _bgcore, met
-from backgammon import cubeful as cf
+from backgammon import Position, _bgcore
+from backgammon.cube import met
+from backgammon.cube import cubeful as cf
 from backgammon.cube import CubeDecision
 from backgammon.errors import BackgammonError, InvalidPositionError, MatchEquityError
 from backgammon.rules import Rules

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import backgammon as bg
-from backgammon import met
+from backgammon.cube import met
 from backgammon.errors import IllegalActionError, RolloutError
 from boards import board
 
@@ -235,7 +235,7 @@ def test_an_xgid_or_gnubg_id_brings_its_cube_and_score():
 
 
 def test_games_has_an_upper_limit():
-    from backgammon.cube_rollout import MAX_CUBE_GAMES
+    from backgammon.rollout.cube import MAX_CUBE_GAMES
 
     assert MAX_CUBE_GAMES == 1000 * 1296
     # refused before any array is made or game played, naming the limit

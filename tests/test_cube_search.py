@@ -1,4 +1,4 @@
-"""The cubeful search (backgammon.cube_search): the cube played at every node."""
+"""The cubeful search (backgammon.cube.search): the cube played at every node."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import _bgcore, cubeful
-from backgammon.cube_search import (CubeState, decision_values, efficiencies, leaf_values,
+from backgammon import _bgcore
+from backgammon.cube import cubeful
+from backgammon.cube.search import (CubeState, decision_values, efficiencies, leaf_values,
                                     position_values)
 from backgammon.nn import rank_plays
 from test_analysis import _board

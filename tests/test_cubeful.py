@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from backgammon import Position
-from backgammon import cubeful as cf
+from backgammon.cube import cubeful as cf
 from backgammon.errors import BackgammonError
 from boards import board
 
@@ -212,7 +212,7 @@ def test_long_matches_agree_with_money_play(c, owner):
     # the stake is +1 and a single loss -1 give the money equity.  The residue
     # comes from the table's gammon value (0.508 against money's 0.5) and its
     # slight curvature: 0.01 bounds both.
-    from backgammon import met
+    from backgammon.cube import met
     win, lose = met.equity(24, 25), met.equity(25, 24)
     m = cf.match_equity(c, 25, 25, owner=owner, cube=1 if owner == "centred" else 2)
     if owner != "centred":

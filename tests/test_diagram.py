@@ -13,8 +13,8 @@ import doctest
 import pytest
 
 import backgammon as bg
-import backgammon.diagram
-from backgammon.diagram import board_text
+import backgammon.display.diagram
+from backgammon.display.diagram import board_text
 from backgammon.errors import BackgammonError
 
 OPENING = """\
@@ -134,4 +134,4 @@ def test_bad_orientation(bad):
 
 
 def test_docstring_examples():
-    assert doctest.testmod(backgammon.diagram, optionflags=doctest.ELLIPSIS).failed == 0
+    assert doctest.testmod(backgammon.display.diagram, optionflags=doctest.ELLIPSIS).failed == 0

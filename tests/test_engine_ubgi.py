@@ -74,8 +74,8 @@ def test_malformed_commands_answer_errors_and_live_on(session):
 
 
 def test_a_bot_decides_in_the_engines():
-    from backgammon.engine.external import answer
-    from backgammon.engine.ubgi import UbgiEngine
+    from backgammon.protocols.external import answer
+    from backgammon.protocols.ubgi import UbgiEngine
 
     class LastPlayAlwaysDouble:
         def choose_play(self, game):
@@ -115,7 +115,7 @@ OPENING_65_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:65:0:0:0:0:10"
 
 
 def test_draft_dialect_through_a_subprocess():
-    p = subprocess.Popen([sys.executable, "-m", "backgammon.engine.ubgi", "--draft"],
+    p = subprocess.Popen([sys.executable, "-m", "backgammon.protocols.ubgi", "--draft"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     out, err = p.communicate("ubgi\n" + OPENING_31 + "\n" + OPENING_65_XGID + "\nhello\nquit\n",
@@ -127,7 +127,7 @@ def test_draft_dialect_through_a_subprocess():
 
 
 def test_draft_answers_from_the_engine():
-    from backgammon.engine.ubgi import UbgiEngine
+    from backgammon.protocols.ubgi import UbgiEngine
     draft, ours = UbgiEngine(dialect="draft"), UbgiEngine()
     # a double is written out step by step, without (2): 3-3 from the opening
     xgid_33 = OPENING_65_XGID.replace(":65:", ":33:")

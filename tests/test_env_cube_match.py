@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import met
+from backgammon.cube import met
 
 
 def _need(module: str):

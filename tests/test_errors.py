@@ -1070,7 +1070,7 @@ def test_sizes_and_plain_parameters_are_checked(name, call, exc):
 @pytest.mark.parametrize("last_play", [
     object(), "24/18 13/11", (24, 18), type("FakePlay", (), {"moves": ((24, 18),)})()])
 def test_svg_last_play_must_be_a_play(last_play):
-    from backgammon import svg
+    from backgammon.display import svg
 
     with pytest.raises(IllegalPlayError, match="last_play is a Play"):
         svg.board(Position.initial(), last_play=last_play)

@@ -19,7 +19,7 @@ import time
 import numpy as np
 import pytest
 import backgammon as bg
-from backgammon import svg
+from backgammon.display import svg
 from backgammon.chouette import TEAM, Chouette, roll_off
 from backgammon.cube import PipCountCubePolicy
 from backgammon.errors import (

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import _bgcore, targets
+from backgammon import _bgcore
+from backgammon.training import targets
 from backgammon.cli import main
 
 

@@ -13,7 +13,7 @@ import importlib
 
 import numpy as np
 import pytest
-from backgammon import met
+from backgammon.cube import met
 from backgammon.errors import BackgammonError, InvalidRecordError, MatchEquityError
 from backgammon.formats.mat import read_mat
 from backgammon.formats.sgf import read_sgf
@@ -21,7 +21,7 @@ from backgammon.formats.sgf import read_sgf
 ODD_DIGITS = ["²", "⒌", "₃", "٣", "1_0", "+1", "3²", "߃"]  # ߃: N'Ko digit three
 
 
-@pytest.mark.parametrize("name", ["backgammon._numbers", "backgammon.met"])
+@pytest.mark.parametrize("name", ["backgammon._numbers", "backgammon.cube.met"])
 def test_module_examples(name):
     module = importlib.import_module(name)
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
@@ -298,7 +298,7 @@ def test_met_extension_is_continuous_at_the_table_edge():
         assert 0 <= past <= 2 * inside + 1e-4, b
     # and at the edge the formula gives the table's own numbers: the ratio of aways
     # maps 25-away onto the last row, whose quantile times sqrt(25/25) is itself
-    from backgammon.met import _extended
+    from backgammon.cube.met import _extended
     for b in range(2, N + 1):
         assert _extended(TABLE.extension.edge_z, N, N, b) == pytest.approx(
             TABLE.equity(N, b), abs=1e-12)
@@ -320,7 +320,7 @@ def test_met_extension_follows_the_normal_model_far_out():
 
 def test_met_extension_core_agrees_with_python():
     from backgammon import _bgcore
-    from backgammon import cubeful as cf
+    from backgammon.cube import cubeful as cf
 
     core = _bgcore.cube_table(TABLE)
     chances = (0.6, 0.2, 0.01, 0.1, 0.0)
@@ -555,7 +555,7 @@ def test_saved_analysis_counts_are_integers():
 
 def test_saved_rollout_of_plays_counts_are_integers():
     import backgammon as bg
-    from backgammon.candidates import PlaysRollout
+    from backgammon.rollout.plays import PlaysRollout
     from backgammon.errors import RolloutError
 
     result = bg.rollout_plays(bg.Position.initial(), (3, 1), top=2, games=36, seed=1,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import judging as judge_module
-from backgammon.judging import judge
+from backgammon.analysis import judging as judge_module
+from backgammon.analysis.judging import judge
 
 
 class BarCount:

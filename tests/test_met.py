@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from backgammon import met
+from backgammon.cube import met
 from backgammon.errors import BackgammonError, MatchEquityError
-from backgammon.met import MatchEquityTable
+from backgammon.cube.met import MatchEquityTable
 
 TABLE = met.default_table()
 N = TABLE.length

@@ -394,7 +394,7 @@ def test_avx2_and_baseline_kernels_agree_exactly(net, positions):
         _bgcore.nn_use_avx2(before)
 
 
-@pytest.mark.parametrize("module", ["backgammon.nn", "backgammon.duel", "backgammon.train"])
+@pytest.mark.parametrize("module", ["backgammon.nn", "backgammon.analysis.duel", "backgammon.training.train"])
 def test_docstring_examples(module):
     import doctest
     import importlib

@@ -258,7 +258,7 @@ def test_pickles_and_copies_keep_the_encoding(positions):
 @pytest.mark.parametrize("encoding", [2, 3, 4])
 def test_supervised_training_of_three_nets(positions, encoding):
     t = Evaluator.default().evaluate_batch(positions)
-    from backgammon.targets import TargetSet
+    from backgammon.training.targets import TargetSet
     data = TargetSet(positions, t, np.zeros(len(t), np.float32), ())
     lines: list[str] = []
     a = bg.train(targets=data, epochs=6, hidden=(16, 8, 8), encoding=encoding, seed=1, validation=0.2,
@@ -288,7 +288,7 @@ def test_td_training_runs_three_nets_of_encoding_2():
 def test_filters_wide_open_give_the_unfiltered_answers(monkeypatch, positions):
     from backgammon import nn
 
-    monkeypatch.setattr(nn, "FILTERS", (nn.MoveFilter(8, 1e9), nn.MoveFilter(8, 1e9)))
+    monkeypatch.setattr(nn.search, "FILTERS", (nn.MoveFilter(8, 1e9), nn.MoveFilter(8, 1e9)))
     fast = bg.Evaluator.fast()  # the search, not the weights, is under test
     rng = np.random.default_rng(5)
     for row in positions[:6]:

@@ -1,4 +1,4 @@
-"""backgammon.nn_export: the nets' forward pass in numpy equals the core's (issue 40)."""
+"""backgammon.nn.export: the nets' forward pass in numpy equals the core's (issue 40)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon.nn_export import NumpyNets, act, logistic
+from backgammon.nn.export import NumpyNets, act, logistic
 
 
 def _game_boards(games: int, seed: int) -> np.ndarray:

@@ -13,7 +13,7 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import ARCHITECTURE, ARCHITECTURE_MIDDLE, Evaluator
-from backgammon.targets import TargetSet
+from backgammon.training.targets import TargetSet
 from test_nn import sample_positions
 from test_supervised import core_step_matches
 

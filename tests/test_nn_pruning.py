@@ -14,8 +14,9 @@ import pytest
 
 import backgammon as bg
 from backgammon import _bgcore
-from backgammon.cube_search import CubeState, position_values
-from backgammon.nn import SEARCH_KEEP, _ROLLS, Evaluator, _mover_equity, search_screen, eval_ply
+from backgammon.cube.search import CubeState, position_values
+from backgammon.nn import SEARCH_KEEP, Evaluator, search_screen, eval_ply
+from backgammon.nn.search import _ROLLS, _mover_equity
 from test_nn import sample_positions
 
 
@@ -170,7 +171,7 @@ def test_the_bundled_nets_come_screened_and_unscreen_on_request():
     assert [r.play for r in bg.nn.rank_plays(pos, (6, 4), 0, ev)] == \
         [r.play for r in bg.nn.rank_plays(pos, (6, 4), 0, off)]
     # a run of training starts from the nets without the screen
-    from backgammon.supervised import start_nets
+    from backgammon.training.supervised import start_nets
     assert start_nets(ev).pruning is None and start_nets(ev).policy_name == "net+prune0"
     from backgammon.cli import _policy
     assert _policy("net") == "net" and _policy("net+prune0").pruning is None

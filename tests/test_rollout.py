@@ -275,7 +275,7 @@ def test_cli_prints_a_clean_error_for_a_position_that_never_ends(capsys):
     (1, 2), (5, 2), (1296, 2), (25_920, 2), (25_921, 2), (64_800, 3), (10**7, 2),
     (1296 * 20, None), (99_999, 7)])
 def test_default_chunks_are_equal_and_a_multiple_of_the_workers(games, workers):
-    from backgammon._rollout_engine import chunks as _chunks
+    from backgammon.rollout.engine import chunks as _chunks
 
     chunks = list(_chunks(games, workers, None, None))
     firsts = [first for first, _ in chunks]
@@ -289,7 +289,7 @@ def test_default_chunks_are_equal_and_a_multiple_of_the_workers(games, workers):
 
 
 def test_chunks_of_a_huge_rollout_come_lazily():
-    from backgammon._rollout_engine import chunks as _chunks
+    from backgammon.rollout.engine import chunks as _chunks
 
     chunks = _chunks(2**53, 2, None, None)   # 10**11 chunks: none is listed up front
     first, second = next(chunks), next(chunks)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import met
+from backgammon.cube import met
 from backgammon.game import Game, Phase
 from boards import board
 

@@ -98,7 +98,7 @@ def _wait(d, script, seconds=30):
 
 
 def _point_xy(point):
-    """Centre of a point's column (drawing units of backgammon.svg, right orientation)."""
+    """Centre of a point's column (drawing units of backgammon.display.svg, right orientation)."""
     if point == 25:
         return 324, 300
     if point == 0:

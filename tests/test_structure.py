@@ -40,7 +40,7 @@ import backgammon
 
 PACKAGE = Path(backgammon.__file__).parent
 INTERNAL_MODULES = {f"backgammon.{name}" for name in (
-    "_bgcore", "_rollout_engine", "_dicts", "_npz", "_numbers", "_show", "formats._walk",
+    "_bgcore", "_dicts", "_npz", "_numbers", "_show", "formats._walk",
     "env._checks")}
 
 
@@ -128,7 +128,7 @@ def violations(module: str, source: str, where: str, is_package: bool = False) -
 
 
 def test_the_package_has_modules_to_check():
-    assert {"backgammon.rollout", "backgammon.candidates", "backgammon._rollout_engine",
+    assert {"backgammon.rollout", "backgammon.rollout.plays", "backgammon.rollout.engine",
             "backgammon.cli", "backgammon.formats.sgf"} <= set(MODULES)
 
 
@@ -155,11 +155,11 @@ def test_the_internal_modules_are_those_listed():
     ("from backgammon import rollout as r\nr._helper()\n", ["r._helper (backgammon.rollout)"]),
     ("import backgammon.nn as nn\nnn._eval()\n", ["nn._eval (backgammon.nn)"]),
     ("from backgammon import _bgcore\n_bgcore.playout\n", []),
-    ("from backgammon._rollout_engine import estimate, STRATA\n", []),
-    ("from backgammon._rollout_engine import _threaded\n",
-     ["from backgammon._rollout_engine import _threaded"]),
-    ("from backgammon._rollout_engine import Executor\n",
-     ["from backgammon._rollout_engine import Executor (not in its __all__)"]),
+    ("from backgammon.rollout.engine import estimate, STRATA\n", []),
+    ("from backgammon.rollout.engine import _threaded\n",
+     ["from backgammon.rollout.engine import _threaded"]),
+    ("from backgammon._npz import zipfile\n",
+     ["from backgammon._npz import zipfile (not in its __all__)"]),
     ("from backgammon import __version__\n", []),
     ("from backgammon.formats.mat import _hidden\n",
      ["from backgammon.formats.mat import _hidden"]),
@@ -173,7 +173,7 @@ def test_the_check_sees_each_kind_of_private_import(source, expected):
 # rollouts use nothing else of it.
 
 def test_the_engine_interface_is_documented():
-    engine = importlib.import_module("backgammon._rollout_engine")
+    engine = importlib.import_module("backgammon.rollout.engine")
     for name in engine.__all__:
         obj = getattr(engine, name)
         if inspect.isfunction(obj) or inspect.isclass(obj):
@@ -186,7 +186,7 @@ def test_the_engine_interface_is_documented():
 
 def test_the_public_rollout_names_stay_where_users_find_them():
     rollout = importlib.import_module("backgammon.rollout")
-    engine = importlib.import_module("backgammon._rollout_engine")
+    engine = importlib.import_module("backgammon.rollout.engine")
     for name in ("Estimate", "Policy", "read_estimate", "run_chunk", "run_chunk_ex"):
         assert getattr(rollout, name) is getattr(engine, name)
     for name in ("Estimate", "RolloutError", "RolloutResult", "rollout", "read_position",
@@ -204,12 +204,12 @@ def test_the_cli_only_calls_the_library():
     tree = ast.parse(MODULES["backgammon.cli"].read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree)
                 if isinstance(node, ast.ImportFrom) and node.module}
-    assert "backgammon._rollout_engine" not in imported
+    assert "backgammon.rollout.engine" not in imported
 
 
 # The heavy parts load on first use (backgammon/__init__.py's __getattr__).
-HEAVY = ("backgammon.train", "backgammon.supervised", "backgammon.targets",
-         "backgammon.benchmark", "backgammon.judging", "backgammon.env", "backgammon.server")
+HEAVY = ("backgammon.training.train", "backgammon.training.supervised", "backgammon.training.targets",
+         "backgammon.training.benchmark", "backgammon.analysis.judging", "backgammon.env", "backgammon.server")
 ALL_NAMES = (  # backgammon.__all__ of 0.1.0: every name stays
     "ALL_ROLLS Action AmbiguousPlayActionError IllegalDiceActionError IllegalPlayActionError "
     "InvalidPlayActionError Analysis AmbiguousPlayError BackgammonError Bot CandidateRow "
@@ -250,11 +250,11 @@ def test_every_public_name_is_there_and_the_heavy_ones_load_on_first_use():
     out = _fresh_python(
         "import inspect, sys, types, backgammon as bg\n"
         f"missing = [n for n in {ALL_NAMES!r} if not hasattr(bg, n)]\n"
-        "print(missing, 'backgammon.judging' in sys.modules)\n"
-        # the function train, though a module backgammon.train exists and is imported
-        "import backgammon.train\n"
-        "print(inspect.isfunction(bg.train), inspect.isfunction(backgammon.train),"
-        " type(sys.modules['backgammon.train']) is types.ModuleType)\n"
+        "print(missing, 'backgammon.analysis.judging' in sys.modules)\n"
+        # the function train, though a module backgammon.training.train exists and is imported
+        "import backgammon.training.train\n"
+        "print(inspect.isfunction(bg.train), inspect.ismodule(backgammon.training.train),"
+        " type(sys.modules['backgammon.training.train']) is types.ModuleType)\n"
         "print(isinstance(bg.env, types.ModuleType), isinstance(bg.benchmark, types.ModuleType),"
         " isinstance(bg.targets, types.ModuleType), bg.Bot.__module__, bg.encode.__module__)\n")
     lines = out.split("\n")

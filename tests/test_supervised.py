@@ -1,4 +1,4 @@
-"""Supervised training (sgd.h, backgammon.supervised): the gradient against an
+"""Supervised training (sgd.h, backgammon.training.supervised): the gradient against an
 independent numpy implementation, learning, determinism, exact resumption
 from any stop, Ctrl-C, the targets reader and bad input."""
 
@@ -17,7 +17,7 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluator
-from backgammon.targets import TargetSet, read_targets
+from backgammon.training.targets import TargetSet, read_targets
 
 
 def positions(n: int, seed: int = 0) -> np.ndarray:
@@ -190,7 +190,7 @@ def test_ctrl_c_stops_training_and_the_run_resumes_exactly_from_where_it_stopped
 
 
 def test_resume_continues_exactly_from_a_mid_epoch_stop(data, tmp_path):
-    from backgammon import supervised
+    from backgammon.training import supervised
 
     kw = dict(targets=data, epochs=3, seed=4, batch=8, hidden=(16, 8), progress=False)
     calls = {"n": 0}
@@ -233,7 +233,7 @@ def test_a_ctrl_c_at_any_line_of_the_training_loop_leaves_a_checkpoint_that_resu
     made a two-thread run train part of an epoch twice.)"""
     import inspect
 
-    from backgammon import supervised
+    from backgammon.training import supervised
 
     kw = dict(targets=data, epochs=2, seed=4, batch=64, hidden=(16, 8), threads=threads,
               progress=False)
@@ -430,7 +430,7 @@ def test_cli_supervised_with_init(tmp_path, data, capsys):
     assert "train_state" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("module", ["backgammon.supervised", "backgammon.targets",
+@pytest.mark.parametrize("module", ["backgammon.training.supervised", "backgammon.training.targets",
                                     "backgammon._npz"])
 def test_docstring_examples(module):
     import doctest
@@ -449,7 +449,8 @@ def test_a_ctrl_c_while_the_threads_are_joined_is_raised_not_swallowed():
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from backgammon import _bgcore, supervised
+    from backgammon import _bgcore
+    from backgammon.training import supervised
     from test_interrupts import _run_armed
 
     cancel = _bgcore.Cancel()

@@ -20,9 +20,9 @@ import resvg_py
 from PIL import Image
 
 import backgammon as bg
-import backgammon.svg
+import backgammon.display.svg
 from backgammon.errors import BackgammonError, IllegalPlayError, InvalidDiceError
-from backgammon.svg import COLOURS, BoardSVG, board
+from backgammon.display.svg import COLOURS, BoardSVG, board
 
 SCALE = 2                      # pixels per unit at size=1296
 R = 18
@@ -337,4 +337,4 @@ def test_bad_dice(dice):
 
 
 def test_docstring_examples():
-    assert doctest.testmod(backgammon.svg, optionflags=doctest.ELLIPSIS).failed == 0
+    assert doctest.testmod(backgammon.display.svg, optionflags=doctest.ELLIPSIS).failed == 0

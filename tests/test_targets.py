@@ -1,4 +1,4 @@
-"""Training targets: self-play positions, their rollouts, chunk files (backgammon.targets)."""
+"""Training targets: self-play positions, their rollouts, chunk files (backgammon.training.targets)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import backgammon as bg
-from backgammon import _bgcore, targets
-from backgammon.targets import TrainingDataError
+from backgammon import _bgcore
+from backgammon.training import targets
+from backgammon.training.targets import TrainingDataError
 
 
 def _board(points: dict[int, int]) -> np.ndarray:

@@ -8,7 +8,7 @@ import pytest
 
 import backgammon as bg
 from backgammon.nn import Evaluator
-from backgammon.train import TrainSettings
+from backgammon.training.train import TrainSettings
 
 TINY = dict(hidden=(8, 8), round_games=10, progress=False, eval_every=0)
 
@@ -109,7 +109,7 @@ def test_training_stops_on_ctrl_c_and_keeps_its_checkpoint(tmp_path):
 def test_threads_beyond_the_work_make_no_idle_copies(monkeypatch):
     import sys
 
-    train_module = sys.modules["backgammon.train"]   # bg.train is the function
+    train_module = sys.modules["backgammon.training.train"]   # bg.train is the function
 
     jobs = []
     real = train_module._td_job

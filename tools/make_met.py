@@ -9,7 +9,7 @@ The bundled table was made with the Kazaross-XG2 file shipped inside the
 
 import sys
 
-from backgammon.met import MatchEquityTable
+from backgammon.cube.met import MatchEquityTable
 
 
 def main(source: str, target: str) -> None:

@@ -11,7 +11,7 @@ used), each with one random roll and every legal play of it; the plays' resultin
 positions, seen by the opponent now on roll (what a move choice evaluates), labelled
 by the full nets' 0-ply (``--nets``, default the bundled nets).  That is the
 distribution a screen ranks, and siblings teach it to rank them.  Then
-``backgammon.supervised.fit`` trains nets of ``--hidden`` on ``--encoding`` (1: the
+``backgammon.training.supervised.fit`` trains nets of ``--hidden`` on ``--encoding`` (1: the
 cheapest inputs; a screen's cost is mostly its inputs) for ``--epochs``, one thread,
 deterministic for the seed.  About 10 minutes on one core.  Chunks already in
 ``--work`` are kept, so a stopped run resumes.
@@ -28,8 +28,8 @@ import numpy as np
 
 import backgammon as bg
 from backgammon import _bgcore
-from backgammon.supervised import fit
-from backgammon.targets import read_targets
+from backgammon.training.supervised import fit
+from backgammon.training.targets import read_targets
 
 SETS = ["training/ply2f-g7", "training/ply2f-g7w", "training/ply2f-e9",
         "training/ply2f-crashed5", "training/ply2f-race7"]

@@ -28,7 +28,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import generate  # noqa: E402  (benchmarks/strength/generate.py)
 from generate import bg  # noqa: E402
-from backgammon import benchmark, nn  # noqa: E402
+from backgammon import nn  # noqa: E402
+from backgammon.training import benchmark  # noqa: E402
 
 
 def noise_inflation(s: benchmark.PositionSet, draws: int = 400, seed: int = 1) -> float:

@@ -50,7 +50,7 @@ except ImportError:  # a checkout without an install
     sys.path.insert(0, str(HERE.parents[1] / "python"))
     import backgammon as bg
 from backgammon import _bgcore, nn
-from backgammon.benchmark import CLASSES, position_class
+from backgammon.training.benchmark import CLASSES, position_class
 
 WORK = HERE / "work"
 SETS = HERE.parents[1] / "python" / "backgammon" / "data" / "strength"   # shipped in the wheel
@@ -100,7 +100,7 @@ def play_game(ev: nn.Evaluator, rng: np.random.Generator) -> Iterator[tuple[byte
             best, probs = ev._nets.choose(pos._b, results)
             pick = int(best)
             if source == "self" and rng.random() < EXPLORE:
-                order = nn._mover_order(probs, pick)
+                order = nn.search._mover_order(probs, pick)
                 pick = order[int(rng.integers(min(3, n)))]
         res = bg.Position._from_bytes(results[pick].tobytes())
         if res.outcome() is not None:
@@ -144,7 +144,7 @@ def sample(chunk: int, games: int) -> Path:
 def cheap_equities(ev: nn.Evaluator, results: np.ndarray) -> np.ndarray:
     """The mover's 1-ply equity of each result (exact: every reply roll, the
     reply chosen at 0-ply)."""
-    opp = nn.eval_ply(ev, nn._swapped_rows(results), 1).astype(np.float64)
+    opp = nn.eval_ply(ev, nn.search._swapped_rows(results), 1).astype(np.float64)
     return -(2 * opp[:, 0] - 1 + opp[:, 1] - opp[:, 3] + opp[:, 2] - opp[:, 4])
 
 
@@ -273,7 +273,7 @@ def pack() -> None:
     import hashlib
     import subprocess
 
-    from backgammon.benchmark import FORMAT, VERSION, PositionSet
+    from backgammon.training.benchmark import FORMAT, VERSION, PositionSet
 
     data = np.load(WORK / "selected.npz")
     refs: dict[int, dict[str, Any]] = {}

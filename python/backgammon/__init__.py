@@ -32,7 +32,7 @@ from backgammon.errors import (  # a game action's refusal: the precise class an
     InvalidPlayActionError,
 )
 from backgammon.position import ALL_ROLLS, LegalPlays, Outcome, Play, Position, parse_dice_text
-from backgammon import svg
+from backgammon.display import svg
 from backgammon.batch import batch_successors
 from backgammon.perft import perft
 from backgammon import pubeval
@@ -44,26 +44,28 @@ from backgammon.chouette import Chouette
 from backgammon.cube import CubeDecision, EvaluatorCubePolicy, PipCountCubePolicy, cube_decision
 from backgammon.rollout import Estimate, RolloutError, RolloutResult, read_position, rollout
 from backgammon.nn import Evaluation, Evaluator, RankedPlay, evaluate
-from backgammon.duel import DuelResult, duel
-from backgammon.candidates import CandidateRow, PlaysRollout, rollout_plays
-from backgammon import cubeful, met
+from backgammon.analysis.duel import DuelResult, duel
+from backgammon.rollout.plays import CandidateRow, PlaysRollout, rollout_plays
+from backgammon.cube import cubeful, met
 from backgammon.analysis import Analysis, analyse
-from backgammon.cube_rollout import rollout_cube
+from backgammon.rollout.cube import rollout_cube
 from backgammon.formats import read_record
 from backgammon.display import RankedPlays, install_displays as _install_displays
 
 _install_displays()  # Jupyter displays of Evaluation and DuelResult
 
+import importlib.abc as _importlib_abc
 import sys as _sys
 import types as _types
 from typing import TYPE_CHECKING, Any as _Any
 
 if TYPE_CHECKING:   # loaded on first use (__getattr__ below); typed here for checkers
-    from backgammon import benchmark, env, targets
+    from backgammon import env
+    from backgammon.training import benchmark, targets
     from backgammon.env.bots import Bot
     from backgammon.env.encoders import encode
-    from backgammon.judging import JudgedDecision, Judgement, judge
-    from backgammon.train import train
+    from backgammon.analysis.judging import JudgedDecision, Judgement, judge
+    from backgammon.training.train import train
 
 __version__ = "0.2.0.dev0"   # the next release, 0.2.0, in the making (CHANGELOG.md)
 
@@ -71,15 +73,15 @@ __version__ = "0.2.0.dev0"   # the next release, 0.2.0, in the making (CHANGELOG
 # targets, the strength benchmark, judging and the environments.  name ->
 # (module, attribute of it, or None for the module itself).
 _LAZY: dict[str, tuple[str, str | None]] = {
-    "train": ("backgammon.train", "train"),
-    "targets": ("backgammon.targets", None),
-    "benchmark": ("backgammon.benchmark", None),
+    "train": ("backgammon.training.train", "train"),
+    "targets": ("backgammon.training.targets", None),
+    "benchmark": ("backgammon.training.benchmark", None),
     "env": ("backgammon.env", None),
     "encode": ("backgammon.env.encoders", "encode"),
     "Bot": ("backgammon.env.bots", "Bot"),
-    "JudgedDecision": ("backgammon.judging", "JudgedDecision"),
-    "Judgement": ("backgammon.judging", "Judgement"),
-    "judge": ("backgammon.judging", "judge"),
+    "JudgedDecision": ("backgammon.analysis.judging", "JudgedDecision"),
+    "Judgement": ("backgammon.analysis.judging", "Judgement"),
+    "judge": ("backgammon.analysis.judging", "judge"),
 }
 
 
@@ -107,7 +109,7 @@ def __dir__() -> list[str]:
 
 
 class _Package(_types.ModuleType):
-    """The package's module type: ``backgammon.train`` is the function :func:`train`
+    """The package's module type: ``backgammon.training.train`` is the function :func:`train`
     (as it always was), though a module of that name exists.  Importing that module
     makes Python set the package's attribute to the module; this keeps the function."""
 
@@ -118,6 +120,52 @@ class _Package(_types.ModuleType):
 
 
 _sys.modules[__name__].__class__ = _Package
+
+# Old module paths (before the layers became subpackages) keep working for a
+# deprecation period: importing one warns and gives the module at its new place.
+_MOVED = {
+    "backgammon.cubeful": "backgammon.cube.cubeful", "backgammon.met": "backgammon.cube.met",
+    "backgammon.cube_search": "backgammon.cube.search",
+    "backgammon._rollout_engine": "backgammon.rollout.engine",
+    "backgammon.candidates": "backgammon.rollout.plays",
+    "backgammon.cube_rollout": "backgammon.rollout.cube",
+    "backgammon.analysis_html": "backgammon.analysis.html",
+    "backgammon.judging": "backgammon.analysis.judging", "backgammon.duel": "backgammon.analysis.duel",
+    "backgammon.train": "backgammon.training.train",
+    "backgammon.supervised": "backgammon.training.supervised",
+    "backgammon.targets": "backgammon.training.targets",
+    "backgammon.benchmark": "backgammon.training.benchmark",
+    "backgammon.engine": "backgammon.protocols",
+    "backgammon.engine.external": "backgammon.protocols.external",
+    "backgammon.engine.fibs": "backgammon.protocols.fibs",
+    "backgammon.engine.ubgi": "backgammon.protocols.ubgi",
+    "backgammon.diagram": "backgammon.display.diagram", "backgammon.svg": "backgammon.display.svg",
+    "backgammon.nn_export": "backgammon.nn.export",
+}
+
+
+class _MovedFinder(_importlib_abc.MetaPathFinder, _importlib_abc.Loader):
+    """Finds an old module path of :data:`_MOVED` and loads the module at its new place."""
+
+    def find_spec(self, name: str, path: _Any, target: _Any = None) -> _Any:
+        if name not in _MOVED:
+            return None
+        import importlib.util
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec: _Any) -> _Any:
+        import importlib
+        import warnings
+        new = _MOVED[spec.name]
+        warnings.warn(f"{spec.name} is now {new}; the old path goes in a later release",
+                      DeprecationWarning, stacklevel=2)
+        return importlib.import_module(new)
+
+    def exec_module(self, module: _Any) -> None:
+        """The module at its new place is already executed."""
+
+
+_sys.meta_path.append(_MovedFinder())
 
 __all__ = [
     "ALL_ROLLS",

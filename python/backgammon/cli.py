@@ -92,7 +92,7 @@ def _cmd_rollout(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyse_roll(args: argparse.Namespace) -> int:
-    from backgammon.candidates import rollout_plays
+    from backgammon.rollout.plays import rollout_plays
     from backgammon.rollout import read_position
 
     pos, carried = read_position(args.position)
@@ -117,8 +117,8 @@ def _cmd_analyse_roll(args: argparse.Namespace) -> int:
 
 def _cmd_cube(args: argparse.Namespace) -> int:
     from backgammon.cube import cube_decision
-    from backgammon.cube_rollout import rollout_cube
-    from backgammon.rollout import read_game_or_position
+    from backgammon.rollout.cube import rollout_cube
+    from backgammon.rollout.equity import read_game_or_position
 
     where = read_game_or_position(args.position)  # an ID with a cube and score: its game
     if args.rollout:
@@ -239,7 +239,7 @@ def _policy(text: str, prune: Prune | None = None) -> str | Evaluator:
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
-    from backgammon.duel import duel
+    from backgammon.analysis.duel import duel
 
     result = duel(_policy(args.a), _policy(args.b), games=args.games,
                   seed=args.seed, workers=args.workers)
@@ -248,7 +248,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from backgammon.train import train
+    from backgammon.training.train import train
 
     hidden = (args.hidden_contact, args.hidden_race) + (
         (args.hidden_crashed,) if args.hidden_crashed else ())
@@ -256,7 +256,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         (args.middle_crashed,) if args.hidden_crashed else ())
     if args.middle_crashed and not args.hidden_crashed:
         raise BackgammonError("--middle-crashed needs a crashed net: give --hidden-crashed")
-    if args.targets is not None:  # supervised (backgammon.supervised)
+    if args.targets is not None:  # supervised (backgammon.training.supervised)
         if args.games is not None:
             raise BackgammonError("give --games (self-play) or --targets (supervised), not both")
         targets = args.targets[0] if len(args.targets) == 1 else args.targets
@@ -299,7 +299,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_targets(args: argparse.Namespace) -> int:
-    from backgammon import targets
+    from backgammon.training import targets
     from backgammon.nn import Evaluator
 
     ev = Evaluator.named(args.nets or "net")
@@ -374,7 +374,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_benchmark(args: argparse.Namespace) -> int:
-    from backgammon import benchmark
+    from backgammon.training import benchmark
     from backgammon.errors import InvalidBenchmarkError
     from backgammon.nn import Evaluator
 
@@ -704,21 +704,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _cmd_ubgi(args: argparse.Namespace) -> int:
-    from backgammon.engine.ubgi import run
+    from backgammon.protocols.ubgi import run
     return run()
 
 
 def _cmd_external(args: argparse.Namespace) -> int:
-    from backgammon.engine.external import serve
+    from backgammon.protocols.external import serve
     return serve(args.port, args.host, args.ply)
 
 
 def _add_engine_commands(sub: Any) -> None:
     ub = sub.add_parser("ubgi", help="serve the UBGI text protocol on stdin/stdout "
-                        "(backgammon.engine.ubgi)")
+                        "(backgammon.protocols.ubgi)")
     ub.set_defaults(run=_cmd_ubgi)
     ex = sub.add_parser("external", help="serve gnubg's external player protocol on a TCP "
-                        "port (backgammon.engine.external)")
+                        "port (backgammon.protocols.external)")
     ex.add_argument("--port", type=int, required=True, help="TCP port (0: any free port)")
     ex.add_argument("--host", default="127.0.0.1", help="address to listen on (default loopback)")
     ex.add_argument("--ply", type=int, default=0, choices=(0, 1, 2), help="search depth")

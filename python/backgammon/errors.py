@@ -106,7 +106,7 @@ class InvalidWeightsError(BackgammonError):
 
 class TrainingDataError(BackgammonError):
     """A training-targets file or data set that cannot be trained on, bad
-    settings for making one (:mod:`backgammon.targets`), or a training
+    settings for making one (:mod:`backgammon.training.targets`), or a training
     checkpoint whose state is missing or malformed."""
 
 
@@ -115,7 +115,7 @@ class MatchEquityError(BackgammonError):
 
 
 class InvalidBenchmarkError(BackgammonError):
-    """A strength benchmark's position set that is malformed or not one (``backgammon.benchmark``)."""
+    """A strength benchmark's position set that is malformed or not one (``backgammon.training.benchmark``)."""
 
 
 class FormatLossWarning(UserWarning):

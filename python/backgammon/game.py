@@ -1183,14 +1183,14 @@ class Game:
     def from_fibs_board(cls, text: str, *, player: int = 0, rules: Rules | None = None,
                         rng: Any = None) -> Game:
         """A game set up from a FIBS ``board:`` string (as FIBS and gnubg's
-        rawboard write it); "you" becomes ``player`` (``backgammon.engine.fibs``)."""
-        from backgammon.engine.fibs import from_fibs_board
+        rawboard write it); "you" becomes ``player`` (``backgammon.protocols.fibs``)."""
+        from backgammon.protocols.fibs import from_fibs_board
         return from_fibs_board(text, player=player, rules=rules, rng=rng)
 
     def to_fibs_board(self, *, player: int | None = None,
                       names: tuple[str, str] = ("You", "Opponent")) -> str:
         """The FIBS ``board:`` string seen by ``player`` (default: the player to act)."""
-        from backgammon.engine.fibs import to_fibs_board
+        from backgammon.protocols.fibs import to_fibs_board
         return to_fibs_board(self, player=player, names=names)
 
     def to_json(self, *, names: tuple[str, str] | None = None) -> str:

@@ -85,8 +85,8 @@ class Match:
     the first game is shown with the home board at the bottom ``"right"``
     (or ``"left"``) and, with ``swap_sides``, each later game the other way,
     so a player practises both directions; :meth:`orientation` gives each
-    game's, for :func:`backgammon.svg.board` and
-    :func:`backgammon.diagram.board_text`.
+    game's, for :func:`backgammon.display.svg.board` and
+    :func:`backgammon.display.diagram.board_text`.
 
     The state is read-only: :attr:`games` is a tuple, and only the games'
     actions and :meth:`next_game` change it.

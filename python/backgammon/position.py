@@ -401,13 +401,13 @@ class Position:
         return [opponent, on_roll]
 
     def __str__(self) -> str:
-        """An ASCII board in gnubg's style (see :mod:`backgammon.diagram`)."""
-        from backgammon.diagram import board_text
+        """An ASCII board in gnubg's style (see :mod:`backgammon.display.diagram`)."""
+        from backgammon.display.diagram import board_text
         return board_text(self)
 
     def _repr_svg_(self) -> str:
-        """The board as SVG, for Jupyter (see :func:`backgammon.svg.board`)."""
-        from backgammon.svg import board
+        """The board as SVG, for Jupyter (see :func:`backgammon.display.svg.board`)."""
+        from backgammon.display.svg import board
         return board(self)._repr_svg_()
 
     # End of the issue 3 block.

@@ -28,7 +28,7 @@ from backgammon.cube import EvaluatorCubePolicy, PipCountCubePolicy
 from backgammon.errors import IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
 from backgammon.match import Match
-from backgammon.met import equity as match_equity
+from backgammon.cube.met import equity as match_equity
 from backgammon.position import Play, Position
 from backgammon.rules import Rules
 

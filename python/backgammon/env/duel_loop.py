@@ -1,7 +1,7 @@
 """Duels in Python for decision makers the core cannot run: nets searching at
 ply 1 or 2, Bots (``choose_play(game)``) and callables that want the position
 before the move and the dice.  Same duplicate-dice pairs and statistics as
-the core's duels (:func:`backgammon.duel` calls this when needed).
+the core's duels (:func:`backgammon.analysis.duel` calls this when needed).
 """
 
 from __future__ import annotations

@@ -456,7 +456,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     @app.get("/games/{game_id}/board.svg", tags=["games"])
     def board_svg(game_id: str, seat: int = Query(0, ge=0, le=1),
                   size: int = Query(540, ge=100, le=2000)) -> Any:
-        """The board seen by ``seat`` (from :mod:`backgammon.svg`)."""
+        """The board seen by ``seat`` (from :mod:`backgammon.display.svg`)."""
         return Response(_turn(service, _game_id(game_id), seat, "", size)["svg"],
                         media_type="image/svg+xml")
 
@@ -627,7 +627,7 @@ def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
     from backgammon.errors import IllegalPlayError
     from backgammon.game import Phase
     from backgammon.position import Position
-    from backgammon.svg import board
+    from backgammon.display.svg import board
     state = service.state(game_id)
     live, _ = service._live(game_id)
     with live.lock:

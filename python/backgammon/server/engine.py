@@ -95,7 +95,7 @@ def _mwc_after(p: Evaluation, away: int, opp: int) -> float:
     """The mover's cubeless match winning chance after a play with
     probabilities ``p`` (the mover's, the opponent then on roll), at a
     score of ``away`` vs ``opp`` with the cube on 1."""
-    from backgammon import met
+    from backgammon.cube import met
     post = 1 in (away, opp)  # any later game with a 1-away player is post-Crawford
 
     def e(a: int, b: int) -> float:

@@ -29,7 +29,7 @@ side, written out (``24/18 18/13`` for 24/13, ``13/10 13/10 8/5 8/5`` for
 13/10(2) 8/5(2), no ``*``, 25 the bar, 0 off), an empty line when no checker
 can move, or ``double``, ``roll``, ``take``, ``drop``.  Both dialects answer
 bare positions so.  With ``dialect="draft"`` (``python -m
-backgammon.engine.ubgi --draft``) the handshake is the draft's (``ubgi`` ->
+backgammon.protocols.ubgi --draft``) the handshake is the draft's (``ubgi`` ->
 the ``id`` lines and ``readyok``) and anything not understood gets ``sorry``.
 
     >>> engine = UbgiEngine(dialect="draft")
@@ -208,7 +208,7 @@ def run(stdin: IO[str] | None = None, stdout: IO[str] | None = None, bot: Any = 
 
 
 def main(args: Any = None) -> int:
-    """``python -m backgammon.engine.ubgi [--draft]``."""
+    """``python -m backgammon.protocols.ubgi [--draft]``."""
     argv = sys.argv[1:] if args is None else list(args)
     return run(dialect="draft" if "--draft" in argv else "uci")
 

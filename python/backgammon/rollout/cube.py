@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon._rollout_engine import STRATA, checked_seed, positive_int
-from backgammon.cube import CubeDecision, game_score
+from backgammon.rollout.engine import STRATA, checked_seed, positive_int
+from backgammon.cube import CubeDecision
+from backgammon.cube.decision import game_score
 from backgammon.errors import BackgammonError, IllegalActionError, RolloutError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
@@ -84,7 +85,7 @@ def rollout_cube(game_or_position: Game | Position | str, games: int = 1296, *,
         ...     bg.Game.from_position(bg.Position.initial()), games=1296, seed=1)
         True
     """
-    from backgammon import met
+    from backgammon.cube import met
 
     games = positive_int(games, "games", MAX_CUBE_GAMES)
     game = _start(game_or_position, cube, owner, score, post_crawford, rules)
@@ -141,7 +142,7 @@ def _start(source: Any, cube: int, owner: str, score: tuple[int, int] | None,
            post_crawford: bool, rules: Any) -> Game:
     """The game whose cube decision is rolled out, waiting for the roll."""
     if isinstance(source, str):
-        from backgammon.rollout import read_game_or_position
+        from backgammon.rollout.equity import read_game_or_position
         source = read_game_or_position(source)   # an XGID or GNUbgID: its whole game
     if isinstance(source, Game):
         given = [name for name, value, default in (

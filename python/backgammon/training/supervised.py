@@ -1,6 +1,6 @@
 """Supervised training of the nets on (position, target probabilities) data, in the core.
 
-``backgammon.train(targets=...)`` lands here.  Each position is learned by
+``backgammon.training.train(targets=...)`` lands here.  Each position is learned by
 the net that answers it (contact or race; finished and bear-off positions,
 which the Evaluator knows exactly, are left out).  A validation split is
 held out; every epoch each net sees its training positions once, in an
@@ -18,7 +18,7 @@ checkpoint exactly, wherever it stopped (Ctrl-C included), given the same
 data and settings.
 
     >>> import numpy as np, backgammon as bg
-    >>> from backgammon.targets import TargetSet
+    >>> from backgammon.training.targets import TargetSet
     >>> b = np.stack([bg.Position.initial().to_array()] * 8)
     >>> t = np.tile(np.array([0.5, 0.15, 0.01, 0.14, 0.01], np.float32), (8, 1))
     >>> data = TargetSet(b, t, np.zeros(8, np.float32), ())
@@ -45,7 +45,7 @@ from backgammon import _bgcore
 from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError, TrainingDataError
 from backgammon.nn import Evaluator
-from backgammon.targets import Source, TargetSet, read_targets
+from backgammon.training.targets import Source, TargetSet, read_targets
 
 __all__ = ["FitSettings", "fit"]
 
@@ -88,7 +88,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         log: Callable[[str], Any] | None = None, frozen: Iterable[str] = (),
         middle: tuple[int, ...] | None = None) -> Evaluator:
     """Trains nets on ``targets`` (a file, a directory, a list of files and directories,
-    or a read :class:`~backgammon.targets.TargetSet`) and returns the
+    or a read :class:`~backgammon.training.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
     run's).  ``hidden`` gives the sizes of the contact, race and (a third
     size) crashed nets; ``encoding`` the inputs (1 to 4, docs/nn.md);
@@ -189,7 +189,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         say(f"# stop epoch={st.epoch} done={st.done} seconds={st.seconds:.1f}")
         if logfile is not None:
             logfile.close()
-    net.meta.update(origin=f"backgammon.train: supervised, {st.epoch} epochs on {len(data)} "
+    net.meta.update(origin=f"backgammon.training.train: supervised, {st.epoch} epochs on {len(data)} "
                            f"positions, seed {settings.seed}")
     net.meta["train_data"] = (f"{len(data)} positions from {len(data.files)} files, "
                               f"fingerprint {st.fingerprint}")
@@ -278,7 +278,7 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
         for job in jobs:
             sums[job[0]] = run(job)
     else:
-        from backgammon._rollout_engine import collect
+        from backgammon.rollout.engine import collect
         pool = ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
                                   thread_name_prefix="backgammon-fit")
         futures: list[Any] = []
@@ -391,7 +391,7 @@ class _State:
                  "epoch": self.epoch, "done": self.done, "steps": self.steps,
                  "seconds": self.seconds, "best": self.best, "history": self.history}
         meta = {**net.meta, "train_state": json.dumps(state),
-                "origin": f"backgammon.train: supervised, epoch {self.epoch}, seed {self.settings.seed}"}
+                "origin": f"backgammon.training.train: supervised, epoch {self.epoch}, seed {self.settings.seed}"}
         tmp = path.with_suffix(".tmp")
         out = Evaluator(net.weights(), meta=meta, encoding=net.encoding)
         out._save_with(tmp, {f"train_opt_{n}": o for n, o in zip(net.nets, self.opt)})

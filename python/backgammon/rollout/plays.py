@@ -40,13 +40,13 @@ from backgammon.errors import RolloutError
 from backgammon._numbers import json_int
 from backgammon.position import Play, Position
 from backgammon import _bgcore
-from backgammon._rollout_engine import (DEFAULT_IN_FLIGHT, FIELDS, PLIES, POLICIES, SV, SV2,
+from backgammon.rollout.engine import (DEFAULT_IN_FLIGHT, FIELDS, PLIES, POLICIES, SV, SV2,
                                         STRATA, G, LB, LG, W, WB, WG, Estimate, Policy,
                                         PolicyRunner, Progress, checked_seed,
                                         checked_truncation, estimate, estimation_strata,
                                         never_moves, past_budget, positive_int, read_estimate,
                                         rotation_offset, rounds, start_options, stopping_rules)
-from backgammon.rollout import as_position, chances
+from backgammon.rollout.equity import as_position, chances
 
 __all__ = ["CandidateRow", "PlaysRollout", "rollout_plays"]
 
@@ -184,7 +184,7 @@ class PlaysRollout(Sequence[CandidateRow]):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from backgammon.svg import board
+        from backgammon.display.svg import board
 
         head = ("<tr><th>#</th><th>play</th><th>equity</th><th>± se</th><th>diff</th>"
                 "<th>± se</th><th>win</th><th>w g</th><th>w bg</th><th>l g</th>"
@@ -443,9 +443,9 @@ def _exact_cubeful(game: Any) -> Callable[[int], float]:
     """The mover's cubeful value of a play that ends ``game`` winning ``points`` (1-3)."""
     if not game.match_length:
         return lambda points: float(points)  # per unit of the stake
-    from backgammon import met
+    from backgammon.cube import met
 
-    from backgammon.cube import game_score
+    from backgammon.cube.decision import game_score
     score, post = game_score(game)
     assert score is not None  # a match game has a score
     away, opp = score

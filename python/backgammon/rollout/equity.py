@@ -22,17 +22,17 @@ from typing import TYPE_CHECKING, Any, Callable, TypedDict
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon._rollout_engine import (FIELDS, PLIES, POLICIES, SV, SV2, STRATA, G, LB, LG,
+from backgammon.rollout.engine import (FIELDS, PLIES, POLICIES, SV, SV2, STRATA, G, LB, LG,
                                         W, WB, WG, PolicyRunner, Progress, checked_seed,
                                         checked_truncation, chunks, estimate,
                                         estimation_strata, never_moves, past_budget,
                                         positive_int, rotation_offset, rounds, start_options,
                                         stopping_rules)
-from backgammon._rollout_engine import DEFAULT_IN_FLIGHT, Estimate, Policy
+from backgammon.rollout.engine import DEFAULT_IN_FLIGHT, Estimate, Policy
 # kept importable from here, where users and pickled chunks have found them
-from backgammon._rollout_engine import read_estimate as read_estimate
-from backgammon._rollout_engine import run_chunk as run_chunk  # noqa: F401
-from backgammon._rollout_engine import run_chunk_ex as run_chunk_ex  # noqa: F401
+from backgammon.rollout.engine import read_estimate as read_estimate
+from backgammon.rollout.engine import run_chunk as run_chunk  # noqa: F401
+from backgammon.rollout.engine import run_chunk_ex as run_chunk_ex  # noqa: F401
 from backgammon.errors import RolloutError
 from backgammon.position import Position
 

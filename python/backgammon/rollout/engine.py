@@ -32,7 +32,7 @@ Estimates
 A chunk's games depend on ``(seed, game number)`` alone, so neither the
 chunks, the threads nor the executor change a result.
 
-    >>> from backgammon import _rollout_engine as engine
+    >>> from backgammon.rollout import engine
     >>> list(engine.chunks(10, workers=2, executor=None, chunk_games=4))
     [(0, 4), (4, 4), (8, 2)]
     >>> engine.rounds(3000)
@@ -224,7 +224,7 @@ def start_options(position: Any, cube: Any) -> dict[str, Any]:
         pos = position
     met = None
     if score is not None:
-        from backgammon import met as _met
+        from backgammon.cube import met as _met
         met = _met.default_table()  # extended past its 25 points to any match (met.py)
     return dict(position=pos, cube=cube, cube_value=value, owner=owner,
                 max_cube=rules.max_cube, cube_disabled=not rules.cube,

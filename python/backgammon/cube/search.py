@@ -1,7 +1,7 @@
 """Cubeful values one and two plies deep, the cube played at every node, as gnubg does.
 
 At 0 ply a position's cubeful value comes from its cubeless chances by
-Janowski's model (:mod:`backgammon.cubeful`).  Deeper, averaging the chances
+Janowski's model (:mod:`backgammon.cube.cubeful`).  Deeper, averaging the chances
 first and applying the model once at the root misses what the cube does
 along the way: a position that becomes a pass after some rolls (a *market
 loser*) is worth the pass, not the model's interpolation.  So, as gnubg's
@@ -27,7 +27,7 @@ money play, match winning chances in match play.
 
     >>> import numpy as np
     >>> import backgammon as bg
-    >>> from backgammon.cube_search import CubeState, decision_values
+    >>> from backgammon.cube.search import CubeState, decision_values
     >>> state = CubeState.money()                       # centred cube, money
     >>> board = np.frombuffer(bg.Position.initial()._b, np.int8).reshape(1, 26)
     >>> d = decision_values(bg.Evaluator.default(), board, state, 1)
@@ -42,7 +42,8 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from backgammon import _bgcore, met
+from backgammon import _bgcore
+from backgammon.cube import met
 from backgammon.errors import BackgammonError
 from backgammon.nn import search_screen
 from backgammon.rules import Rules
@@ -129,7 +130,7 @@ class CubeState:
 
 def efficiencies(boards: np.ndarray) -> np.ndarray:
     """gnubg's cube efficiency of each (m, 26) board, vectorised
-    (:func:`backgammon.cubeful.cube_efficiency` one at a time)."""
+    (:func:`backgammon.cube.cubeful.cube_efficiency` one at a time)."""
     b = boards.astype(np.int16)
     n = len(b)
     idx = np.arange(26)

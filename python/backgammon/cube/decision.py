@@ -142,10 +142,11 @@ class CubeDecision:
         ``score``: ``(away, opponent_away)`` for match play, ``None`` for money.
         ``rules``: a :class:`~backgammon.Rules` (cube limit; Jacoby and beavers
         in money play).  ``x``: the cube efficiency
-        (:func:`backgammon.cubeful.cube_efficiency` gives gnubg's for a position).
+        (:func:`backgammon.cube.cubeful.cube_efficiency` gives gnubg's for a position).
         """
-        from backgammon import _bgcore, met
-        from backgammon import cubeful as cf
+        from backgammon import _bgcore
+        from backgammon.cube import met
+        from backgammon.cube import cubeful as cf
         from backgammon.rules import Rules
 
         rules = rules or Rules()
@@ -157,7 +158,7 @@ class CubeDecision:
             raise BackgammonError(f"owner is 'centred', 'own' or 'opponent', got {shown(owner)}")
         available, why = cls._availability(cube, owner, score, post_crawford, rules)
         # The numbers come from the core (cube.h), the same model as
-        # backgammon.cubeful, which stays the reference (tests/test_cube_core.py).
+        # backgammon.cube.cubeful, which stays the reference (tests/test_cube_core.py).
         table = None if score is None else _bgcore.cube_table(met.default_table())
         # A cube that can no longer move (no cube, or at its limit) is dead for
         # both sides: Janowski's money model has no limit of its own.
@@ -174,10 +175,10 @@ class CubeDecision:
     def from_values(cls, values: Any, *, cube: int = 1, owner: str = "centred",
                     score: tuple[int, int] | None = None, post_crawford: bool = False,
                     rules: Any = None, x: float | None = None) -> CubeDecision:
-        """The decision from a search's values (:func:`backgammon.cube_search.decision_values`:
+        """The decision from a search's values (:func:`backgammon.cube.search.decision_values`:
         no double, double, take, double, pass, beaver and chances), with the cube and
         score they were searched at; ``x`` the root's cube efficiency, for the record."""
-        from backgammon import cubeful as cf
+        from backgammon.cube import cubeful as cf
         from backgammon.rules import Rules
 
         rules = rules or Rules()
@@ -192,7 +193,7 @@ class CubeDecision:
     def _availability(cube: int, owner: str, score: tuple[int, int] | None,
                       post_crawford: bool, rules: Any) -> tuple[bool, str]:
         """Whether the player on roll may double, and why not."""
-        from backgammon import cubeful as cf
+        from backgammon.cube import cubeful as cf
 
         if owner == cf.OPPONENT:
             return False, "the opponent owns the cube"
@@ -212,7 +213,7 @@ class CubeDecision:
                      available: bool, why: str, stderr: dict[str, float] | None = None,
                      games: int = 0) -> CubeDecision:
         """The decision from the three equities (by Janowski's model or by rollout)."""
-        from backgammon import cubeful as cf
+        from backgammon.cube import cubeful as cf
 
         chances = probabilities
         take = dt <= dp
@@ -343,10 +344,10 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
     """Double, take or pass for the player on roll, by the nets at ``ply``.
 
     At ply 0 the nets' chances give the three values by Janowski's model
-    (:mod:`backgammon.cubeful`); at ply 1 and 2 the position is searched with
+    (:mod:`backgammon.cube.cubeful`); at ply 1 and 2 the position is searched with
     the cube at every node below the top, each side doubling, taking and
     passing where it pays, as gnubg's cubeful evaluations do
-    (:mod:`backgammon.cube_search`; the plays inside at 0 ply).
+    (:mod:`backgammon.cube.search`; the plays inside at 0 ply).
     A :class:`~backgammon.Game` supplies its cube, owner, score and rules (it
     must be waiting for a roll, or for the answer to a double: then the
     decision is the doubler's, and ``take`` answers for the doubled player).
@@ -358,7 +359,7 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
         >>> bg.cube_decision(bg.Position.initial()).action
         'No double, take'
     """
-    from backgammon import cubeful
+    from backgammon.cube import cubeful
     from backgammon.nn import evaluate
 
     if isinstance(game_or_position, Game):
@@ -379,8 +380,8 @@ def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: An
     else:
         raise TypeError(f"cube_decision takes a Game or a Position, got {shown(game_or_position)}"[:300])
     if ply:   # searched with the cube at every node below the top, as gnubg does
-        from backgammon import met
-        from backgammon.cube_search import CubeState, decision_values
+        from backgammon.cube import met
+        from backgammon.cube.search import CubeState, decision_values
         from backgammon.nn import Evaluator, checked_ply
         from backgammon.rules import Rules
 

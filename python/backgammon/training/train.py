@@ -32,11 +32,11 @@ from typing import Any, Callable, Iterable, Protocol
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.duel import DuelResult, core_duel_stats, duel_result
+from backgammon.analysis.duel import DuelResult, core_duel_stats, duel_result
 from backgammon.errors import BackgammonError, TrainingDataError
 from backgammon.nn import Evaluator
 from backgammon.position import Position
-from backgammon._rollout_engine import collect
+from backgammon.rollout.engine import collect
 
 __all__ = ["TrainSettings", "train"]
 
@@ -76,7 +76,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
     """Trains for ``games`` self-play games (in total, counting a resumed
     run's) and returns the :class:`~backgammon.Evaluator`; with ``targets``
     (a targets file, a directory of them, a list of files), trains
-    supervised on them instead (:func:`backgammon.supervised.fit`: ``epochs``,
+    supervised on them instead (:func:`backgammon.training.supervised.fit`: ``epochs``,
     ``batch``, ``optimizer`` "adam" or "momentum", ``validation`` the
     held-out fraction; ``lr`` and ``lr_final`` default to 0.003 and 0.0001
     for Adam, 0.1 and 0.0033 for momentum; ``threads`` at most one a net;
@@ -94,7 +94,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
     if targets is not None:
         if games is not None:
             raise BackgammonError("give games (self-play) or targets (supervised), not both")
-        from backgammon.supervised import fit
+        from backgammon.training.supervised import fit
         return fit(targets, out=out, epochs=epochs, batch=batch, optimizer=optimizer, lr=lr,
                    lr_final=lr_final, seed=seed, hidden=hidden, encoding=encoding,
                    validation=validation,
@@ -107,7 +107,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
                               "is a setting of supervised training (targets=...)")
     if games is None:
         raise BackgammonError("train needs games (self-play) or targets (supervised)")
-    from backgammon.supervised import learning_rate, start_nets, training_seed
+    from backgammon.training.supervised import learning_rate, start_nets, training_seed
     seed = training_seed(seed)
     lr = learning_rate(0.1 if lr is None else lr, "lr")
     lr_final = learning_rate(0.01 if lr_final is None else lr_final, "lr_final", zero=True)
@@ -139,7 +139,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
         ck = outdir / _CHECKPOINT
         if ck.exists():
             net = Evaluator.load(ck)
-            from backgammon.supervised import train_state
+            from backgammon.training.supervised import train_state
             state = train_state(net, os.fspath(ck))
             try:
                 saved = TrainSettings(**{**state["settings"], "hidden": tuple(state["settings"]["hidden"])})
@@ -213,7 +213,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
         say(f"# stop games={done} seconds={elapsed:.1f}")
         if logfile is not None:
             logfile.close()
-    net.meta.update(origin=f"backgammon.train: {done} games, seed {settings.seed}, "
+    net.meta.update(origin=f"backgammon.training.train: {done} games, seed {settings.seed}, "
                            f"{settings.threads} threads")
     return net
 
@@ -253,7 +253,7 @@ def _save(net: Evaluator, path: Path, settings: TrainSettings, games: int, secon
     state = {"settings": asdict(settings), "games": games, "seconds": seconds, "best": best}
     out = Evaluator(net.weights(), encoding=net.encoding,
                     meta={**net.meta, "train_state": json.dumps(state),
-                                         "origin": f"backgammon.train: {games} games, seed "
+                                         "origin": f"backgammon.training.train: {games} games, seed "
                                                    f"{settings.seed}, {settings.threads} threads"})
     tmp = path.with_suffix(".tmp")
     out.save(tmp)

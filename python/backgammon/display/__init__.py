@@ -53,14 +53,14 @@ def table(caption: str, header: list[str], rows: list[list[str]]) -> str:
 
 def play_svg(play: Play) -> str:
     """The position of ``play`` with its steps drawn as arrows (about to be made)."""
-    from backgammon import svg
+    from backgammon.display import svg
 
     return str(svg.board(play.position, last_play=play))
 
 
 def game_html(game: Game, orientation: str = "right", title: str = "") -> str:
     """The board of ``game`` from the player on turn, with its dice, cube and score."""
-    from backgammon import svg
+    from backgammon.display import svg
     from backgammon.game import Phase
 
     turn = game.turn
@@ -239,7 +239,7 @@ class RankedPlays(list["RankedPlay"]):
 
 def install_displays() -> None:
     """Give the result types of modules edited elsewhere (nn, duel) their displays."""
-    from backgammon.duel import DuelResult
+    from backgammon.analysis.duel import DuelResult
     from backgammon.nn import Evaluation
 
     for cls, render in ((Evaluation, evaluation_html), (DuelResult, duel_html)):

@@ -65,7 +65,7 @@ from typing import Any, Iterable, TypedDict
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.cube_search import CubeState, decision_values, efficiencies, leaf_values, position_values
+from backgammon.cube.search import CubeState, decision_values, efficiencies, leaf_values, position_values
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon._numbers import json_int
 from backgammon.game import Game, Phase
@@ -382,7 +382,7 @@ def decision_context(game: Game, player: int) -> _Context:
              else "own" if game.cube_owner == player else "opponent")
     if not game.match_length:
         return _Context(game.cube, owner, None, False, game.rules)
-    from backgammon.cubeful import MatchModel
+    from backgammon.cube.cubeful import MatchModel
     away = game.match_length - game.score[player]
     opp = game.match_length - game.score[1 - player]
     post = (away == 1 or opp == 1) and not game.crawford
@@ -456,7 +456,7 @@ class Valuer:
     def after(self, results: np.ndarray, ctx: _Context, ply: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
         """Normalised values (and MWC) for the mover of boards after the move: the
         opponent's cubeful value of each, their cube action included, searched ``ply``
-        deep with the cube at every node (:mod:`backgammon.cube_search`), as gnubg does."""
+        deep with the cube at every node (:mod:`backgammon.cube.search`), as gnubg does."""
         opp = np.ascontiguousarray(-results[:, ::-1])
         theirs = position_values(self.evaluator, opp, ctx.flipped(), ply, static=self.chances)
         if ctx.score is None:
@@ -493,7 +493,7 @@ class Valuer:
                                                             tuple[float, float, float]] | None:
         """The cube decision of ``player`` on roll in ``game`` (before the roll) and its
         normalised no double / double, take / double, pass values, searched with the cube
-        at every node (:func:`backgammon.cube_search.decision_values`); None for a dead
+        at every node (:func:`backgammon.cube.search.decision_values`); None for a dead
         cube."""
         from backgammon.cube import CubeDecision
         if game.match_length and game.score[player] + game.cube >= game.match_length:
@@ -1031,7 +1031,7 @@ class Analysis:
     def to_html(self, title: str | None = None) -> str:
         """A self-contained HTML report (inline CSS and SVG boards, no external references)
         with the totals and the board of every flagged decision."""
-        from backgammon.analysis_html import render
+        from backgammon.analysis.html import render
         return render(self, title)
 
     def _repr_html_(self) -> str:  # Jupyter

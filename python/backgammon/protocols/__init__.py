@@ -7,6 +7,6 @@
     True
 """
 
-from backgammon.engine.fibs import FibsBoard, from_fibs_board, parse_fibs_board, to_fibs_board
+from backgammon.protocols.fibs import FibsBoard, from_fibs_board, parse_fibs_board, to_fibs_board
 
 __all__ = ["FibsBoard", "from_fibs_board", "parse_fibs_board", "to_fibs_board"]

@@ -1,7 +1,7 @@
 """The HTML page of an :class:`~backgammon.analysis.Analysis`: one self-contained file.
 
 Styles are inline in a ``<style>`` element and every board is an inline SVG
-(:func:`backgammon.svg.board`), so the page references nothing outside itself
+(:func:`backgammon.display.svg.board`), so the page references nothing outside itself
 (no scripts, fonts, images or links) and can be mailed or archived as it is.
 
     >>> from backgammon.analysis import Analysis
@@ -40,7 +40,7 @@ def _e(text: Any) -> str:
 
 def _board(d: Any, orientation: str = "right") -> str:
     """The SVG board of a decision: the play made marked on the mover's position."""
-    from backgammon import svg
+    from backgammon.display import svg
     from backgammon.position import Position
 
     pos = Position.from_position_id(d.position_id)

@@ -48,7 +48,7 @@ from backgammon import pubeval
 from backgammon._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
-from backgammon._rollout_engine import MAX_GAMES, estimate
+from backgammon.rollout.engine import MAX_GAMES, estimate
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
            "make_targets", "ply_targets", "net_class", "NET_CLASSES", "is_backgame", "is_blitz",
@@ -593,7 +593,7 @@ def _make_chunk(c: int, *, seed: int, chunk_positions: int, games: int, truncate
     else:
         targets = ply_targets(boards, ply, evaluator=ev, filtered=filtered)
         stderr = np.zeros(len(boards), np.float32)
-    meta = {"generator": "backgammon.targets.make_targets", "seed": seed, "chunk": int(c),
+    meta = {"generator": "backgammon.training.targets.make_targets", "seed": seed, "chunk": int(c),
             "chunk_seed": chunk_seed, "positions": chunk_positions,
             "method": "rollout" if ply is None else _ply_method(ply, filtered),
             "games": games if ply is None else None,

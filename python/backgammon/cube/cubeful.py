@@ -246,7 +246,7 @@ class MatchModel:
 
     def __init__(self, chances: Any, away: int, opponent_away: int, post_crawford: bool,
                  max_cube: int, table: Any) -> None:
-        from backgammon import met
+        from backgammon.cube import met
         self.p, wg, wb, lg, lb = chances_tuple(chances)
         self.table = table or met.default_table()
         self.away = (away, opponent_away)
@@ -349,7 +349,7 @@ def match_equity(chances: Any, away: int, opponent_away: int, cube: int = 1,
     ``away`` and ``opponent_away``: points each side still needs (a side
     1-away without ``post_crawford`` is playing the Crawford game, where
     the cube is dead).  ``cube`` is its value, ``owner`` as in
-    :func:`money_equity`.  ``table``: a :class:`~backgammon.met.MatchEquityTable`
+    :func:`money_equity`.  ``table``: a :class:`~backgammon.cube.met.MatchEquityTable`
     (Kazaross-XG2 by default).
 
         >>> round(match_equity((0.5, 0, 0, 0, 0), 1, 1), 4)     # double match point

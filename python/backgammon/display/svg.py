@@ -54,7 +54,7 @@ import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from backgammon import _bgcore
-from backgammon.diagram import as_position, check_orientation
+from backgammon.display.diagram import as_position, check_orientation
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.notation import play_chains
 

@@ -31,7 +31,7 @@ bear-off database) their exact values instead of the nets'; everywhere else
 rounding (tested on the bundled nets).
 
     >>> import numpy as np, backgammon as bg
-    >>> from backgammon.nn_export import NumpyNets
+    >>> from backgammon.nn.export import NumpyNets
     >>> ref = NumpyNets.from_evaluator(bg.Evaluator.fast())
     >>> board = bg.Position.initial().to_array()[None]
     >>> bool(np.allclose(ref.evaluate(board), bg.Evaluator.fast().evaluate_batch(board),

@@ -5,7 +5,7 @@ one line per question; each is answered with one line:
 
 | request | answer |
 |---|---|
-| a FIBS board (``board:...``, see ``backgammon.engine.fibs``) with dice | the play in gnubg notation (``8/5 6/5``; an empty line when no checker can move: gnubg 1.07 reads that as "no move" and crashes on a word such as ``pass``) |
+| a FIBS board (``board:...``, see ``backgammon.protocols.fibs``) with dice | the play in gnubg notation (``8/5 6/5``; an empty line when no checker can move: gnubg 1.07 reads that as "no move" and crashes on a word such as ``pass``) |
 | the same without dice, the player on roll able to double | ``double`` or ``roll`` |
 | the same with a double pending (field 40) | ``take`` or ``drop`` |
 | ``evaluation <board>`` (any words before the board are ignored) | the five cubeless chances of the player on roll before rolling, ``win win_gammon win_backgammon lose_gammon lose_backgammon``, and the equity |
@@ -52,7 +52,7 @@ def answer(line: str, ply: int = 0, bot: Any = None) -> str:
                     f"{e.lose_gammon:.6f} {e.lose_backgammon:.6f} {e.equity:.6f}")
         if not words[0].startswith("board:") or len(words) != 1:
             return f"Error: expected a FIBS board (board:...) or 'evaluation', got {line[:60]!r}"
-        from backgammon.engine.ubgi import decide
+        from backgammon.protocols.ubgi import decide
         game = Game.from_fibs_board(words[0])
         reply = decide(game, ply, bot)
         # a dance: gnubg parses the answer as a move, and an empty one is "no move"

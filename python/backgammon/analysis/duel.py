@@ -25,7 +25,7 @@ from backgammon import _bgcore
 from backgammon import pubeval as _pubeval
 from backgammon.errors import RolloutError
 from backgammon.position import Position
-from backgammon._rollout_engine import Z95, Estimate, checked_seed, collect, positive_int
+from backgammon.rollout.engine import Z95, Estimate, checked_seed, collect, positive_int
 
 __all__ = ["DuelResult", "duel"]
 
@@ -169,7 +169,7 @@ def _python_duel(a: Any, b: Any, games: Any, seed: Any, position: Any,
 def _player(policy: Any) -> tuple[int, Any, Any]:
     """(core policy code or -1 for a callable, nets, checked callable)."""
     from backgammon.nn import Evaluator
-    from backgammon._rollout_engine import checked_evaluator
+    from backgammon.rollout.engine import checked_evaluator
 
     if isinstance(policy, Evaluator):
         return 2, policy._nets, None

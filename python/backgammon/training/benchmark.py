@@ -307,7 +307,7 @@ def default_sets_dir() -> Path | None:
         >>> sorted(p.name for p in default_sets_dir().glob("*.npz"))
         ['contact.npz', 'crashed.npz', 'race.npz']
     """
-    d = Path(__file__).resolve().with_name("data") / "strength"
+    d = Path(__file__).resolve().parent.with_name("data") / "strength"
     if all((d / f"{c}.npz").is_file() for c in CLASSES):
         return d
     return None
@@ -533,7 +533,7 @@ def gate(new: Any, old: Any, sets: Any = None, *, pairs: int = 5000, seed: int =
     against ``old`` must be positive.  Both figures come with their standard
     errors; the verdict uses the point values, so size ``pairs`` and the
     sets for the difference you mean to see."""
-    from backgammon.duel import duel
+    from backgammon.analysis.duel import duel
 
     new_ev, old_ev = _nets(new), _nets(old)
     loaded = _as_sets(sets)

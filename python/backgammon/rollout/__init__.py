@@ -1,0 +1,28 @@
+"""Rollouts: the engine that plays seeded chunks of games on threads, processes or
+a cluster (:mod:`.engine`), and its clients: a position's chances and equity
+(:mod:`.equity`), the plays of a roll (:mod:`.plays`) and cube decisions
+(:mod:`.cube`).
+"""
+
+from backgammon.rollout.equity import (
+    Estimate,
+    RolloutError,
+    RolloutResult,
+    rollout,
+    read_position,
+    Policy,
+)
+
+__all__ = [
+    "Estimate",
+    "RolloutError",
+    "RolloutResult",
+    "rollout",
+    "read_position",
+    "Policy",
+]
+
+# kept importable from here, where users and pickled chunks have found them
+from backgammon.rollout.engine import read_estimate as read_estimate  # noqa: E402
+from backgammon.rollout.engine import run_chunk as run_chunk  # noqa: E402
+from backgammon.rollout.engine import run_chunk_ex as run_chunk_ex  # noqa: E402
