@@ -12,9 +12,9 @@ The rule, checked on the source of every module of the installed package with
 - Internal modules, whose own name starts with an underscore, are meant to be
   imported: their names without an underscore are their interface.  They are
   listed in :data:`INTERNAL_MODULES`, so that a new one is added on purpose:
-  ``_bgcore`` (the compiled core), ``_rollout_engine`` (chunks, threads, strata,
-  estimates, progress and stopping rules shared by the equity, candidate and cube
-  rollouts), ``_dicts``, ``_npz``, ``_numbers``, ``_show`` and ``formats._walk``
+  ``_bgcore`` (the compiled core), ``_dicts``, ``_npz``, ``_numbers``, ``_show``,
+  ``formats._walk`` (the record writers' walk over a game's actions) and
+  ``env._checks``
   (the record writers' walk over a game's actions).  An internal module
   with ``__all__`` offers exactly those names: importing another of its names is
   an error too.
@@ -289,3 +289,102 @@ def test_the_version_is_one_everywhere(capsys):
     except metadata.PackageNotFoundError:
         return   # the checkout, imported without installing
     assert installed == backgammon.__version__
+
+
+# The layers (docs/architecture.md): a module imports only from its own layer and
+# those below it, counting imports made inside functions too, except the named
+# conveniences of UPWARD.  The longest prefix decides a module's layer.
+LAYERS = [
+    ("core", ("backgammon._bgcore", "backgammon.errors", "backgammon._show", "backgammon._numbers",
+              "backgammon._npz", "backgammon._dicts")),
+    ("model", ("backgammon.position", "backgammon.notation", "backgammon.rules", "backgammon.batch",
+               "backgammon.perft", "backgammon.bearoff", "backgammon.pubeval", "backgammon.game",
+               "backgammon.match", "backgammon.chouette", "backgammon.formats",
+               "backgammon.display")),
+    ("nn", ("backgammon.nn",)),
+    ("cube", ("backgammon.cube",)),
+    ("rollout", ("backgammon.rollout",)),
+    ("analysis and training", ("backgammon.analysis", "backgammon.training")),
+    ("applications", ("backgammon.protocols", "backgammon.env", "backgammon.server")),
+    ("the package", ("backgammon.cli", "backgammon.__main__")),
+]
+# (importing module, imported module): the conveniences that reach up, each for a reason
+UPWARD = {
+    ("backgammon.position", "backgammon.nn"): "Position.evaluate / best_play / rank_plays",
+    ("backgammon.game", "backgammon.cube"): "a game's cube decisions (Game.cube_decision)",
+    ("backgammon.game", "backgammon.protocols.fibs"): "Game.to_fibs / from_fibs (FIBS boards)",
+    ("backgammon.display", "backgammon.nn"): "the notebook display of an Evaluation",
+    ("backgammon.display", "backgammon.analysis.duel"): "the notebook display of a DuelResult",
+    ("backgammon._dicts", "backgammon.rollout"): "an Estimate read back from a dict",
+    ("backgammon.analysis.duel", "backgammon.env.duel_loop"): "duels play the env's game loop",
+    ("backgammon.analysis.judging", "backgammon.env.duel_loop"): "a judged bot plays that loop",
+    ("backgammon.analysis.judging", "backgammon.env.opponents"): "a judged bot is an opponent",
+}
+
+
+def _layer(module: str) -> int | None:
+    best: tuple[int, int] | None = None
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for p in prefixes:
+            if (module == p or module.startswith(p + ".")) and (best is None or len(p) > best[1]):
+                best = (i, len(p))
+    return None if best is None else best[0]
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    """The package's modules a source file imports (anywhere in it), with lines."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "backgammon":
+                out += [(f"backgammon.{a.name}", node.lineno) for a in node.names
+                        if not a.name.startswith("__")]   # __version__: everyone's
+            elif node.module.startswith("backgammon."):
+                out.append((node.module, node.lineno))
+        elif isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names if a.name.startswith("backgammon.")]
+    return out
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in MODULES if m != "backgammon" and _layer(m) is None] == []
+
+
+def test_no_module_imports_from_a_layer_above_its_own():
+    """The layers as drawn in docs/architecture.md: lower layers never import
+    upper ones, but for the conveniences named in UPWARD."""
+    found, used = [], set()
+    for module, path in MODULES.items():
+        mine = _layer(module)
+        if module == "backgammon" or mine is None:
+            continue
+        for target, line in _imports(path):
+            theirs = _layer(target)
+            if theirs is None or theirs <= mine:
+                continue
+            key = next((k for k in UPWARD if k[0] == module
+                        and (target == k[1] or target.startswith(k[1] + "."))), None)
+            if key is None:
+                found.append(f"{module}:{line} ({LAYERS[mine][0]}) imports {target} "
+                             f"({LAYERS[theirs][0]})")
+            else:
+                used.add(key)
+    assert found == [], "imports from a layer above:\n" + "\n".join(found)
+    assert set(UPWARD) - used == set(), "UPWARD lists conveniences no longer used"
+
+
+def test_old_module_paths_still_import_with_a_warning():
+    """The modules that moved into the layers' subpackages keep their old paths
+    for a deprecation period: the same module object, with a DeprecationWarning."""
+    import sys
+    import warnings
+    for old, new in (("backgammon.cube_search", "backgammon.cube.search"),
+                     ("backgammon.engine.ubgi", "backgammon.protocols.ubgi"),
+                     ("backgammon.supervised", "backgammon.training.supervised")):
+        sys.modules.pop(old, None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            module = importlib.import_module(old)
+        assert module is importlib.import_module(new)
+        assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message)
+                   for w in caught)
