@@ -20,3 +20,8 @@ __all__ = [
     "PipCountCubePolicy",
     "cube_decision",
 ]
+
+# the rest of what the module cube.py offered before it became this package
+from backgammon.cube.decision import (  # noqa: E402
+    game_score as game_score,
+)

@@ -26,3 +26,11 @@ __all__ = [
 from backgammon.rollout.engine import read_estimate as read_estimate  # noqa: E402
 from backgammon.rollout.engine import run_chunk as run_chunk  # noqa: E402
 from backgammon.rollout.engine import run_chunk_ex as run_chunk_ex  # noqa: E402
+
+# the rest of what the module rollout.py offered before it became this package
+from backgammon.rollout.equity import (  # noqa: E402
+    Chances as Chances,
+    chances as chances,
+    as_position as as_position,
+    read_game_or_position as read_game_or_position,
+)
