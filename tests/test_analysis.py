@@ -538,7 +538,7 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
 def test_docstring_examples():
     import backgammon.analysis.html as page
 
-    for module in (analysis, page):
+    for module in (analysis.decisions, page):
         assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
 
 

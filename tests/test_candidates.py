@@ -330,7 +330,7 @@ def test_docstring_examples():
     import doctest
     import importlib
 
-    for name in ("backgammon.rollout.plays", "backgammon.rollout"):
+    for name in ("backgammon.rollout.plays", "backgammon.rollout.equity"):
         result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
         assert result.failed == 0 and result.attempted > 0, name
 

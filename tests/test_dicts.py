@@ -242,8 +242,8 @@ def test_json_size_is_bounded():
         bg.GameResult.from_json(" " * (17 << 20))
 
 
-@pytest.mark.parametrize("module", ["backgammon._dicts", "backgammon.cube", "backgammon.game",
-                                    "backgammon.nn"])
+@pytest.mark.parametrize("module", ["backgammon._dicts", "backgammon.cube.decision", "backgammon.game",
+                                    "backgammon.nn.evaluator", "backgammon.nn.search"])
 def test_docstring_examples(module):
     import doctest
     import importlib

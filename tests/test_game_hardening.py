@@ -748,7 +748,7 @@ def test_rules_1_5_orientation_draws_mirrored_boards():
 
 @pytest.mark.parametrize("module", [
     "backgammon.game", "backgammon.match", "backgammon.chouette", "backgammon.rules",
-    "backgammon.cube", "backgammon.errors", "backgammon.formats.record",
+    "backgammon.cube.decision", "backgammon.errors", "backgammon.formats.record",
 ])
 def test_docstring_examples_of_the_state_modules(module):
     import doctest

@@ -394,7 +394,8 @@ def test_avx2_and_baseline_kernels_agree_exactly(net, positions):
         _bgcore.nn_use_avx2(before)
 
 
-@pytest.mark.parametrize("module", ["backgammon.nn", "backgammon.analysis.duel", "backgammon.training.train"])
+@pytest.mark.parametrize("module", ["backgammon.nn", "backgammon.nn.evaluator", "backgammon.nn.search",
+                                    "backgammon.analysis.duel", "backgammon.training.train"])
 def test_docstring_examples(module):
     import doctest
     import importlib
