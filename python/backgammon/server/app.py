@@ -8,12 +8,15 @@ bounded (see the ``MAX_*`` constants).
 """
 
 import asyncio
+import contextvars
+import functools
 import inspect
 import json
 import logging
 import os
 import secrets
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, Optional
@@ -21,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.server import engine
 from backgammon.server.games import Forbidden, GameService, NotFound, SeqMismatch
-from backgammon.server.store import open_store
+from backgammon.server.limits import Buckets, Counts, Limits, client_address, retry_after
+from backgammon.server.store import open_store, unavailable_errors
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -99,30 +103,130 @@ class _TooLarge(Exception):
         self.limit = limit
 
 
-async def _refuse(scope: "Scope", send: "Send", status: int, name: str, message: str) -> None:
+async def _refuse(scope: "Scope", send: "Send", status: int, name: str, message: str,
+                  retry: float | None = None) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
     body = json.dumps({"error": name, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode())]
+    if retry is not None:
+        headers.append((b"retry-after", retry_after(retry).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+# ---------------------------------------------------------------- per-client budgets (pure ASGI)
+
+_METER: "contextvars.ContextVar[list[float]]" = contextvars.ContextVar("backgammon_cpu_meter")
+FREE_PATHS = ("/health", "/ready")   # probes: never counted against a client
+
+
+def _metered(fn: Any) -> Any:
+    """``fn`` (a sync route handler, run in a worker thread) adding the CPU time
+    of its thread to the request's meter, which :class:`_Guard` charges to the
+    client's CPU budget."""
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        start = time.thread_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            meter = _METER.get(None)
+            if meter is not None:
+                meter[0] += time.thread_time() - start
+    return run
+
+
+class _Guard:
+    """Each request's client address (:func:`~backgammon.server.limits.client_address`,
+    kept in ``scope["state"]["client"]``) and its budgets: requests a minute,
+    requests at once and CPU seconds a minute (429 with ``Retry-After``), and a
+    body that must arrive within ``Limits.body_timeout`` (408)."""
+
+    def __init__(self, app: "ASGIApp", limits: Limits, cpu: Buckets) -> None:
+        self.app, self.limits, self.cpu = app, limits, cpu
+        self.proxies = limits.proxies
+        self.requests = Buckets(limits.requests_per_minute)
+        self.inflight = Counts()
+
+    async def __call__(self, scope: "Scope", receive: "Receive", send: "Send") -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        who = client_address(scope.get("client"), scope.get("headers", []), self.proxies)
+        scope.setdefault("state", {})["client"] = who
+        if scope["type"] == "websocket" or scope.get("path") in FREE_PATHS:
+            return await self.app(scope, receive, send)
+        wait = self.requests.acquire(who)
+        if wait:
+            return await _refuse(scope, send, 429, "TooManyRequests",
+                                 f"{self.limits.requests_per_minute} requests a minute per client: "
+                                 f"try again in {retry_after(wait)} s", retry=wait)
+        wait = self.cpu.wait(who, 0.0)   # any budget left: the request runs, then pays
+        if wait:
+            return await _refuse(scope, send, 429, "TooManyRequests",
+                                 f"this client used its {self.limits.cpu_seconds_per_minute:g} "
+                                 f"CPU seconds a minute: try again in {retry_after(wait)} s",
+                                 retry=wait)
+        if not self.inflight.enter(who, self.limits.concurrent_requests):
+            return await _refuse(scope, send, 429, "TooManyRequests",
+                                 f"{self.limits.concurrent_requests} requests at once per client: "
+                                 "wait for an answer", retry=1.0)
+        meter = [0.0]
+        token = _METER.set(meter)
+        timeout = self.limits.body_timeout
+
+        async def timed() -> "Message":
+            try:
+                return await asyncio.wait_for(receive(), timeout)
+            except asyncio.TimeoutError:
+                raise _SlowBody from None
+
+        started = [False]
+
+        async def watched(message: "Message") -> None:
+            if message["type"] == "http.response.start":
+                started[0] = True
+            await send(message)
+
+        try:
+            await self.app(scope, timed, watched)
+        except _SlowBody:
+            if not started[0]:
+                await _refuse(scope, send, 408, "RequestTimeout",
+                              f"the request body did not arrive within {timeout:g} s")
+        finally:
+            _METER.reset(token)
+            self.inflight.leave(who)
+            if meter[0] > 0:
+                self.cpu.take(who, meter[0])
+
+
+class _SlowBody(Exception):
+    pass
 
 
 # ---------------------------------------------------------------- the app
 
 def create_app(database: str | None = None, *, evaluator: Any = None,
-               keep_days: float | None = None) -> Any:
+               keep_days: float | None = None, limits: Limits | None = None) -> Any:
     """The service on ``database`` (default: ``$BACKGAMMON_DATABASE``, else SQLite
     in the user's data directory).  With ``keep_days``, games idle for longer
     (no action) and jobs as old are deleted at start and every hour
-    (:meth:`Store.purge`); by default nothing is ever deleted."""
+    (:meth:`Store.purge`); by default nothing is ever deleted.  ``limits``:
+    what one client may take (default :meth:`Limits.from_env`, the
+    ``BACKGAMMON_LIMIT_*`` variables, else :class:`Limits`' defaults).
+
+        >>> app = create_app("sqlite://:memory:", limits=Limits(sockets=4))  # doctest: +SKIP
+    """
     idle = keep_seconds(keep_days)
+    limits = Limits.from_env() if limits is None else limits
     try:
         from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
         from fastapi.exceptions import RequestValidationError
         from fastapi.responses import HTMLResponse, JSONResponse, Response
+        from fastapi.routing import APIRoute
         from pydantic import BaseModel, ConfigDict, Field
         from starlette.exceptions import HTTPException
         from starlette.websockets import WebSocketDisconnect
@@ -134,8 +238,10 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="backgammon-rollout")
     analyses = threading.BoundedSemaphore(MAX_ANALYSES)
     sockets: dict[str, set[asyncio.Event]] = {}
-    counters = {"sockets": 0, "queued": 0}
-    counters_lock = threading.Lock()  # "queued" moves in request and job threads
+    counters = {"sockets": 0}
+    client_sockets = Counts()   # open WebSockets per client address
+    cpu = Buckets(limits.cpu_seconds_per_minute)   # CPU seconds per client address
+    queue = _JobQueue(limits.jobs)
     loop_box: dict[str, asyncio.AbstractEventLoop] = {}
     owner = secrets.token_hex(8)    # this process, as the owner of its rollout jobs
 
@@ -147,6 +253,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
             try:
                 await asyncio.to_thread(store.beat, owner)
                 await asyncio.to_thread(store.forget_quotas)
+                await asyncio.to_thread(queue.drop_cancelled, store)  # cancelled elsewhere
             except Exception:  # the database is away: the next beat tries again
                 log.warning("could not renew the lease of this process's jobs", exc_info=True)
 
@@ -177,7 +284,17 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                   description="Games with persisted journals, a wildbg-compatible engine API "
                               "(GET /move, GET /eval), cube decisions, rollouts as jobs and "
                               "match analysis, from the backgammon library.")
-    app.state.store, app.state.service = store, service
+    app.state.store, app.state.service, app.state.limits = store, service, limits
+
+    class MeteredRoute(APIRoute):
+        """A route whose sync handler's CPU time is charged to its client."""
+
+        def __init__(self, path: str, endpoint: Any, **kwargs: Any) -> None:
+            if not inspect.iscoroutinefunction(endpoint):
+                endpoint = _metered(endpoint)
+            super().__init__(path, endpoint, **kwargs)
+
+    app.router.route_class = MeteredRoute
 
     def notify(game_id: str) -> None:
         """Wake this process's WebSockets of a game (called from worker threads)."""
@@ -212,6 +329,17 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
         return error(exc.status_code, "HTTPError", str(exc.detail))
+
+    async def _store_down(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("the database refused %s %s: %s", request.method, request.url.path,
+                    str(exc)[:200])
+        response = error(503, "StoreUnavailable", "the database cannot be reached or refuses "
+                         "writes (logged on the server): try again later")
+        response.headers["Retry-After"] = "5"
+        return response
+
+    for cls in unavailable_errors():
+        app.add_exception_handler(cls, _store_down)
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
@@ -391,7 +519,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         A client address may create ``MAX_GAMES_PER_MINUTE`` games at once, then
         one a second (429 with ``Retry-After`` beyond), counted in the database
         across every worker."""
-        address = request.client.host if request.client else "-"
+        address = request.state.client   # the proxy's client only from a trusted proxy
         wait = store.take_token("games:" + address[:100], MAX_GAMES_PER_MINUTE)
         if wait:
             seconds = max(1, int(wait + 0.999))
@@ -465,14 +593,27 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         """Every change of the game: first ``{"type": "state", "state"}``, then for
         each committed request ``{"type": "actions", "entries", "state"}``."""
         gid = game_id[:64]
-        seq = await asyncio.to_thread(store.seq, gid)
+        who = websocket.scope.get("state", {}).get("client", "-")
+        if not client_sockets.enter(who, limits.sockets):
+            await _ws_busy(websocket, f"{limits.sockets} WebSockets per client: close one "
+                                      "and try again")
+            return
+        try:
+            await _ws_game(websocket, gid, who)
+        finally:
+            client_sockets.leave(who)
+
+    async def _ws_game(websocket: WebSocket, gid: str, who: str) -> None:
+        seq = None if not _valid_id(gid) else await asyncio.to_thread(store.seq, gid)
         if seq is None:
             await websocket.close(code=4404)
             return
-        mine = sockets.setdefault(gid, set())
+        mine = sockets.get(gid, set())
         if counters["sockets"] >= MAX_SOCKETS or len(mine) >= MAX_SOCKETS_PER_GAME:
-            await websocket.close(code=1013)  # try again later
+            await _ws_busy(websocket, "this server (or game) has as many WebSockets as it "
+                                      "takes: try again later")
             return
+        sockets[gid] = mine
         event = asyncio.Event()
         mine.add(event)
         counters["sockets"] += 1
@@ -508,62 +649,112 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     # ------------------------------------------------------------ rollouts
 
-    @app.post("/rollouts", status_code=202, tags=["rollouts"])
-    def create_rollout(body: RolloutRequest) -> Any:
+    @app.post("/rollouts", status_code=202, tags=["rollouts"],
+              responses={400: {"model": ErrorMessage}, 429: {"model": ErrorMessage},
+                         503: {"model": ErrorMessage}})
+    def create_rollout(body: RolloutRequest, request: Request) -> Any:
         """Starts a rollout (a job): poll ``GET /rollouts/{id}`` for its progress
-        and result, ``DELETE`` it to cancel."""
+        and result, ``DELETE`` it to cancel.  A client may have ``Limits.jobs``
+        jobs queued or running (429 beyond); a process queues ``MAX_JOBS_QUEUED``
+        (503 beyond); a cancelled job frees its place at once."""
         from backgammon.rollout import read_position
         read_position(body.position)  # a bad position is refused now, not in the job
-        with counters_lock:
-            if counters["queued"] >= MAX_JOBS_QUEUED:
-                return error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
-            counters["queued"] += 1
+        who = request.state.client
         job_id = secrets.token_urlsafe(12)
-        request = body.model_dump()
-        store.create_job(job_id, "rollout", request, body.games, owner=owner)
-        jobs.submit(_run_rollout, store, job_id, request, counters, counters_lock)
+        refused = queue.admit(job_id, who)
+        if refused == "client":
+            response = error(429, "TooManyRequests", f"{limits.jobs} rollouts per client at "
+                             "once: wait for one to finish, or cancel one")
+            response.headers["Retry-After"] = "10"
+            return response
+        if refused:
+            response = error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
+            response.headers["Retry-After"] = "30"
+            return response
+        try:
+            job = body.model_dump()
+            store.create_job(job_id, "rollout", job, body.games, owner=owner)
+            queue.attach(job_id, jobs.submit(queue.run, job_id, _run_rollout, store, job_id, job))
+        except BaseException:
+            queue.release(job_id)
+            raise
         return {"id": job_id, "status": "queued", "done": 0, "total": body.games}
 
-    @app.get("/rollouts/{job_id}", tags=["rollouts"])
+    @app.get("/rollouts/{job_id}", tags=["rollouts"], responses={404: {"model": ErrorMessage}})
     def get_rollout(job_id: str) -> Any:
         """The job: ``status`` (queued, running, done, failed, cancelled),
         ``done`` of ``total`` games, and ``result`` once done.  A job whose
         process stopped (no heartbeat for ``JOB_LEASE_SECONDS``) is failed."""
-        store.expire_job(job_id[:64], JOB_LEASE_SECONDS)
-        job = store.job(job_id[:64])
+        job = None
+        if _valid_id(job_id):
+            store.expire_job(job_id, JOB_LEASE_SECONDS)
+            job = store.job(job_id)
         if job is None or job["kind"] != "rollout":
             raise NotFound(f"no rollout {job_id[:64]!r}")
         job.pop("cancel")
         job.pop("heartbeat")
         return job
 
-    @app.delete("/rollouts/{job_id}", tags=["rollouts"])
+    @app.delete("/rollouts/{job_id}", tags=["rollouts"], responses={404: {"model": ErrorMessage}})
     def cancel_rollout(job_id: str) -> Any:
-        if store.job(job_id[:64]) is None:
+        """Cancels the job: a queued one at once (its place is free), a running
+        one within a quarter of a second."""
+        if not _valid_id(job_id) or store.job(job_id) is None:
             raise NotFound(f"no rollout {job_id[:64]!r}")
-        store.cancel_job(job_id[:64])
+        store.cancel_job(job_id)
+        queue.cancel(job_id)
         return get_rollout(job_id)
 
     # ------------------------------------------------------------ analysis
 
-    @app.post("/analyse", tags=["analysis"], responses=errors)
-    def analyse_upload(file: UploadFile = File(..., description="a .mat or .sgf record"),
-                       ply: int = Query(0, ge=0, le=1),
-                       format: Literal["json", "html"] = Query("json")) -> Any:
+    @app.post("/analyse", tags=["analysis"],
+              responses={**errors, 413: {"model": ErrorMessage}, 429: {"model": ErrorMessage},
+                         503: {"model": ErrorMessage}, 504: {"model": ErrorMessage}})
+    async def analyse_upload(request: Request,
+                             file: UploadFile = File(..., description="a .mat or .sgf record"),
+                             ply: int = Query(0, ge=0, le=1),
+                             format: Literal["json", "html"] = Query("json"),
+                             x_requested_with: Optional[str] = Header(
+                                 None, max_length=100,
+                                 description="required, any value: an upload must not be a "
+                                             "CORS-simple request")) -> Any:
         """The analysis of an uploaded match (:class:`~backgammon.Analysis`), as
-        JSON or as the self-contained HTML report."""
-        data = file.file.read(MAX_UPLOAD + 1)
+        JSON or as the self-contained HTML report.  The request needs an
+        ``X-Requested-With`` header (any value), so that other sites' pages
+        cannot make their visitors' browsers upload.  It runs in a child
+        process, stopped after ``Limits.analysis_seconds`` (504) or as soon as
+        the client goes; its wall time counts against the client's CPU budget."""
+        if not x_requested_with:
+            return error(400, "BadRequest", "an upload needs the header X-Requested-With "
+                                            "(any value), e.g. X-Requested-With: backgammon")
+        data = await file.read(MAX_UPLOAD + 1)
         if len(data) > MAX_UPLOAD:
             return error(413, "PayloadTooLarge", f"an upload is limited to {MAX_UPLOAD:,} bytes")
         if not analyses.acquire(blocking=False):
-            return error(503, "Busy", f"{MAX_ANALYSES} analyses are running: try later")
+            response = error(503, "Busy", f"{MAX_ANALYSES} analyses are running: try later")
+            response.headers["Retry-After"] = "10"
+            return response
+        began = time.monotonic()
         try:
-            result = _analyse(data, file.filename or "", ply)
+            outcome = await _analyse_in_child(request, data, file.filename or "", ply, format,
+                                              limits.analysis_seconds)
         finally:
             analyses.release()
+            cpu.take(request.state.client, time.monotonic() - began)
+        if outcome is None:   # the client went away: nobody to answer
+            return Response(status_code=499)
+        if outcome[0] == "timeout":
+            return error(504, "AnalysisTimeout", f"the analysis took more than "
+                         f"{limits.analysis_seconds:g} s and was stopped: upload a shorter match "
+                         "or analyse at ply 0")
+        if outcome[0] == "error":
+            return error(400, outcome[1], outcome[2])
+        if outcome[0] != "ok":
+            log.error("an analysis failed: %s", outcome[1])
+            return error(500, "InternalError", "internal server error (logged on the server)")
         if format == "html":
-            return HTMLResponse(result.to_html())
-        return JSONResponse(result.to_dict())
+            return HTMLResponse(outcome[1])
+        return JSONResponse(outcome[1])
 
     # ------------------------------------------------------------ the page
 
@@ -575,12 +766,39 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     def client_js() -> Any:
         return Response(_static("client.js"), media_type="text/javascript")
 
+    probed: dict[str, Any] = {"at": -1e9, "result": None}
+    probe_lock = threading.Lock()
+
+    def probe() -> dict[str, bool]:
+        """Whether the store reads and writes (a real write), at most once a second."""
+        with probe_lock:
+            if time.monotonic() - probed["at"] >= 1.0:
+                probed["result"], probed["at"] = store.probe(), time.monotonic()
+            return dict(probed["result"])
+
     @app.get("/health", tags=["service"])
     def health() -> Any:
-        store.seq("-")  # the database answers
-        return {"status": "ok", "version": _version()}
+        """Liveness and what the database allows: ``{"status": "ok" | "degraded",
+        "version", "database": {"reads", "writes"}}`` (200 while the process
+        serves; "degraded" when the database refuses reads or writes)."""
+        db = probe()
+        return {"status": "ok" if db["writes"] else "degraded", "version": _version(),
+                "database": db}
 
-    return _Limits(app)
+    @app.get("/ready", tags=["service"], responses={503: {"model": ErrorMessage}})
+    def ready() -> Any:
+        """Readiness for a load balancer: 200 when the database takes writes,
+        else 503 with ``Retry-After`` (send players elsewhere)."""
+        db = probe()
+        if not db["writes"]:
+            response = error(503, "NotReady", "the database " + (
+                "does not accept writes" if db["reads"] else "cannot be reached"),
+                database=db)
+            response.headers["Retry-After"] = "5"
+            return response
+        return {"status": "ready", "database": db}
+
+    return _Guard(_Limits(app), limits, cpu)
 
 
 # ---------------------------------------------------------------- helpers
@@ -600,10 +818,94 @@ def _version() -> str:
     return __version__
 
 
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _valid_id(text: str) -> bool:
+    """Whether ``text`` may be an id of ours (up to 64 URL-safe characters): anything
+    else (a NUL byte, say, which PostgreSQL refuses) is no game or job at all."""
+    return 0 < len(text) <= 64 and _ID_CHARS.issuperset(text)
+
+
 def _game_id(text: str) -> str:
-    if len(text) > 64:
-        raise NotFound(f"no game {text[:20]!r}...")
+    if not _valid_id(text):
+        raise NotFound(f"no game {text[:20]!r}" + ("..." if len(text) > 20 else ""))
     return text
+
+
+async def _ws_busy(websocket: Any, reason: str, seconds: int = 5) -> None:
+    """Accept and close at once with 1013 ("try again later"): refused before the
+    handshake, a browser would see only an HTTP 403.  The reason carries
+    the seconds to wait, as ``Retry-After`` would."""
+    await websocket.accept()
+    await websocket.close(code=1013, reason=f"{reason} (retry after {seconds} s)"[:120])
+
+
+class _JobQueue:
+    """This process's rollout jobs, queued or running, and whose they are: at most
+    ``per_client`` per client address and ``MAX_JOBS_QUEUED`` waiting; a job
+    cancelled while it waits leaves at once.
+
+    >>> q = _JobQueue(1)
+    >>> q.admit("j1", "10.0.0.1"), q.admit("j2", "10.0.0.1"), q.admit("j3", "10.0.0.2")
+    (None, 'client', None)
+    """
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._jobs: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, job_id: str, client: str) -> str | None:
+        """None (a place is held for ``job_id``), or why not: "client" or "full"."""
+        with self._lock:
+            if sum(j["client"] == client for j in self._jobs.values()) >= self.per_client:
+                return "client"
+            if sum(not j["started"] for j in self._jobs.values()) >= MAX_JOBS_QUEUED:
+                return "full"
+            self._jobs[job_id] = {"client": client, "started": False, "future": None}
+            return None
+
+    def attach(self, job_id: str, future: Any) -> None:
+        with self._lock:
+            if job_id in self._jobs:
+                self._jobs[job_id]["future"] = future
+
+    def release(self, job_id: str) -> None:
+        with self._lock:
+            self._jobs.pop(job_id, None)
+
+    def cancel(self, job_id: str) -> bool:
+        """Drop a job of this process that has not started; whether it did."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None or job["started"] or job["future"] is None \
+                    or not job["future"].cancel():
+                return False
+            del self._jobs[job_id]
+            return True
+
+    def drop_cancelled(self, store: Any) -> int:
+        """Drop the waiting jobs cancelled through another process; how many."""
+        with self._lock:
+            waiting = [j for j, job in self._jobs.items() if not job["started"]]
+        gone = 0
+        for job_id in waiting:
+            job = store.job(job_id)
+            if (job is None or job["cancel"]) and self.cancel(job_id):
+                gone += 1
+        return gone
+
+    def run(self, job_id: str, fn: Any, *args: Any) -> None:
+        """``fn(*args)`` as the job (in the jobs' thread), its place freed at the end."""
+        try:
+            with self._lock:
+                if job_id not in self._jobs:
+                    return
+                self._jobs[job_id]["started"] = True
+            fn(*args)
+        finally:
+            self.release(job_id)
 
 
 async def _drain(websocket: Any) -> None:
@@ -680,13 +982,8 @@ class _Cancelled(Exception):
     pass
 
 
-def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict[str, int],
-                 lock: Any) -> None:
-    import time
-
+def _run_rollout(store: Any, job_id: str, request: dict[str, Any]) -> None:
     from backgammon.rollout import rollout
-    with lock:
-        counters["queued"] -= 1
     job = store.job(job_id)
     if job is None or job["cancel"]:
         return
@@ -730,4 +1027,56 @@ def _analyse(data: bytes, filename: str, ply: int) -> Any:
         raise InvalidRecordError("upload a .mat or .sgf record")
     import dataclasses
     source = record.match if record.match is not None else record.games
-    return dataclasses.replace(analyse(source, ply=ply), names=record.names)
+    return dataclasses.replace(analyse(source, ply=ply, workers=1), names=record.names)
+
+
+def _analysis_child(conn: Any, data: bytes, filename: str, ply: int, fmt: str,
+                    parent: int) -> None:
+    """The child process of an analysis: sends ``("ok", dict or HTML)``,
+    ``("error", NAME, MESSAGE)`` for a bad record, or ``("crash", TEXT)``."""
+    from backgammon.server.process import die_with_parent
+    die_with_parent(parent)
+    try:
+        result = _analyse(data, filename, ply)
+        conn.send(("ok", result.to_html() if fmt == "html" else result.to_dict()))
+    except BackgammonError as exc:
+        conn.send(("error", type(exc).__name__, str(exc)[:500]))
+    except BaseException:  # a bug: the parent logs it
+        import traceback
+        conn.send(("crash", traceback.format_exc()[-4000:]))
+    finally:
+        conn.close()
+
+
+async def _analyse_in_child(request: Any, data: bytes, filename: str, ply: int, fmt: str,
+                            seconds: float) -> tuple[Any, ...] | None:
+    """Run :func:`_analysis_child` in a new process; its outcome, ``("timeout",)``
+    after ``seconds``, or None as soon as the client has gone (the child is killed
+    in both cases: no work goes on for nobody)."""
+    import multiprocessing
+    context = multiprocessing.get_context("spawn")
+    mine, theirs = context.Pipe(duplex=False)
+    child = context.Process(target=_analysis_child, args=(theirs, data, filename, ply, fmt, os.getpid()),
+                            daemon=True, name="backgammon-analysis")
+    await asyncio.to_thread(child.start)
+    theirs.close()
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            if mine.poll():
+                try:
+                    return tuple(await asyncio.to_thread(mine.recv))
+                except EOFError:
+                    return ("crash", f"the analysis process ended with {child.exitcode}")
+            if not child.is_alive() and not mine.poll():
+                return ("crash", f"the analysis process ended with {child.exitcode}")
+            if await request.is_disconnected():
+                return None
+            if time.monotonic() > deadline:
+                return ("timeout",)
+            await asyncio.sleep(0.05)
+    finally:
+        if child.is_alive():
+            child.kill()
+        await asyncio.to_thread(child.join, 10)
+        mine.close()
