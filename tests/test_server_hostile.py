@@ -510,3 +510,112 @@ def test_workers_die_with_their_master_on_kill_9(sqlite_url):
             except ProcessLookupError:
                 pass
         _stop(proc)
+
+
+# ---------------------------------------------------------------- the API contract
+
+def test_openapi_declares_the_errors_sent_and_no_422(sqlite_url):
+    with TestClient(create_app(sqlite_url)) as client:
+        spec = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+    error = {"$ref": "#/components/schemas/ErrorMessage"}
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            codes = set(op["responses"])
+            assert "422" not in codes, (method, path)
+            assert {"405", "414", "500", "503"} <= codes, (method, path)
+            if path not in ("/health", "/ready"):
+                assert op["responses"]["429"]["headers"]["Retry-After"]
+            if "{" in path:
+                assert "404" in codes
+            for code in codes - {"200", "201", "202"}:
+                assert op["responses"][code]["content"]["application/json"]["schema"] == error
+
+
+def test_contract_findings(sqlite_url):
+    with TestClient(create_app(sqlite_url)) as client:
+        # JSON's 0 and true are not booleans and integers
+        is_error(client.post("/games", json={"crawford": 0}), 400)
+        is_error(client.post("/games", json={"bot": {"seat": True}}), 400)
+        g = client.post("/games", json={}).json()
+        gid, t = g["id"], g["tokens"]
+        bearer = {"Authorization": f"Bearer {t['0']}"}
+        is_error(client.post(f"/games/{gid}/actions", json={"action": "roll", "seq": True},
+                             headers=bearer), 400)
+        # 405 says what is allowed
+        r = client.put("/games")
+        is_error(r, 405)
+        assert r.headers["Allow"] == "POST"
+        # a chunked body (no Content-Length) over the limit: 413, not a parse error
+        chunks = (b"x" * 65536 for _ in range(40))
+        is_error(client.post(f"/games/{gid}/actions", content=chunks,
+                             headers={**bearer, "Content-Type": "application/json"}),
+                 413, "PayloadTooLarge")
+        # a long path is blamed on the path
+        assert "path" in is_error(client.get("/" + "x" * 2000), 414)["message"]
+        # these were 500s: a start beyond SQLite's integers, a superscript digit
+        is_error(client.get(f"/games/{gid}/actions?start=9223372036854775808"), 400)
+        is_error(client.get(f"/games/{gid}/turn?seat=0&steps=%C2%B2/1"), 400)
+        # a start beyond the journal: no entries, and the game's own seq (0)
+        assert client.get(f"/games/{gid}/actions?start=100").json() == \
+            {"start": 100, "seq": 0, "entries": []}
+
+
+def test_a_money_game_reports_its_points_and_resigning_waits_for_ones_turn(sqlite_url):
+    with TestClient(create_app(sqlite_url)) as client:
+        g = client.post("/games", json={"over_the_board": True}).json()
+        gid, t = g["id"], g["tokens"]
+
+        def act(seat, action, seq, **extra):
+            return client.post(f"/games/{gid}/actions",
+                               json={"action": action, "seq": seq, **extra},
+                               headers={"Authorization": f"Bearer {t[seat]}"})
+
+        # opening 3-1: player 0 (the higher die) plays 8/5 6/5; then player 1 is on roll
+        assert act("0", "roll", 0, dice=[3, 1]).status_code == 200
+        assert act("0", "play", 1, play="8/5 6/5").json()["player_to_act"] == 1
+        # player 0 is not on turn: no resignation offered to a player thinking
+        is_error(act("0", "resign", 2, points=1), 403, "Forbidden")
+        # player 1 doubles, player 0 takes (cube 2), player 1 resigns a gammon, accepted:
+        # 2 points times the cube, 4, to player 0
+        assert act("1", "double", 2).status_code == 200
+        assert act("0", "take", 3).status_code == 200
+        assert act("1", "resign", 4, points=2).status_code == 200
+        s = act("0", "accept", 5).json()
+        assert s["over"] and s["result"]["points"] == 4 and s["score"] == [4, 0]
+
+
+def test_a_retry_racing_its_original_on_another_worker_is_replayed(sqlite_url):
+    """Two workers (two GameService on one store): the retry of a request reads
+    the game before the original commits, then loses the race at the commit; it
+    is answered "replayed" (the original applied it once), not 409."""
+    from backgammon.server.games import GameService
+    from backgammon.server.store import open_store
+    store = open_store(sqlite_url)
+    try:
+        one = GameService(store)
+        g = one.create({"over_the_board": True})
+        gid, token = g["id"], g["tokens"]["0"]
+        stale = store.game(gid)                      # what the retry's worker read: seq 0
+
+        class ReadBeforeTheCommit:
+            def __init__(self):
+                self.first = True
+
+            def __getattr__(self, name):
+                return getattr(store, name)
+
+            def game(self, game_id):
+                if self.first:
+                    self.first = False
+                    return stale
+                return store.game(game_id)
+
+        two = GameService(ReadBeforeTheCommit())
+        request = {"action": "roll", "seq": 0, "dice": [3, 1]}
+        applied = one.act(gid, token, dict(request), key="k-1")
+        retried = two.act(gid, token, dict(request), key="k-1")
+        assert retried["replayed"] is True and retried["seq"] == applied["seq"] == 1
+        assert len(store.entries(gid)) == 1          # applied once
+    finally:
+        store.close()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.server import engine
-from backgammon.server.games import Forbidden, GameService, NotFound, SeqMismatch
+from backgammon.server.games import MAX_JOURNAL, Forbidden, GameService, NotFound, SeqMismatch
 from backgammon.server.limits import Buckets, Counts, Limits, client_address, retry_after
 from backgammon.server.store import open_store, unavailable_errors
 
@@ -42,6 +42,7 @@ log = logging.getLogger("backgammon.server")
 MAX_BODY = 64 << 10          # bytes of a JSON request body
 MAX_UPLOAD = 1 << 20         # bytes of an uploaded .mat/SGF (a long match is ~100 KB)
 MAX_QUERY = 4096             # bytes of a query string
+MAX_PATH = 1024              # bytes of a path
 MAX_SOCKETS = 2000           # open WebSockets per process
 MAX_SOCKETS_PER_GAME = 64    # players and spectators of one game, per process
 MAX_ROLLOUT_GAMES = 1296 * 100
@@ -65,7 +66,10 @@ class _Limits:
     async def __call__(self, scope: "Scope", receive: "Receive", send: "Send") -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
-        if len(scope.get("query_string", b"")) > MAX_QUERY or len(scope.get("path", "")) > 1024:
+        if len(scope.get("path", "")) > MAX_PATH:
+            return await _refuse(scope, send, 414, "URITooLong",
+                                 f"the path is limited to {MAX_PATH} bytes")
+        if len(scope.get("query_string", b"")) > MAX_QUERY:
             return await _refuse(scope, send, 414, "URITooLong",
                                  f"the query string is limited to {MAX_QUERY} bytes")
         if scope["type"] == "websocket":
@@ -91,16 +95,57 @@ class _Limits:
                     raise _TooLarge(limit)
             return message
 
+        await _answer_body_errors(self.app, scope, bounded, send)
+
+
+async def _answer_body_errors(app: "ASGIApp", scope: "Scope", receive: "Receive",
+                              send: "Send") -> None:
+    """Run ``app``; if reading the body raised :class:`_BodyError` (too large, too
+    slow), answer its status whatever the app made of the exception (a body
+    parser answers 400 "error parsing the body" to any exception)."""
+    failed: list[_BodyError] = []
+    started = False
+
+    async def reading() -> "Message":
         try:
-            await self.app(scope, bounded, send)
-        except _TooLarge as exc:
-            await _refuse(scope, send, 413, "PayloadTooLarge",
-                          f"the request body is limited to {exc.limit:,} bytes")
+            return await receive()
+        except _BodyError as exc:
+            failed.append(exc)
+            raise
+
+    async def sending(message: "Message") -> None:
+        nonlocal started
+        if failed:
+            return     # the app's answer to our exception: ours goes out below
+        started = started or message["type"] == "http.response.start"
+        await send(message)
+
+    try:
+        await app(scope, reading, sending)
+    except _BodyError as exc:
+        if not failed:
+            failed.append(exc)
+    if failed and not started:
+        await _refuse(scope, send, failed[0].status, failed[0].name, failed[0].message)
 
 
-class _TooLarge(Exception):
+class _BodyError(Exception):
+    """A request body refused while it arrives: ``status``, ``name``, ``message``."""
+
+    def __init__(self, status: int, name: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.name, self.message = status, name, message
+
+
+class _TooLarge(_BodyError):
     def __init__(self, limit: int) -> None:
-        self.limit = limit
+        super().__init__(413, "PayloadTooLarge", f"the request body is limited to {limit:,} bytes")
+
+
+class _SlowBody(_BodyError):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, "RequestTimeout",
+                         f"the request body did not arrive within {seconds:g} s")
 
 
 async def _refuse(scope: "Scope", send: "Send", status: int, name: str, message: str,
@@ -177,34 +222,27 @@ class _Guard:
         token = _METER.set(meter)
         timeout = self.limits.body_timeout
 
-        async def timed() -> "Message":
+        body_done = False
+
+        async def timed() -> "Message":   # the body's parts each within the timeout
+            nonlocal body_done
+            if body_done:   # e.g. waiting for a disconnect: no limit
+                return await receive()
             try:
-                return await asyncio.wait_for(receive(), timeout)
+                message = await asyncio.wait_for(receive(), timeout)
             except asyncio.TimeoutError:
-                raise _SlowBody from None
-
-        started = [False]
-
-        async def watched(message: "Message") -> None:
-            if message["type"] == "http.response.start":
-                started[0] = True
-            await send(message)
+                raise _SlowBody(timeout) from None
+            body_done = message["type"] != "http.request" or not message.get("more_body")
+            return message
 
         try:
-            await self.app(scope, timed, watched)
-        except _SlowBody:
-            if not started[0]:
-                await _refuse(scope, send, 408, "RequestTimeout",
-                              f"the request body did not arrive within {timeout:g} s")
+            await _answer_body_errors(self.app, scope, timed, send)
         finally:
             _METER.reset(token)
             self.inflight.leave(who)
             if meter[0] > 0:
                 self.cpu.take(who, meter[0])
 
-
-class _SlowBody(Exception):
-    pass
 
 
 # ---------------------------------------------------------------- the app
@@ -227,7 +265,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         from fastapi.exceptions import RequestValidationError
         from fastapi.responses import HTMLResponse, JSONResponse, Response
         from fastapi.routing import APIRoute
-        from pydantic import BaseModel, ConfigDict, Field
+        from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
         from starlette.exceptions import HTTPException
         from starlette.websockets import WebSocketDisconnect
     except ImportError:  # pragma: no cover - the extra is missing
@@ -328,7 +366,10 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
-        return error(exc.status_code, "HTTPError", str(exc.detail))
+        response = error(exc.status_code, "HTTPError", str(exc.detail))
+        for name, value in (exc.headers or {}).items():   # 405's Allow, above all
+            response.headers[name] = value
+        return response
 
     async def _store_down(request: Request, exc: Exception) -> JSONResponse:
         log.warning("the database refused %s %s: %s", request.method, request.url.path,
@@ -352,24 +393,26 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         model_config = ConfigDict(extra="forbid")
 
     class RulesModel(Strict):
-        cube: bool = True
-        max_cube: int = 64
-        jacoby: bool = False
-        beaver: bool = False
-        automatic_doubles: int = 0
-        backgammon_value: int = 3
+        cube: StrictBool = True
+        max_cube: StrictInt = 64
+        jacoby: StrictBool = False
+        beaver: StrictBool = False
+        automatic_doubles: StrictInt = 0
+        backgammon_value: StrictInt = 3
         opening: Literal["opening_dice", "roll_again"] = "opening_dice"
 
     class BotModel(Strict):
-        seat: Literal[0, 1] = 1
-        ply: Literal[0, 1, 2] = 0
+        seat: StrictInt = Field(1, ge=0, le=1)
+        ply: StrictInt = Field(0, ge=0, le=2)
 
     class GameCreate(Strict):
-        match_length: int = Field(0, ge=0, le=64, description="0: a money game; N: a match to N")
+        match_length: StrictInt = Field(0, ge=0, le=64,
+                                        description="0: a money game; N: a match to N")
         rules: Optional[RulesModel] = None
         bot: Optional[BotModel] = Field(None, description="a seat played by the server's bot")
-        over_the_board: bool = Field(False, description="the players enter the dice they roll")
-        crawford: bool = True
+        over_the_board: StrictBool = Field(False,
+                                           description="the players enter the dice they roll")
+        crawford: StrictBool = True
 
     class Created(BaseModel):
         id: str
@@ -378,23 +421,24 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     class ActionModel(Strict):
         action: Literal["roll", "play", "double", "take", "drop", "beaver", "resign",
                         "accept", "reject"]
-        seq: int = Field(..., ge=0, description="the game's seq this action follows")
+        seq: StrictInt = Field(..., ge=0, description="the game's seq this action follows")
         play: Optional[str] = Field(None, max_length=200,
                                     description='gnubg notation, e.g. "8/5 6/5"; "" for no move')
-        moves: Optional[list[tuple[int, int]]] = Field(None, max_length=8)
-        points: Optional[int] = Field(None, ge=1, le=3,
+        moves: Optional[list[tuple[StrictInt, StrictInt]]] = Field(None, max_length=8)
+        points: Optional[StrictInt] = Field(None, ge=1, le=3,
                                       description="resign: 1 single, 2 gammon, 3 backgammon")
-        dice: Optional[tuple[int, int]] = Field(None, description="over the board: the roll")
+        dice: Optional[tuple[StrictInt, StrictInt]] = Field(
+            None, description="over the board: the roll")
 
     class RolloutRequest(Strict):
         position: str = Field("4HPwATDgc/ABMA", max_length=100,
                               description="a Position ID, GNUbgID or XGID")
-        games: int = Field(1296, ge=1, le=MAX_ROLLOUT_GAMES)
-        seed: Optional[int] = Field(None, ge=0, lt=2**63)
+        games: StrictInt = Field(1296, ge=1, le=MAX_ROLLOUT_GAMES)
+        seed: Optional[StrictInt] = Field(None, ge=0, lt=2**63)
         policy: Literal["net", "pubeval", "random"] = "net"
-        cube: bool = False
-        variance_reduction: bool = False
-        truncate: Optional[int] = Field(None, ge=1, le=1000)
+        cube: StrictBool = False
+        variance_reduction: StrictBool = False
+        truncate: Optional[StrictInt] = Field(None, ge=1, le=1000)
 
     class MoveDetail(BaseModel):
         model_config = ConfigDict(populate_by_name=True)
@@ -556,13 +600,16 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         return state
 
     @app.get("/games/{game_id}/actions", tags=["games"])
-    def get_actions(game_id: str, start: int = Query(0, ge=0)) -> Any:
-        """The journal from ``start`` on: ``{"seq", "entries": [{game, player, kind, value}]}``."""
+    def get_actions(game_id: str, start: int = Query(0, ge=0, le=MAX_JOURNAL)) -> Any:
+        """The journal from ``start`` on: ``{"start", "seq", "entries": [{game, player,
+        kind, value}]}``; ``seq`` is the game's (a ``start`` beyond it gives no entries)."""
         gid = _game_id(game_id)
-        if store.seq(gid) is None:
+        seq = store.seq(gid)
+        if seq is None:
             raise NotFound(f"no game {gid!r}")
-        entries = service.entries(gid, start)
-        return {"start": start, "seq": start + len(entries), "entries": entries}
+        entries = service.entries(gid, start) if start < seq else []
+        return {"start": start, "seq": start + len(entries) if entries else seq,
+                "entries": entries}
 
     @app.get("/games/{game_id}/export", tags=["games"])
     def export(game_id: str, format: Literal["mat", "sgf", "json"] = Query("json")) -> Any:
@@ -798,10 +845,76 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
             return response
         return {"status": "ready", "database": db}
 
+    def openapi() -> dict[str, Any]:
+        """FastAPI's schema, with the errors this server really sends: every
+        error is ``ErrorMessage`` (never FastAPI's 422 ``HTTPValidationError``)."""
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+            schema = get_openapi(title=app.title, version=app.version,
+                                 description=app.description, routes=app.routes)
+            _declare_errors(schema)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return _Guard(_Limits(app), limits, cpu)
 
 
 # ---------------------------------------------------------------- helpers
+
+_ERRORS = {
+    400: "a bad request: a parameter, the body or an action refused (`error` names why)",
+    403: "the token does not hold the seat that must act",
+    404: "no such game, job or route",
+    405: "the method is not one of the route's (see the Allow header)",
+    408: "the request body did not arrive in time",
+    409: "the game moved on (the body's `seq` is the game's now)",
+    413: "the request body is too large",
+    414: "the path or the query string is too long",
+    429: "this client is over a budget: try again after Retry-After seconds",
+    500: "a bug (logged on the server); the message says no more",
+    503: "busy, or the database is away: try again after Retry-After seconds",
+    504: "the work took longer than its limit and was stopped",
+}
+
+
+def _declare_errors(schema: dict[str, Any]) -> None:
+    """Replace FastAPI's 422 in every operation of ``schema`` by the errors the
+    server sends, each an ``ErrorMessage`` (``Retry-After`` on 429 and 503)."""
+    ref = {"$ref": "#/components/schemas/ErrorMessage"}
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    components["ErrorMessage"] = {
+        "title": "ErrorMessage", "type": "object", "required": ["error", "message"],
+        "properties": {"error": {"type": "string", "title": "Error"},
+                       "message": {"type": "string", "title": "Message"}}}
+    retry = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+    for path, operations in schema.get("paths", {}).items():
+        for method, op in operations.items():
+            responses = op.setdefault("responses", {})
+            responses.pop("422", None)
+            codes = {405, 414, 500, 503}
+            if path not in FREE_PATHS:
+                codes.add(429)
+            if op.get("parameters") or op.get("requestBody"):
+                codes.add(400)
+            if op.get("requestBody"):
+                codes |= {408, 413}
+            if "{" in path:
+                codes.add(404)
+            codes |= {int(c) for c in responses if c.isdigit() and int(c) >= 400}
+            for code in sorted(codes):
+                entry = responses.setdefault(str(code), {})
+                entry["description"] = entry.get("description") if entry.get(
+                    "description") not in (None, "", "Error") else _ERRORS.get(code, "an error")
+                entry["content"] = {"application/json": {"schema": ref}}
+                if code in (429, 503):
+                    entry["headers"] = retry
+                if code == 405:
+                    entry["headers"] = {"Allow": {"description": "the route's methods",
+                                                  "schema": {"type": "string"}}}
+
 
 def keep_seconds(keep_days: float | None) -> float | None:
     """``keep_days`` in seconds, checked (None: keep everything)."""
@@ -943,7 +1056,8 @@ def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
             assert game.dice is not None  # the move phase always has its dice
             for token in steps_text.split()[:8]:
                 src, _, dst = token.partition("/")
-                if not (src.isdigit() and dst.isdigit()):
+                if not (src.isascii() and src.isdigit() and dst.isascii() and dst.isdigit()
+                        and len(src) <= 2 and len(dst) <= 2):
                     raise IllegalPlayError(f"a step is FROM/TO in numbers (25 bar, 0 off), "
                                            f"got {token[:20]!r}")
                 step = (int(src), int(dst))

@@ -298,6 +298,16 @@ def guarded_protocol(base: type) -> type:
             if cycle is None or cycle.response_complete:  # no request being answered
                 self.transport.close()
 
+        def send_400_response(self, msg: str) -> None:
+            """uvicorn's answer to a request it cannot parse, as our JSON error."""
+            import json
+            body = json.dumps({"error": "BadRequest",
+                               "message": f"malformed HTTP request: {msg}"[:200]}).encode()
+            self.transport.write(b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+                                 b"connection: close\r\ncontent-length: "
+                                 + str(len(body)).encode() + b"\r\n\r\n" + body)
+            self.transport.close()
+
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
