@@ -619,3 +619,40 @@ def test_a_retry_racing_its_original_on_another_worker_is_replayed(sqlite_url):
         assert len(store.entries(gid)) == 1          # applied once
     finally:
         store.close()
+
+
+def test_cors_only_on_the_engine_routes_and_only_when_configured(sqlite_url):
+    origin = {"Origin": "https://bots.example"}
+    preflight = {**origin, "Access-Control-Request-Method": "GET"}
+    with TestClient(create_app(sqlite_url)) as client:          # off by default
+        r = client.options("/move", headers=preflight)
+        assert r.status_code == 405 and r.headers["Allow"] == "GET"
+        assert "access-control-allow-origin" not in client.get("/eval?p1=1&p24=-1",
+                                                               headers=origin).headers
+    with TestClient(create_app(sqlite_url, cors=("https://bots.example",))) as client:
+        r = client.options("/move", headers={**preflight,
+                                             "Access-Control-Request-Headers": "content-type"})
+        assert r.status_code == 204
+        assert r.headers["access-control-allow-origin"] == "https://bots.example"
+        assert "GET" in r.headers["access-control-allow-methods"]
+        r = client.get("/eval?p1=1&p24=-1", headers=origin)
+        assert r.status_code == 200
+        assert r.headers["access-control-allow-origin"] == "https://bots.example"
+        # another origin, and the game routes, get no CORS at all
+        other = client.get("/eval?p1=1&p24=-1", headers={"Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in other.headers
+        games = client.options("/games", headers=preflight)
+        assert games.status_code == 405 and "access-control-allow-origin" not in games.headers
+    with pytest.raises(ValueError, match="CORS origin"):
+        create_app(sqlite_url, cors=("https://bots.example/path",))
+
+
+def test_bad_settings_in_the_environment_are_one_line(sqlite_url):
+    for name, value in (("BACKGAMMON_LIMIT_SOCKETS", "-1"),
+                        ("BACKGAMMON_LIMIT_TRUSTED_PROXIES", "proxy.example"),
+                        ("BACKGAMMON_CORS_ORIGINS", "bots.example")):
+        r = subprocess.run([sys.executable, "-m", "backgammon", "serve", "--port", "1",
+                            "--database", sqlite_url], capture_output=True, text=True,
+                           timeout=60, env={**os.environ, name: value})
+        assert r.returncode == 2 and "serving on" not in r.stdout, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -27,10 +27,12 @@ class StartupError(BackgammonError):
 
 
 def create_app(database: str | None = None, *, evaluator: Any = None,
-               keep_days: float | None = None, limits: Any = None) -> Any:
+               keep_days: float | None = None, limits: Any = None,
+               cors: tuple[str, ...] | None = None) -> Any:
     """The ASGI application on ``database`` (see :mod:`backgammon.server.app`)."""
     from backgammon.server.app import create_app as _create
-    return _create(database, evaluator=evaluator, keep_days=keep_days, limits=limits)
+    return _create(database, evaluator=evaluator, keep_days=keep_days, limits=limits,
+                   cors=cors)
 
 
 def _factory() -> Any:
@@ -97,9 +99,14 @@ def serve(host: str = "127.0.0.1", port: int = 8080, database: str | None = None
     from backgammon.server.app import keep_seconds
     from backgammon.server.limits import Limits
     from backgammon.server.store import default_database
+    from backgammon.server.app import cors_origins
     keep_seconds(keep_days)  # refuse a bad value before any worker starts
     database = database or default_database()
-    limits = Limits.from_env() if limits is None else limits
+    try:  # the settings the workers read from the environment, checked once here
+        limits = Limits.from_env() if limits is None else limits
+        cors_origins(os.environ.get("BACKGAMMON_CORS_ORIGINS"))
+    except ValueError as exc:
+        raise StartupError(str(exc)) from None
     check_startup(database)
     import uvicorn
     os.environ.update(limits.to_env())   # the workers and the connection guard read them

@@ -162,6 +162,67 @@ async def _refuse(scope: "Scope", send: "Send", status: int, name: str, message:
     await send({"type": "http.response.body", "body": body})
 
 
+# ---------------------------------------------------------------- CORS for the engine routes
+
+ENGINE_PATHS = ("/move", "/eval", "/cube")
+
+
+def cors_origins(text: str | None) -> tuple[str, ...]:
+    """The origins of ``BACKGAMMON_CORS_ORIGINS`` (comma-separated, ``*`` for any),
+    each checked to be a bare origin (``https://example.org``, no path).
+
+    >>> cors_origins("https://a.example, http://localhost:3000")
+    ('https://a.example', 'http://localhost:3000')
+    """
+    out = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        scheme, _, rest = item.partition("://")
+        if item != "*" and (scheme not in ("http", "https") or not rest or "/" in rest):
+            raise ValueError(f"a CORS origin is * or scheme://host[:port], got {item[:80]!r}")
+        out.append(item)
+    return tuple(out)
+
+
+class _Cors:
+    """CORS on the engine routes (wildbg's ``/move`` and ``/eval``, and ``/cube``) for
+    the configured origins only: a preflight ``OPTIONS`` is answered 204, a ``GET``
+    carries ``Access-Control-Allow-Origin``.  The game routes never answer CORS (a
+    page on another site cannot act with a player's token through its visitor)."""
+
+    def __init__(self, app: "ASGIApp", origins: tuple[str, ...]) -> None:
+        self.app, self.origins = app, origins
+
+    async def __call__(self, scope: "Scope", receive: "Receive", send: "Send") -> None:
+        if scope["type"] != "http" or not self.origins or scope.get("path") not in ENGINE_PATHS:
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        if origin is None or ("*" not in self.origins
+                              and origin.decode("latin-1") not in self.origins):
+            return await self.app(scope, receive, send)
+        allow = [(b"access-control-allow-origin", b"*" if "*" in self.origins else origin),
+                 (b"vary", b"Origin")]
+        if scope.get("method") == "OPTIONS" and b"access-control-request-method" in headers:
+            asked = headers.get(b"access-control-request-headers", b"")
+            safe = bytes(c for c in asked if chr(c).isalnum() or chr(c) in "-_, ")[:200]
+            await send({"type": "http.response.start", "status": 204, "headers": allow + [
+                (b"access-control-allow-methods", b"GET, OPTIONS"),
+                (b"access-control-allow-headers", safe or b"*"),
+                (b"access-control-max-age", b"600")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+
+        async def sending(message: "Message") -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": list(message.get("headers", [])) + allow}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
 # ---------------------------------------------------------------- per-client budgets (pure ASGI)
 
 _METER: "contextvars.ContextVar[list[float]]" = contextvars.ContextVar("backgammon_cpu_meter")
@@ -248,18 +309,23 @@ class _Guard:
 # ---------------------------------------------------------------- the app
 
 def create_app(database: str | None = None, *, evaluator: Any = None,
-               keep_days: float | None = None, limits: Limits | None = None) -> Any:
+               keep_days: float | None = None, limits: Limits | None = None,
+               cors: Optional[tuple[str, ...]] = None) -> Any:
     """The service on ``database`` (default: ``$BACKGAMMON_DATABASE``, else SQLite
     in the user's data directory).  With ``keep_days``, games idle for longer
     (no action) and jobs as old are deleted at start and every hour
     (:meth:`Store.purge`); by default nothing is ever deleted.  ``limits``:
     what one client may take (default :meth:`Limits.from_env`, the
-    ``BACKGAMMON_LIMIT_*`` variables, else :class:`Limits`' defaults).
+    ``BACKGAMMON_LIMIT_*`` variables, else :class:`Limits`' defaults).  ``cors``: the
+    origins whose pages may call the engine routes (default
+    ``$BACKGAMMON_CORS_ORIGINS``, else none; ``("*",)`` for any).
 
         >>> app = create_app("sqlite://:memory:", limits=Limits(sockets=4))  # doctest: +SKIP
     """
     idle = keep_seconds(keep_days)
     limits = Limits.from_env() if limits is None else limits
+    cors = cors_origins(os.environ.get("BACKGAMMON_CORS_ORIGINS")) if cors is None \
+        else cors_origins(",".join(cors))
     try:
         from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
         from fastapi.exceptions import RequestValidationError
@@ -857,7 +923,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    return _Guard(_Limits(app), limits, cpu)
+    return _Guard(_Cors(_Limits(app), cors), limits, cpu)
 
 
 # ---------------------------------------------------------------- helpers
