@@ -656,3 +656,23 @@ def test_bad_settings_in_the_environment_are_one_line(sqlite_url):
                            timeout=60, env={**os.environ, name: value})
         assert r.returncode == 2 and "serving on" not in r.stdout, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_only_its_holder_cancels_a_job(sqlite_url):
+    app = create_app(sqlite_url)
+    long = {"games": 1296 * 100, "policy": "pubeval"}
+    with TestClient(app, client=("192.0.2.1", 1)) as mine, \
+            TestClient(app, client=("192.0.2.9", 1)) as other:
+        first = mine.post("/rollouts", json=long).json()
+        second = mine.post("/rollouts", json=long).json()
+        assert other.get(f"/rollouts/{first['id']}").status_code == 200   # the id reads it
+        is_error(other.delete(f"/rollouts/{first['id']}"), 403, "Forbidden")
+        is_error(other.delete(f"/rollouts/{first['id']}",
+                              headers={"Authorization": "Bearer forged"}), 403)
+        # its token cancels it from anywhere; its client address does too
+        r = other.delete(f"/rollouts/{first['id']}",
+                         headers={"Authorization": f"Bearer {first['token']}"})
+        assert r.status_code == 200 and r.json()["status"] in ("cancelled", "running")
+        assert mine.delete(f"/rollouts/{second['id']}").status_code == 200
+        for job in (first, second):
+            assert _wait_status(mine, job["id"], {"cancelled"})["status"] == "cancelled"

@@ -10,6 +10,8 @@ bounded (see the ``MAX_*`` constants).
 import asyncio
 import contextvars
 import functools
+import hashlib
+import hmac
 import inspect
 import json
 import logging
@@ -767,13 +769,14 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                          503: {"model": ErrorMessage}})
     def create_rollout(body: RolloutRequest, request: Request) -> Any:
         """Starts a rollout (a job): poll ``GET /rollouts/{id}`` for its progress
-        and result, ``DELETE`` it to cancel.  A client may have ``Limits.jobs``
+        and result, ``DELETE`` it to cancel (with ``Authorization: Bearer TOKEN``,
+        the ``token`` of this answer, or from the same client address).  A client may have ``Limits.jobs``
         jobs queued or running (429 beyond); a process queues ``MAX_JOBS_QUEUED``
         (503 beyond); a cancelled job frees its place at once."""
         from backgammon.rollout import read_position
         read_position(body.position)  # a bad position is refused now, not in the job
         who = request.state.client
-        job_id = secrets.token_urlsafe(12)
+        job_id, cancel_token = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
         refused = queue.admit(job_id, who)
         if refused == "client":
             response = error(429, "TooManyRequests", f"{limits.jobs} rollouts per client at "
@@ -786,12 +789,14 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
             return response
         try:
             job = body.model_dump()
-            store.create_job(job_id, "rollout", job, body.games, owner=owner)
+            store.create_job(job_id, "rollout", job, body.games, owner=owner, client=who,
+                             token=hashlib.sha256(cancel_token.encode()).hexdigest())
             queue.attach(job_id, jobs.submit(queue.run, job_id, _run_rollout, store, job_id, job))
         except BaseException:
             queue.release(job_id)
             raise
-        return {"id": job_id, "status": "queued", "done": 0, "total": body.games}
+        return {"id": job_id, "status": "queued", "done": 0, "total": body.games,
+                "token": cancel_token}
 
     @app.get("/rollouts/{job_id}", tags=["rollouts"], responses={404: {"model": ErrorMessage}})
     def get_rollout(job_id: str) -> Any:
@@ -808,12 +813,25 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         job.pop("heartbeat")
         return job
 
-    @app.delete("/rollouts/{job_id}", tags=["rollouts"], responses={404: {"model": ErrorMessage}})
-    def cancel_rollout(job_id: str) -> Any:
+    @app.delete("/rollouts/{job_id}", tags=["rollouts"],
+                responses={403: {"model": ErrorMessage}, 404: {"model": ErrorMessage}})
+    def cancel_rollout(job_id: str, request: Request,
+                       authorization: Optional[str] = Header(None)) -> Any:
         """Cancels the job: a queued one at once (its place is free), a running
-        one within a quarter of a second."""
-        if not _valid_id(job_id) or store.job(job_id) is None:
+        one within a quarter of a second.  Only its holder may: the ``token``
+        given when it was created (``Authorization: Bearer TOKEN``), or the
+        client address that created it (403 for anyone else)."""
+        holder = store.job_holder(job_id) if _valid_id(job_id) else None
+        if holder is None:
             raise NotFound(f"no rollout {job_id[:64]!r}")
+        client, token_hash = holder
+        given = authorization[len("Bearer "):].strip() if authorization and \
+            authorization.startswith("Bearer ") else None
+        by_token = token_hash is not None and given is not None and hmac.compare_digest(
+            token_hash, hashlib.sha256(given.encode()).hexdigest())
+        if not by_token and client is not None and client != request.state.client:
+            raise Forbidden("only the client that started this job, or its token "
+                            "(Authorization: Bearer TOKEN), may cancel it")
         store.cancel_job(job_id)
         queue.cancel(job_id)
         return get_rollout(job_id)

@@ -51,7 +51,7 @@ _SCHEMA = [
         id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL,
         done BIGINT NOT NULL, total BIGINT NOT NULL, request TEXT NOT NULL,
         result TEXT, message TEXT, cancel INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL,
-        owner TEXT, heartbeat DOUBLE PRECISION)""",
+        owner TEXT, heartbeat DOUBLE PRECISION, client TEXT, token TEXT)""",
     """CREATE TABLE IF NOT EXISTS quotas (
         key TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL,
         stamp DOUBLE PRECISION NOT NULL)""",
@@ -59,7 +59,8 @@ _SCHEMA = [
 
 # Columns added after the first release: (table, column, type), added to older databases.
 _ADDED_COLUMNS = [("jobs", "owner", "TEXT"), ("jobs", "heartbeat", "DOUBLE PRECISION"),
-                  ("games", "updated", "DOUBLE PRECISION")]
+                  ("games", "updated", "DOUBLE PRECISION"), ("jobs", "client", "TEXT"),
+                  ("jobs", "token", "TEXT")]
 
 STALE_MESSAGE = "the server process running this job stopped: start the job again"
 
@@ -350,12 +351,22 @@ class Store:
     # ------------------------------------------------------------ jobs
 
     def create_job(self, job_id: str, kind: str, request: dict[str, Any], total: int,
-                   owner: str | None = None) -> None:
+                   owner: str | None = None, client: str | None = None,
+                   token: str | None = None) -> None:
+        """A queued job; ``owner``: the process running it, ``client``: the address
+        that asked for it, ``token``: the SHA-256 of the secret that cancels it."""
         now = time.time()
         self._run("INSERT INTO jobs (id, kind, status, done, total, request, result, message, "
-                  "cancel, created, owner, heartbeat) "
-                  "VALUES (?, ?, 'queued', 0, ?, ?, NULL, NULL, 0, ?, ?, ?)",
-                  (job_id, kind, total, json.dumps(request), now, owner, now), write=True)
+                  "cancel, created, owner, heartbeat, client, token) "
+                  "VALUES (?, ?, 'queued', 0, ?, ?, NULL, NULL, 0, ?, ?, ?, ?, ?)",
+                  (job_id, kind, total, json.dumps(request), now, owner, now, client, token),
+                  write=True)
+
+    def job_holder(self, job_id: str) -> tuple[str | None, str | None] | None:
+        """``(client, token hash)`` of a job (None for a job of an older version), or
+        None when there is no such job."""
+        rows = self._run("SELECT client, token FROM jobs WHERE id = ?", (job_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def job(self, job_id: str) -> dict[str, Any] | None:
         """The job as a dict (``heartbeat``: the owner's last sign of life,
