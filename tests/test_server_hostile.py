@@ -542,10 +542,13 @@ def test_contract_findings(sqlite_url):
         bearer = {"Authorization": f"Bearer {t['0']}"}
         is_error(client.post(f"/games/{gid}/actions", json={"action": "roll", "seq": True},
                              headers=bearer), 400)
-        # 405 says what is allowed
+        # ... while 3.0 is an integer to JSON Schema, as to the server
+        assert client.post("/games", json={"match_length": 3.0}).status_code == 201
+        # 405 says what is allowed: every method of the path
         r = client.put("/games")
         is_error(r, 405)
         assert r.headers["Allow"] == "POST"
+        assert client.put(f"/games/{gid}/actions").headers["Allow"] == "GET, POST"
         # a chunked body (no Content-Length) over the limit: 413, not a parse error
         chunks = (b"x" * 65536 for _ in range(40))
         is_error(client.post(f"/games/{gid}/actions", content=chunks,
@@ -676,3 +679,27 @@ def test_only_its_holder_cancels_a_job(sqlite_url):
         assert mine.delete(f"/rollouts/{second['id']}").status_code == 200
         for job in (first, second):
             assert _wait_status(mine, job["id"], {"cancelled"})["status"] == "cancelled"
+
+
+@pytest.mark.slow
+def test_schemathesis_finds_nothing(sqlite_url, tmp_path):
+    """schemathesis (every check, a fixed seed) against /openapi.json of a real
+    server: the declared responses, statuses, headers and bodies hold."""
+    import shutil
+    st = shutil.which("schemathesis") or shutil.which("st")
+    if st is None:
+        if CI:
+            pytest.fail("CI needs schemathesis (the test extra)")
+        pytest.skip("schemathesis is not installed")
+    port = _port()
+    proc, base = _serve(sqlite_url, port, requests_per_minute=10**6,
+                        cpu_seconds_per_minute=10**6, concurrent_requests=1000)
+    try:
+        config = os.path.join(os.path.dirname(__file__), "server_schemathesis.toml")
+        run = subprocess.run([st, "--config-file", config, "run", f"{base}/openapi.json",
+                              "--checks", "all", "--seed", "1", "--max-examples", "10",
+                              "--workers", "1", "--phases", "examples,coverage,fuzzing"],
+                             capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    finally:
+        _stop(proc)

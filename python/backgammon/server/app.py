@@ -21,7 +21,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.server import engine
@@ -333,7 +333,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         from fastapi.exceptions import RequestValidationError
         from fastapi.responses import HTMLResponse, JSONResponse, Response
         from fastapi.routing import APIRoute
-        from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+        from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
         from starlette.exceptions import HTTPException
         from starlette.websockets import WebSocketDisconnect
     except ImportError:  # pragma: no cover - the extra is missing
@@ -435,8 +435,16 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
         response = error(exc.status_code, "HTTPError", str(exc.detail))
-        for name, value in (exc.headers or {}).items():   # 405's Allow, above all
+        for name, value in (exc.headers or {}).items():
             response.headers[name] = value
+        if exc.status_code == 405:   # every method of the path, not only the first route's
+            from starlette.routing import Match
+            methods: set[str] = set()
+            for route in app.routes:
+                if route.matches(request.scope)[0] is not Match.NONE:
+                    methods |= set(getattr(route, "methods", None) or ())
+            if methods:
+                response.headers["Allow"] = ", ".join(sorted(methods))
         return response
 
     async def _store_down(request: Request, exc: Exception) -> JSONResponse:
@@ -457,24 +465,27 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     # ------------------------------------------------------------ models
 
+    # an integer as JSON Schema has it: 3 or 3.0, never true or "3"
+    JsonInt = Annotated[int, BeforeValidator(_json_int)]
+
     class Strict(BaseModel):
         model_config = ConfigDict(extra="forbid")
 
     class RulesModel(Strict):
         cube: StrictBool = True
-        max_cube: StrictInt = 64
+        max_cube: JsonInt = 64
         jacoby: StrictBool = False
         beaver: StrictBool = False
-        automatic_doubles: StrictInt = 0
-        backgammon_value: StrictInt = 3
+        automatic_doubles: JsonInt = 0
+        backgammon_value: JsonInt = 3
         opening: Literal["opening_dice", "roll_again"] = "opening_dice"
 
     class BotModel(Strict):
-        seat: StrictInt = Field(1, ge=0, le=1)
-        ply: StrictInt = Field(0, ge=0, le=2)
+        seat: JsonInt = Field(1, ge=0, le=1)
+        ply: JsonInt = Field(0, ge=0, le=2)
 
     class GameCreate(Strict):
-        match_length: StrictInt = Field(0, ge=0, le=64,
+        match_length: JsonInt = Field(0, ge=0, le=64,
                                         description="0: a money game; N: a match to N")
         rules: Optional[RulesModel] = None
         bot: Optional[BotModel] = Field(None, description="a seat played by the server's bot")
@@ -489,24 +500,25 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     class ActionModel(Strict):
         action: Literal["roll", "play", "double", "take", "drop", "beaver", "resign",
                         "accept", "reject"]
-        seq: StrictInt = Field(..., ge=0, description="the game's seq this action follows")
+        seq: JsonInt = Field(..., ge=0, description="the game's seq this action follows")
         play: Optional[str] = Field(None, max_length=200,
                                     description='gnubg notation, e.g. "8/5 6/5"; "" for no move')
-        moves: Optional[list[tuple[StrictInt, StrictInt]]] = Field(None, max_length=8)
-        points: Optional[StrictInt] = Field(None, ge=1, le=3,
+        moves: Optional[list[tuple[JsonInt, JsonInt]]] = Field(None, max_length=8)
+        points: Optional[JsonInt] = Field(None, ge=1, le=3,
                                       description="resign: 1 single, 2 gammon, 3 backgammon")
-        dice: Optional[tuple[StrictInt, StrictInt]] = Field(
+        dice: Optional[tuple[JsonInt, JsonInt]] = Field(
             None, description="over the board: the roll")
 
     class RolloutRequest(Strict):
         position: str = Field("4HPwATDgc/ABMA", max_length=100,
                               description="a Position ID, GNUbgID or XGID")
-        games: StrictInt = Field(1296, ge=1, le=MAX_ROLLOUT_GAMES)
-        seed: Optional[StrictInt] = Field(None, ge=0, lt=2**63)
+        games: JsonInt = Field(1296, ge=1, le=MAX_ROLLOUT_GAMES)
+        seed: Optional[JsonInt] = Field(None, ge=0, le=2**53,
+                                       description="up to 2**53 (exact in every JSON reader)")
         policy: Literal["net", "pubeval", "random"] = "net"
         cube: StrictBool = False
         variance_reduction: StrictBool = False
-        truncate: Optional[StrictInt] = Field(None, ge=1, le=1000)
+        truncate: Optional[JsonInt] = Field(None, ge=1, le=1000)
 
     class MoveDetail(BaseModel):
         model_config = ConfigDict(populate_by_name=True)
@@ -1016,6 +1028,16 @@ def _version() -> str:
 
 
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _json_int(value: Any) -> Any:
+    """An integer of a JSON body: an int, or a float with no fraction (JSON Schema's
+    ``integer``); a boolean or a string is refused."""
+    if isinstance(value, bool) or isinstance(value, str):
+        raise ValueError("Input should be a valid integer")
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
 
 
 def _valid_id(text: str) -> bool:
