@@ -28,7 +28,8 @@ the server's per-client budgets (issue 37) apply to each as to a player; a
 429 is waited out (``Retry-After``) and counted.  ``--slow-clients N`` runs N
 hostile connections beside the load, from 20 other loopback addresses
 (127.0.200.x), each sending half a request's headers and nothing more (and
-opening another when the server closes it), while a probe from yet another
+opening another when the server closes it: a second later, or 5 s later when
+it was refused at once for too many connections from its address), while a probe from yet another
 address asks ``/health`` every half second: its latency and failures say
 whether the server stayed responsive for everyone else.
 
@@ -280,7 +281,7 @@ class Slow:
 
     def __init__(self, port: int, count: int, gate: asyncio.Event) -> None:
         self.port, self.count, self.gate = port, count, gate
-        self.opened = self.closed_by_server = 0
+        self.opened = self.closed_by_server = self.refused = 0
         self.probe: list[float] = []
         self.probe_failed = 0
         self.stop = asyncio.Event()
@@ -294,6 +295,7 @@ class Slow:
                 await asyncio.sleep(0.5)
                 continue
             self.opened += 1
+            pause = 1.0   # a connection closed after a while: reopened a second later
             try:
                 writer.write(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
                 await writer.drain()
@@ -302,13 +304,16 @@ class Slow:
                 await asyncio.wait({stop, read}, return_when=asyncio.FIRST_COMPLETED)
                 if read.done():
                     self.closed_by_server += 1
+                    if read.result().startswith(b"HTTP/1.1 429"):
+                        self.refused += 1
+                        pause = 5.0   # refused at once: tried again 5 s later
                 stop.cancel()
                 read.cancel()
             except OSError:
                 self.closed_by_server += 1
             finally:
                 writer.close()
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(pause)
 
     async def probing(self) -> None:
         transport = httpx.AsyncHTTPTransport(local_address="127.0.201.1")
@@ -378,7 +383,10 @@ async def run(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - started
         slow.stop.set()
         await asyncio.gather(*hostile, return_exceptions=True)
-        await asyncio.gather(*(c.verify() for c in clients if c.id))
+        try:
+            await asyncio.wait_for(asyncio.gather(*(c.verify() for c in clients if c.id)), 120)
+        except asyncio.TimeoutError:
+            print("stopped: the journals could not be read within 120 s", file=sys.stderr)
     finally:
         for h in https:
             await h.aclose()
@@ -402,7 +410,8 @@ async def run(args: argparse.Namespace) -> int:
           f"429s waited out {stats.throttled}; WebSocket events {stats.events}")
     if args.slow_clients:
         print(f"slow clients {args.slow_clients}: {slow.opened} half-sent connections opened, "
-              f"{slow.closed_by_server} closed by the server; /health beside them: p50 "
+              f"{slow.closed_by_server} closed by the server ({slow.refused} refused at once); "
+              f"/health beside them: p50 "
               f"{pct(slow.probe, 0.5):.1f} ms, p99 {pct(slow.probe, 0.99):.1f} ms, "
               f"{slow.probe_failed} failed of {len(slow.probe) + slow.probe_failed}")
     if killed_at is not None:

@@ -59,6 +59,11 @@ def _games_unlimited(monkeypatch):
     # (the tests of the limit set their own)
     from backgammon.server import app as app_module
     monkeypatch.setattr(app_module, "MAX_GAMES_PER_MINUTE", 1_000_000)
+    # likewise the per-client budgets (issue 37): every test client is one address,
+    # and a whole match played to the end is more than a player's minute of requests
+    # (tests/test_server_hostile.py tests the budgets with limits of its own)
+    monkeypatch.setenv("BACKGAMMON_LIMIT_REQUESTS_PER_MINUTE", "1000000")
+    monkeypatch.setenv("BACKGAMMON_LIMIT_CPU_SECONDS_PER_MINUTE", "1000000")
 
 
 @pytest.fixture

@@ -137,5 +137,10 @@ def serve(host: str = "127.0.0.1", port: int = 8080, database: str | None = None
             server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
+    except Exception as exc:   # e.g. the database went away between the check and the start
+        if workers > 1 or server.started:
+            raise
+        reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise StartupError(f"the server could not start: {reason}") from None
     if workers == 1 and not server.started:
         raise StartupError("the server stopped while starting (see the log above)")
