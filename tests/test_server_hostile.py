@@ -449,6 +449,15 @@ def test_connections_half_sent_requests_and_forwarded_for(sqlite_url):
         assert answer.startswith(b"HTTP/1.1 429") and b"retry-after" in answer.lower()
         for s in held + [extra]:
             s.close()
+        time.sleep(0.2)
+        # a request uvicorn cannot parse is answered with our JSON error too
+        bad = socket.create_connection(("127.0.0.1", port), timeout=15)
+        bad.sendall(b"GET / HTTP/1.1\r\nHost x\r\n\r\n")     # a header with no colon
+        answer = bad.recv(1000)
+        bad.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head, answer
+        assert b'"error": "BadRequest"' in body
         # X-Forwarded-For from loopback is not believed (no proxy is trusted):
         # 60 new games a minute from this address, whatever the header says
         with httpx.Client(base_url=base, timeout=20) as http:
