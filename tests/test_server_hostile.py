@@ -712,3 +712,36 @@ def test_schemathesis_finds_nothing(sqlite_url, tmp_path):
         assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     finally:
         _stop(proc)
+
+
+def test_deep_searches_at_once_are_bounded_for_all_clients(sqlite_url, monkeypatch):
+    from backgammon.server import engine
+    entered, release = threading.Event(), threading.Event()
+    real = engine.move_response
+
+    def slow(*args, **kwargs):
+        entered.set()
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "move_response", slow)
+    app = create_app(sqlite_url, limits=Limits(deep_searches=1))
+    with TestClient(app, client=("192.0.2.1", 1)) as one, \
+            TestClient(app, client=("192.0.2.2", 1)) as two:
+        first = []
+        worker = threading.Thread(target=lambda: first.append(one.get(f"/move?{OPENING}&ply=1")))
+        worker.start()
+        try:
+            assert entered.wait(20)
+            # another client's deep search waits for a place: 503 with Retry-After
+            r = two.get("/cube?p1=1&p24=-1&ply=1")
+            is_error(r, 503, "Busy")
+            assert r.headers["Retry-After"] == "1"
+            # ply 0 needs no place, nor do games and probes
+            assert two.get("/eval?p1=1&p24=-1").status_code == 200
+            assert two.post("/games", json={}).status_code == 201
+        finally:
+            release.set()
+            worker.join(30)
+        assert first[0].status_code == 200
+        assert two.get("/cube?p1=1&p24=-1&ply=1").status_code == 200   # the place is back

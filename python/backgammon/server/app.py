@@ -20,8 +20,9 @@ import secrets
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from importlib import resources
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, Literal, Optional
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.server import engine
@@ -129,6 +130,10 @@ async def _answer_body_errors(app: "ASGIApp", scope: "Scope", receive: "Receive"
             failed.append(exc)
     if failed and not started:
         await _refuse(scope, send, failed[0].status, failed[0].name, failed[0].message)
+
+
+class _Busy(Exception):
+    """The server has no place for this work now (503 ``Busy``, ``Retry-After: 1``)."""
 
 
 class _BodyError(Exception):
@@ -346,6 +351,21 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     sockets: dict[str, set[asyncio.Event]] = {}
     counters = {"sockets": 0}
     client_sockets = Counts()   # open WebSockets per client address
+    deep = threading.BoundedSemaphore(limits.deep_searches)   # ply >= 1 engine work at once
+
+    @contextmanager
+    def searching(ply: int) -> Iterator[None]:
+        """A place for an engine request at ``ply`` (ply 0 needs none): else 503 Busy."""
+        if ply == 0:
+            yield
+            return
+        if not deep.acquire(blocking=False):
+            raise _Busy(f"{limits.deep_searches} searches at ply 1 or 2 are running: "
+                        "try again in a second, or ask at ply 0")
+        try:
+            yield
+        finally:
+            deep.release()
     cpu = Buckets(limits.cpu_seconds_per_minute)   # CPU seconds per client address
     queue = _JobQueue(limits.jobs)
     loop_box: dict[str, asyncio.AbstractEventLoop] = {}
@@ -457,6 +477,12 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     for cls in unavailable_errors():
         app.add_exception_handler(cls, _store_down)
+
+    @app.exception_handler(_Busy)
+    async def _busy(request: Request, exc: _Busy) -> JSONResponse:
+        response = error(503, "Busy", str(exc))
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
@@ -592,7 +618,8 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         game = engine.game_from_id(position)
         if game is not None and score is None:
             score = engine.id_score(game)   # an XGID or GNUbgID brings its match score
-        return engine.move_response(pos, dice, score, ply, evaluator)
+        with searching(ply):
+            return engine.move_response(pos, dice, score, ply, evaluator)
 
     @app.get("/eval", response_model=EvalResponse, responses=errors, tags=["engine (wildbg)"])
     def get_eval(x_away: int = Query(0, ge=0), o_away: int = Query(0, ge=0),
@@ -602,7 +629,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                  post_crawford: bool = Query(False), points: dict[str, Optional[int]] = Points) -> Any:
         """The five chances of the player on roll and the cube advice (wildbg's ``/eval``).
         An XGID or GNUbgID as ``position`` brings its cube, owner and match score."""
-        decision = _decision(points, position, x_away, o_away, ply, cube, owner, post_crawford)
+        with searching(ply):
+            decision = _decision(points, position, x_away, o_away, ply, cube, owner,
+                                 post_crawford)
         double = decision.available and decision.action.startswith(("Double", "Redouble"))
         return {"cube": {"double": bool(double), "accept": bool(decision.take)},
                 "probabilities": dict(zip(("win", "winG", "winBg", "loseG", "loseBg"),
@@ -631,8 +660,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         """The full cube decision: the equities of no double, double/take and
         double/pass, the proper action and each action's error
         (:meth:`CubeDecision.to_dict`); an XGID or GNUbgID brings its cube and score."""
-        return _decision(points, position, x_away, o_away, ply, cube, owner,
-                         post_crawford).to_dict()
+        with searching(ply):
+            return _decision(points, position, x_away, o_away, ply, cube, owner,
+                             post_crawford).to_dict()
 
     # ------------------------------------------------------------ games
 

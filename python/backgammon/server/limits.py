@@ -63,6 +63,9 @@ class Limits:
     cpu_seconds_per_minute: float = 30.0
     #: seconds an analysis may run before it is stopped (504)
     analysis_seconds: float = 120.0
+    #: engine requests at ply 1 or 2 computed at once by a process, all clients together
+    #: (503 ``Busy`` beyond): deep searches never take every thread from games and probes
+    deep_searches: int = 2
     #: addresses or networks of reverse proxies whose X-Forwarded-For is believed
     trusted_proxies: tuple[str, ...] = ()
 
