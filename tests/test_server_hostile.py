@@ -745,3 +745,16 @@ def test_deep_searches_at_once_are_bounded_for_all_clients(sqlite_url, monkeypat
             worker.join(30)
         assert first[0].status_code == 200
         assert two.get("/cube?p1=1&p24=-1&ply=1").status_code == 200   # the place is back
+
+
+def test_a_refused_client_is_logged_once_a_minute(sqlite_url, caplog):
+    import logging
+    app = create_app(sqlite_url, limits=Limits(requests_per_minute=1))
+    with caplog.at_level(logging.WARNING, logger="backgammon.server"), \
+            TestClient(app, client=("192.0.2.77", 1)) as one:
+        one.get("/games/none")
+        for _ in range(3):
+            assert one.get("/games/none").status_code == 429
+    lines = [r.getMessage() for r in caplog.records if "192.0.2.77" in r.getMessage()]
+    assert lines == ["client 192.0.2.77 is over its budget of requests a minute: "
+                     "refused (429) for now"]

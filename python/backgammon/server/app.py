@@ -252,6 +252,24 @@ def _metered(fn: Any) -> Any:
     return run
 
 
+_noted: dict[tuple[str, str], float] = {}
+_noted_lock = threading.Lock()
+
+
+def _note_refusal(who: str, budget: str) -> None:
+    """Log (a warning) that ``who`` went over ``budget``: once a minute per client and
+    budget, so that an operator sees who is refused without a line per request."""
+    now = time.monotonic()
+    with _noted_lock:
+        if now - _noted.get((who, budget), -1e9) < 60.0:
+            return
+        _noted[(who, budget)] = now
+        if len(_noted) > 10_000:
+            for key in [k for k, t in _noted.items() if now - t >= 60.0]:
+                del _noted[key]
+    log.warning("client %s is over its budget of %s: refused (429) for now", who, budget)
+
+
 class _Guard:
     """Each request's client address (:func:`~backgammon.server.limits.client_address`,
     kept in ``scope["state"]["client"]``) and its budgets: requests a minute,
@@ -273,16 +291,19 @@ class _Guard:
             return await self.app(scope, receive, send)
         wait = self.requests.acquire(who)
         if wait:
+            _note_refusal(who, "requests a minute")
             return await _refuse(scope, send, 429, "TooManyRequests",
                                  f"{self.limits.requests_per_minute} requests a minute per client: "
                                  f"try again in {retry_after(wait)} s", retry=wait)
         wait = self.cpu.wait(who, 0.0)   # any budget left: the request runs, then pays
         if wait:
+            _note_refusal(who, "CPU seconds a minute")
             return await _refuse(scope, send, 429, "TooManyRequests",
                                  f"this client used its {self.limits.cpu_seconds_per_minute:g} "
                                  f"CPU seconds a minute: try again in {retry_after(wait)} s",
                                  retry=wait)
         if not self.inflight.enter(who, self.limits.concurrent_requests):
+            _note_refusal(who, "requests at once")
             return await _refuse(scope, send, 429, "TooManyRequests",
                                  f"{self.limits.concurrent_requests} requests at once per client: "
                                  "wait for an answer", retry=1.0)
@@ -752,6 +773,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         gid = game_id[:64]
         who = websocket.scope.get("state", {}).get("client", "-")
         if not client_sockets.enter(who, limits.sockets):
+            _note_refusal(who, "WebSockets")
             await _ws_busy(websocket, f"{limits.sockets} WebSockets per client: close one "
                                       "and try again")
             return
@@ -821,6 +843,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         job_id, cancel_token = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
         refused = queue.admit(job_id, who)
         if refused == "client":
+            _note_refusal(who, "rollout jobs")
             response = error(429, "TooManyRequests", f"{limits.jobs} rollouts per client at "
                              "once: wait for one to finish, or cancel one")
             response.headers["Retry-After"] = "10"
