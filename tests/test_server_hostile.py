@@ -758,3 +758,18 @@ def test_a_refused_client_is_logged_once_a_minute(sqlite_url, caplog):
     lines = [r.getMessage() for r in caplog.records if "192.0.2.77" in r.getMessage()]
     assert lines == ["client 192.0.2.77 is over its budget of requests a minute: "
                      "refused (429) for now"]
+
+
+def test_the_page_has_its_headers_and_a_favicon(sqlite_url):
+    with TestClient(create_app(sqlite_url)) as client:
+        for path in ("/", "/client.js"):
+            r = client.get(path)
+            assert r.status_code == 200
+            csp = r.headers["Content-Security-Policy"]
+            assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
+            assert r.headers["X-Frame-Options"] == "DENY"
+            assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert 'rel="icon" href="/favicon.svg"' in client.get("/").text
+        icon = client.get("/favicon.svg")
+        assert icon.status_code == 200 and icon.text.startswith("<svg")
+        assert client.get("/favicon.ico").status_code == 204

@@ -57,6 +57,18 @@ HEARTBEAT_SECONDS = 10.0     # how often a process renews the lease of its rollo
 JOB_LEASE_SECONDS = 60.0     # a queued or running job not renewed for this long has lost its process
 PURGE_SECONDS = 3600.0       # how often a process with keep_days deletes idle games and old jobs
 
+# The page's own headers: its script, styles and WebSocket from this origin only (the
+# board's SVG has inline style attributes), never framed by another site, no sniffing
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; "
+                               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                               "connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
 
 # ---------------------------------------------------------------- bounds (pure ASGI)
 
@@ -956,11 +968,21 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> Any:
-        return HTMLResponse(_static("index.html"))
+        return HTMLResponse(_static("index.html"), headers=PAGE_HEADERS)
 
     @app.get("/client.js", include_in_schema=False)
     def client_js() -> Any:
-        return Response(_static("client.js"), media_type="text/javascript")
+        return Response(_static("client.js"), media_type="text/javascript",
+                        headers=PAGE_HEADERS)
+
+    @app.get("/favicon.svg", include_in_schema=False)
+    def favicon_svg() -> Any:
+        return Response(_static("favicon.svg"), media_type="image/svg+xml",
+                        headers={**PAGE_HEADERS, "Cache-Control": "public, max-age=86400"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon_ico() -> Any:   # browsers ask for it: the page links the SVG
+        return Response(status_code=204, headers={"Cache-Control": "public, max-age=86400"})
 
     probed: dict[str, Any] = {"at": -1e9, "result": None}
     probe_lock = threading.Lock()
