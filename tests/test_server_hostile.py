@@ -773,3 +773,13 @@ def test_the_page_has_its_headers_and_a_favicon(sqlite_url):
         icon = client.get("/favicon.svg")
         assert icon.status_code == 200 and icon.text.startswith("<svg")
         assert client.get("/favicon.ico").status_code == 204
+
+
+@pytest.mark.parametrize("module", ["backgammon.server.limits", "backgammon.server.store",
+                                    "backgammon.server.games", "backgammon.server.app",
+                                    "backgammon.server.process"])
+def test_docstring_examples_of_the_server(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
