@@ -783,3 +783,23 @@ def test_docstring_examples_of_the_server(module):
     import importlib
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_a_read_only_postgresql_is_answered_503(postgres):
+    import psycopg
+    url = postgres.fresh_database("bg_read_only")
+    with TestClient(create_app(url)) as client:
+        gid = client.post("/games", json={}).json()["id"]
+        with psycopg.connect(postgres.url, autocommit=True) as conn:   # as a hot standby is
+            conn.execute('ALTER DATABASE "bg_read_only" SET default_transaction_read_only = on')
+    try:
+        with TestClient(create_app(url)) as client:
+            assert client.get(f"/games/{gid}").json()["seq"] == 0
+            r = client.post("/games", json={})
+            is_error(r, 503, "StoreUnavailable")
+            assert r.headers["Retry-After"]
+            is_error(client.get("/ready"), 503, "NotReady")
+            assert client.get("/health").json()["database"] == {"reads": True, "writes": False}
+    finally:
+        with psycopg.connect(postgres.url, autocommit=True) as conn:
+            conn.execute('ALTER DATABASE "bg_read_only" SET default_transaction_read_only = off')

@@ -76,8 +76,8 @@ class Conflict(Exception):
 def unavailable_errors() -> tuple[type[Exception], ...]:
     """The exceptions that mean "the database is away or refuses writes" (not a
     bug): SQLite's OperationalError (read-only file, full disk, locked too
-    long), psycopg's OperationalError (connection lost or refused) and the pool's
-    timeout.  The server answers them 503 with ``Retry-After``.
+    long), psycopg's OperationalError (connection lost or refused, disk full) and
+    ReadOnlySqlTransaction (a read-only server), and the pool's timeout.  The server answers them 503 with ``Retry-After``.
 
     >>> sqlite3.OperationalError in unavailable_errors()
     True
@@ -85,7 +85,10 @@ def unavailable_errors() -> tuple[type[Exception], ...]:
     found: list[type[Exception]] = [sqlite3.OperationalError]
     try:
         import psycopg
-        found.append(psycopg.OperationalError)
+        import psycopg.errors
+        # a read-only server (a hot standby, default_transaction_read_only) refuses
+        # writes with ReadOnlySqlTransaction, an InternalError
+        found += [psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction]
     except ImportError:
         pass
     try:
@@ -553,10 +556,18 @@ class PostgresStore(Store):
         return psycopg.connect(self.url, connect_timeout=10)
 
     def create_schema(self) -> None:
-        # several workers start at once: one creates the tables, the others wait
+        # several workers start at once: one creates the tables, the others wait; a
+        # database that has them all is not written to (it may be a read-only standby)
         import psycopg
         with psycopg.connect(self.url, connect_timeout=10) as conn:
             with conn.cursor() as cur:
+                cur.execute("SELECT table_name, column_name FROM information_schema.columns "
+                            "WHERE table_schema = current_schema()")
+                have = {(str(t), str(c)) for t, c in cur.fetchall()}
+                tables = {t for t, _ in have}
+                if {"games", "actions", "jobs", "quotas"} <= tables and all(
+                        (t, c) in have for t, c, _ in _ADDED_COLUMNS):
+                    return
                 cur.execute("SELECT pg_advisory_xact_lock(4242)")
                 for sql in _SCHEMA:
                     cur.execute(sql)
