@@ -803,3 +803,22 @@ def test_a_read_only_postgresql_is_answered_503(postgres):
     finally:
         with psycopg.connect(postgres.url, autocommit=True) as conn:
             conn.execute('ALTER DATABASE "bg_read_only" SET default_transaction_read_only = off')
+
+
+def test_the_docs_work_offline_with_the_operators_assets(sqlite_url, tmp_path, monkeypatch):
+    with TestClient(create_app(sqlite_url)) as client:     # by default: FastAPI's CDN
+        assert "cdn.jsdelivr.net" in client.get("/docs").text
+    (tmp_path / "swagger-ui-bundle.js").write_text("window.SwaggerUIBundle = 1;")
+    (tmp_path / "swagger-ui.css").write_text("body {}")
+    monkeypatch.setenv("BACKGAMMON_DOCS_ASSETS", str(tmp_path))
+    with TestClient(create_app(sqlite_url)) as client:
+        page = client.get("/docs").text
+        assert "cdn." not in page and "/docs-assets/swagger-ui-bundle.js" in page
+        js = client.get("/docs-assets/swagger-ui-bundle.js")
+        assert js.text == "window.SwaggerUIBundle = 1;" and "javascript" in js.headers["content-type"]
+        assert client.get("/docs-assets/swagger-ui.css").headers["content-type"].startswith("text/css")
+        is_error(client.get("/docs-assets/..%2Fgames.sqlite3"), 404)
+        is_error(client.get("/docs-assets/index.html"), 404)
+    monkeypatch.setenv("BACKGAMMON_DOCS_ASSETS", str(tmp_path / "nowhere"))
+    with pytest.raises(ValueError, match="swagger-ui-bundle.js"):
+        create_app(sqlite_url)

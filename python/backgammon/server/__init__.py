@@ -99,12 +99,13 @@ def serve(host: str = "127.0.0.1", port: int = 8080, database: str | None = None
     from backgammon.server.app import keep_seconds
     from backgammon.server.limits import Limits
     from backgammon.server.store import default_database
-    from backgammon.server.app import cors_origins
+    from backgammon.server.app import cors_origins, docs_assets
     keep_seconds(keep_days)  # refuse a bad value before any worker starts
     database = database or default_database()
     try:  # the settings the workers read from the environment, checked once here
         limits = Limits.from_env() if limits is None else limits
         cors_origins(os.environ.get("BACKGAMMON_CORS_ORIGINS"))
+        docs_assets(os.environ.get("BACKGAMMON_DOCS_ASSETS"))
     except ValueError as exc:
         raise StartupError(str(exc)) from None
     check_startup(database)

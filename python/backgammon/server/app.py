@@ -205,6 +205,26 @@ def cors_origins(text: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+DOCS_ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}
+
+
+def docs_assets(path: str | None) -> str | None:
+    """The directory of ``BACKGAMMON_DOCS_ASSETS`` (Swagger UI 5's
+    ``swagger-ui-bundle.js`` and ``swagger-ui.css``, e.g. the ``dist`` of npm's
+    ``swagger-ui-dist``), checked; None: ``/docs`` loads them from FastAPI's CDN.
+
+    >>> docs_assets(None) is None
+    True
+    """
+    if not path:
+        return None
+    missing = [n for n in DOCS_ASSETS if not os.path.isfile(os.path.join(path, n))]
+    if missing:
+        raise ValueError(f"BACKGAMMON_DOCS_ASSETS is a directory with {' and '.join(DOCS_ASSETS)}"
+                         f" (Swagger UI 5); {', '.join(missing)} missing in {path[:100]!r}")
+    return os.path.abspath(path)
+
+
 class _Cors:
     """CORS on the engine routes (wildbg's ``/move`` and ``/eval``, and ``/cube``) for
     the configured origins only: a preflight ``OPTIONS`` is answered 204, a ``GET``
@@ -366,6 +386,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     limits = Limits.from_env() if limits is None else limits
     cors = cors_origins(os.environ.get("BACKGAMMON_CORS_ORIGINS")) if cors is None \
         else cors_origins(",".join(cors))
+    assets = docs_assets(os.environ.get("BACKGAMMON_DOCS_ASSETS"))
     try:
         from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
         from fastapi.exceptions import RequestValidationError
@@ -442,7 +463,25 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     app = FastAPI(title="backgammon", version=_version(), lifespan=lifespan,
                   description="Games with persisted journals, a wildbg-compatible engine API "
                               "(GET /move, GET /eval), cube decisions, rollouts as jobs and "
-                              "match analysis, from the backgammon library.")
+                              "match analysis, from the backgammon library.",
+                  docs_url=None if assets else "/docs", redoc_url=None if assets else "/redoc")
+    if assets is not None:   # Swagger UI from the operator's copy, not from a CDN
+        from fastapi.openapi.docs import get_swagger_ui_html
+
+        @app.get("/docs", include_in_schema=False)
+        def docs() -> Any:
+            return get_swagger_ui_html(openapi_url="/openapi.json", title="backgammon: API",
+                                       swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                       swagger_css_url="/docs-assets/swagger-ui.css",
+                                       swagger_favicon_url="/favicon.svg")
+
+        @app.get("/docs-assets/{name}", include_in_schema=False)
+        def docs_asset(name: str) -> Any:
+            if name not in DOCS_ASSETS:
+                raise NotFound(f"no asset {name[:40]!r}")
+            with open(os.path.join(assets, name), "rb") as f:
+                return Response(f.read(), media_type=DOCS_ASSETS[name],
+                                headers={"Cache-Control": "public, max-age=86400"})
     app.state.store, app.state.service, app.state.limits = store, service, limits
 
     class MeteredRoute(APIRoute):
