@@ -109,13 +109,21 @@ def _point_xy(point):
 
 
 def _click_point(d, point):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
-    svg = d.find_element(By.CSS_SELECTOR, "#board svg")
-    w, h = svg.size["width"], svg.size["height"]
-    x, y = _point_xy(point)
-    ActionChains(d).move_to_element_with_offset(svg, x * w / 648 - w / 2,
-                                                y * h / 508 - h / 2).click().perform()
+    for attempt in range(5):   # the page redraws the board (a new svg) when an event comes
+        try:
+            svg = d.find_element(By.CSS_SELECTOR, "#board svg")
+            w, h = svg.size["width"], svg.size["height"]
+            x, y = _point_xy(point)
+            ActionChains(d).move_to_element_with_offset(svg, x * w / 648 - w / 2,
+                                                        y * h / 508 - h / 2).click().perform()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.1)
 
 
 def _play_by_clicks(d):
