@@ -822,3 +822,16 @@ def test_the_docs_work_offline_with_the_operators_assets(sqlite_url, tmp_path, m
     monkeypatch.setenv("BACKGAMMON_DOCS_ASSETS", str(tmp_path / "nowhere"))
     with pytest.raises(ValueError, match="swagger-ui-bundle.js"):
         create_app(sqlite_url)
+
+
+def test_websocket_handshakes_count_as_requests(sqlite_url):
+    from starlette.websockets import WebSocketDisconnect
+    app = create_app(sqlite_url, limits=Limits(requests_per_minute=2))
+    with TestClient(app, client=("192.0.2.1", 1)) as one:
+        gid = one.post("/games", json={}).json()["id"]                  # request 1
+        with one.websocket_connect(f"/games/{gid}/events") as first:    # request 2
+            assert first.receive_json()["type"] == "state"
+        with one.websocket_connect(f"/games/{gid}/events") as second:   # over: closed 1013
+            with pytest.raises(WebSocketDisconnect) as closed:
+                second.receive_json()
+        assert closed.value.code == 1013 and "retry after 30 s" in closed.value.reason

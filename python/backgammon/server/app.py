@@ -319,9 +319,19 @@ class _Guard:
             return await self.app(scope, receive, send)
         who = client_address(scope.get("client"), scope.get("headers", []), self.proxies)
         scope.setdefault("state", {})["client"] = who
-        if scope["type"] == "websocket" or scope.get("path") in FREE_PATHS:
+        if scope.get("path") in FREE_PATHS and scope["type"] == "http":
             return await self.app(scope, receive, send)
-        wait = self.requests.acquire(who)
+        wait = self.requests.acquire(who)   # a WebSocket's handshake counts as a request
+        if wait and scope["type"] == "websocket":
+            _note_refusal(who, "requests a minute")
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": 1013,
+                            "reason": f"too many requests (retry after {retry_after(wait)} s)"})
+            return
+        if scope["type"] == "websocket":
+            return await self.app(scope, receive, send)
         if wait:
             _note_refusal(who, "requests a minute")
             return await _refuse(scope, send, 429, "TooManyRequests",
