@@ -126,6 +126,21 @@ def _click_point(d, point):
             time.sleep(0.1)
 
 
+def _click_id(d, element_id):
+    """Click the element of that id; found again if the page redrew it meanwhile (an
+    event from the WebSocket redraws the buttons)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    for attempt in range(5):
+        try:
+            d.find_element(By.ID, element_id).click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.1)
+
+
 def _play_by_clicks(d):
     """Makes the first legal step each time, clicking its source then (if asked) its target."""
     seq = d.execute_script("return window.bg.state.seq")
@@ -170,7 +185,7 @@ def test_play_the_bot_by_clicks(server, driver, tmp_path):
             _play_by_clicks(d)
             plays += 1
         else:
-            d.find_element(By.ID, f"act-{what}").click()
+            _click_id(d, f"act-{what}")
             plays += what == "nomove"
             _wait(d, f"return window.bg.state.seq > {seq}")
     assert plays >= 2
