@@ -8,7 +8,10 @@ uvicorn, pydantic; psycopg for PostgreSQL).
 Run it with ``backgammon serve [--host 127.0.0.1] [--port 8080]
 [--database sqlite:///FILE | postgresql://...] [--workers N]
 [--keep-days DAYS]``; the routes
-are listed at ``/docs`` (interactive) and ``/openapi.json``.
+are listed at ``/docs`` (interactive) and ``/openapi.json``.  What one client
+may take is set by ``BACKGAMMON_LIMIT_*`` variables
+(:class:`backgammon.server.limits.Limits`; docs/server.md), CORS for the engine
+routes by ``BACKGAMMON_CORS_ORIGINS``, offline docs by ``BACKGAMMON_DOCS_ASSETS``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,10 @@
 Every error is a JSON body ``{"error": NAME, "message": TEXT}`` (wildbg's
 ``message`` field; ``TEXT`` is our exception's own message, safe to show),
 never a traceback.  Request bodies, uploads, query strings and WebSockets are
-bounded (see the ``MAX_*`` constants).
+bounded (see the ``MAX_*`` constants), and what one client may take by
+:class:`~backgammon.server.limits.Limits` (429 with ``Retry-After``, WebSocket
+close 1013), keyed by the address :func:`~backgammon.server.limits.client_address`
+gives (``X-Forwarded-For`` only from trusted proxies).
 """
 
 import asyncio
