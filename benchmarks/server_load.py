@@ -2,7 +2,7 @@
 
     python benchmarks/server_load.py [--games 200] [--kill-at 0.4] [--workers 1]
                                      [--database sqlite:///FILE | postgresql://...]
-                                     [--max-seconds 900]
+                                     [--slow-clients N] [--max-seconds 900]
 
 Starts the server on 127.0.0.1 (a free port, a fresh SQLite file unless
 ``--database``), then plays ``--games`` games at once to the end, each by a bot
@@ -21,6 +21,17 @@ every game's journal is checked against what its client was told:
 - after the restart each game was at its last acknowledged action or one
   further (the in-flight one, committed before its reply was lost), with the
   position the client last saw.
+
+Each game's client has its own loopback address (127.1.1.1, 127.1.2.1, ...:
+Linux routes all of 127.0.0.0/8 to loopback), as real players have theirs, so
+the server's per-client budgets (issue 37) apply to each as to a player; a
+429 is waited out (``Retry-After``) and counted.  ``--slow-clients N`` runs N
+hostile connections beside the load, from 20 other loopback addresses
+(127.0.200.x), each sending half a request's headers and nothing more (and
+opening another when the server closes it: a second later, or 5 s later when
+it was refused at once for too many connections from its address), while a probe from yet another
+address asks ``/health`` every half second: its latency and failures say
+whether the server stayed responsive for everyone else.
 
 Prints requests/s, p50/p99 latency of ``/move`` and of actions, the server's
 CPU time per request, and the count of 5xx replies (must be 0); exits 1 if any
@@ -114,6 +125,7 @@ class Stats:
         self.action: list[float] = []
         self.requests = 0
         self.status5xx = 0
+        self.throttled = 0   # 429s waited out
         self.retries = 0
         self.events = 0
         self.acked = 0
@@ -124,8 +136,9 @@ class Stats:
 class Client:
     """Plays one game (both seats) and keeps what the server acknowledged."""
 
-    def __init__(self, http: httpx.AsyncClient, stats: Stats, base: str) -> None:
-        self.http, self.stats, self.base = http, stats, base
+    def __init__(self, http: httpx.AsyncClient, stats: Stats, base: str,
+                 address: str = HOST) -> None:
+        self.http, self.stats, self.base, self.address = http, stats, base, address
         self.id = ""
         self.tokens: dict[str, str] = {}
         self.sent: dict[int, dict] = {}        # seq -> the action sent for it (distinct actions)
@@ -147,6 +160,10 @@ class Client:
                 if r.status_code >= 500:
                     self.stats.status5xx += 1
                     raise AssertionError(f"{method} {path}: {r.status_code} {r.text[:200]}")
+                if r.status_code == 429:   # over a budget: wait as told, then again
+                    self.stats.throttled += 1
+                    await asyncio.sleep(min(30.0, float(r.headers.get("Retry-After", "1"))))
+                    continue
                 if path.startswith("/move"):
                     self.stats.move.append(took)
                 elif path.endswith("/actions") and method == "POST":
@@ -211,7 +228,8 @@ class Client:
         url = f"ws://{HOST}:{self.base.rsplit(':', 1)[1]}/games/{self.id}/events"
         while True:
             try:
-                async with websockets.connect(url, open_timeout=5, max_size=1 << 20) as ws:
+                async with websockets.connect(url, open_timeout=5, max_size=1 << 20,
+                                              local_addr=(self.address, 0)) as ws:
                     async for _ in ws:
                         self.stats.events += 1
             except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
@@ -252,6 +270,71 @@ class Client:
                 self.errors.append(f"{self.id}: opening {e['value']} vs {state['dice']}")
 
 
+def address(i: int, third: int = 1) -> str:
+    """The ``i``-th loopback address of a block: 127.<third + i // 250>.<i % 250 + 1>."""
+    return f"127.{third + i // 250}.{i % 250 + 1}.1"
+
+
+class Slow:
+    """Hostile connections beside the load: half-sent headers, reopened when
+    closed; and a probe of ``/health`` from an address of its own."""
+
+    def __init__(self, port: int, count: int, gate: asyncio.Event) -> None:
+        self.port, self.count, self.gate = port, count, gate
+        self.opened = self.closed_by_server = self.refused = 0
+        self.probe: list[float] = []
+        self.probe_failed = 0
+        self.stop = asyncio.Event()
+
+    async def one(self, i: int) -> None:
+        while not self.stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(
+                    HOST, self.port, local_addr=(f"127.0.200.{i % 20 + 1}", 0))
+            except OSError:
+                await asyncio.sleep(0.5)
+                continue
+            self.opened += 1
+            pause = 1.0   # a connection closed after a while: reopened a second later
+            try:
+                writer.write(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                await writer.drain()
+                stop = asyncio.ensure_future(self.stop.wait())
+                read = asyncio.ensure_future(reader.read(1000))
+                await asyncio.wait({stop, read}, return_when=asyncio.FIRST_COMPLETED)
+                if read.done():
+                    self.closed_by_server += 1
+                    if read.result().startswith(b"HTTP/1.1 429"):
+                        self.refused += 1
+                        pause = 5.0   # refused at once: tried again 5 s later
+                stop.cancel()
+                read.cancel()
+            except OSError:
+                self.closed_by_server += 1
+            finally:
+                writer.close()
+            await asyncio.sleep(pause)
+
+    async def probing(self) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address="127.0.201.1")
+        async with httpx.AsyncClient(transport=transport, timeout=10.0) as http:
+            while not self.stop.is_set():
+                start = time.perf_counter()
+                try:
+                    r = await http.get(f"http://{HOST}:{self.port}/health")
+                    if r.status_code != 200:
+                        self.probe_failed += self.gate.is_set()
+                    else:
+                        self.probe.append(time.perf_counter() - start)
+                except httpx.HTTPError:   # while the server is killed and restarted: expected
+                    self.probe_failed += self.gate.is_set()
+                await asyncio.sleep(0.5)
+
+    def start(self) -> list[asyncio.Future]:
+        return ([asyncio.ensure_future(self.one(i)) for i in range(self.count)]
+                + [asyncio.ensure_future(self.probing())])
+
+
 def pct(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")
@@ -267,11 +350,14 @@ async def run(args: argparse.Namespace) -> int:
     server.start()
     base = f"http://{HOST}:{port}"
     stats = Stats()
-    limits = httpx.Limits(max_connections=args.games, max_keepalive_connections=args.games)
     expected = args.games * 100  # actions of a game played by the nets, roughly (measured)
     started = time.perf_counter()
-    async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(30.0)) as http:
-        clients = [Client(http, stats, base) for _ in range(args.games)]
+    slow = Slow(port, args.slow_clients, stats.gate)
+    hostile = slow.start() if args.slow_clients else []
+    https = [httpx.AsyncClient(transport=httpx.AsyncHTTPTransport(local_address=address(i)),
+                               timeout=httpx.Timeout(30.0)) for i in range(args.games)]
+    try:
+        clients = [Client(h, stats, base, address(i)) for i, h in enumerate(https)]
         tasks = [asyncio.ensure_future(c.play()) for c in clients]
         killed_at = None
         restart_seconds = None
@@ -295,7 +381,15 @@ async def run(args: argparse.Namespace) -> int:
             await asyncio.sleep(0.05)
         results = await asyncio.gather(*tasks, return_exceptions=True)
         seconds = time.perf_counter() - started
-        await asyncio.gather(*(c.verify() for c in clients if c.id))
+        slow.stop.set()
+        await asyncio.gather(*hostile, return_exceptions=True)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(c.verify() for c in clients if c.id)), 120)
+        except asyncio.TimeoutError:
+            print("stopped: the journals could not be read within 120 s", file=sys.stderr)
+    finally:
+        for h in https:
+            await h.aclose()
     cpu = server.cpu + server.cpu_now()
     server.stop()
     failures = [r for r in results if isinstance(r, BaseException)]
@@ -313,7 +407,13 @@ async def run(args: argparse.Namespace) -> int:
           f"({len(stats.action)} requests)")
     print(f"server CPU {cpu:.1f} s: {1000 * cpu / max(stats.requests, 1):.2f} ms per request")
     print(f"5xx replies {stats.status5xx}; retries while down {stats.retries}; "
-          f"WebSocket events {stats.events}")
+          f"429s waited out {stats.throttled}; WebSocket events {stats.events}")
+    if args.slow_clients:
+        print(f"slow clients {args.slow_clients}: {slow.opened} half-sent connections opened, "
+              f"{slow.closed_by_server} closed by the server ({slow.refused} refused at once); "
+              f"/health beside them: p50 "
+              f"{pct(slow.probe, 0.5):.1f} ms, p99 {pct(slow.probe, 0.99):.1f} ms, "
+              f"{slow.probe_failed} failed of {len(slow.probe) + slow.probe_failed}")
     if killed_at is not None:
         print(f"kill -9 after {killed_at} acknowledged actions; restarted in {restart_seconds:.1f} s; "
               f"games at their last acknowledged action: {resumed_same}, one on (committed, "
@@ -323,7 +423,8 @@ async def run(args: argparse.Namespace) -> int:
         print("client failed:", repr(f)[:300])
     for e in errors[:10]:
         print("check failed:", e)
-    ok = not failures and not errors and stats.status5xx == 0 and finished == args.games
+    ok = (not failures and not errors and stats.status5xx == 0 and finished == args.games
+          and slow.probe_failed == 0)
     print("OK" if ok else "FAILED")
     return 0 if ok else 1
 
@@ -336,6 +437,8 @@ def main() -> int:
                              "acknowledged (0: never)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--database", default=None)
+    parser.add_argument("--slow-clients", type=int, default=0,
+                        help="hostile half-sent connections beside the load")
     parser.add_argument("--max-seconds", type=float, default=900)
     args = parser.parse_args()
     return asyncio.run(run(args))

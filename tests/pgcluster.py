@@ -40,6 +40,7 @@ class Cluster:
         self.root, self.port, self.as_user = root, port, as_user
         self.data = os.path.join(root, "data")
         self.url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        self.options = ""   # pg_ctl's -o, set by start()
 
     def _cmd(self, argv: list[str]) -> list[str]:
         return ["runuser", "-u", self.as_user, "--", *argv] if self.as_user else argv
@@ -52,6 +53,19 @@ class Cluster:
         if pg_ctl:
             self.run([pg_ctl, "-D", self.data, "-m", "immediate", "stop"], timeout=30)
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def restart(self) -> None:
+        """Stop the server at once (as a crash would: ``-m immediate``) and start
+        it again on the same port; returns when it accepts connections."""
+        pg_ctl = find_bin("pg_ctl")
+        assert pg_ctl is not None
+        r = self.run([pg_ctl, "-D", self.data, "-m", "immediate", "-w", "stop"], timeout=60)
+        if r.returncode:
+            raise RuntimeError(f"pg_ctl stop failed: {r.stderr[-300:]}")
+        r = self.run([pg_ctl, "-D", self.data, "-o", self.options, "-l",
+                      os.path.join(self.root, "log"), "-w", "-t", "60", "start"], timeout=90)
+        if r.returncode:
+            raise RuntimeError(f"pg_ctl start failed: {r.stderr[-300:]}")
 
     def fresh_database(self, name: str) -> str:
         """A new empty database on the cluster; its URL."""
@@ -91,6 +105,7 @@ def start() -> tuple[Cluster | None, str]:
         return None, f"initdb failed: {r.stderr[-500:]}"
     opts = (f"-c listen_addresses=127.0.0.1 -c port={cluster.port} -c unix_socket_directories={root} "
             "-c fsync=off -c max_connections=200 -c shared_buffers=32MB")
+    cluster.options = opts
     r = cluster.run([pg_ctl, "-D", cluster.data, "-o", opts, "-l",
                      os.path.join(root, "log"), "-w", "-t", "60", "start"], timeout=90)
     if r.returncode:

@@ -59,6 +59,11 @@ def _games_unlimited(monkeypatch):
     # (the tests of the limit set their own)
     from backgammon.server import app as app_module
     monkeypatch.setattr(app_module, "MAX_GAMES_PER_MINUTE", 1_000_000)
+    # likewise the per-client budgets (issue 37): every test client is one address,
+    # and a whole match played to the end is more than a player's minute of requests
+    # (tests/test_server_hostile.py tests the budgets with limits of its own)
+    monkeypatch.setenv("BACKGAMMON_LIMIT_REQUESTS_PER_MINUTE", "1000000")
+    monkeypatch.setenv("BACKGAMMON_LIMIT_CPU_SECONDS_PER_MINUTE", "1000000")
 
 
 @pytest.fixture
@@ -448,6 +453,9 @@ def test_rollout_cancel(client):
     assert job["status"] == "cancelled"
 
 
+UPLOAD = {"X-Requested-With": "test"}   # an upload is never a CORS-simple request (issue 37)
+
+
 def test_analyse_upload(client):
     m = bg.Match(1, rng=3)
     m.names = ("Ann", "Bob")
@@ -458,16 +466,16 @@ def test_analyse_upload(client):
         else:
             game.play(game.position.best_play(game.dice))
     text = m.to_mat()
-    r = client.post("/analyse", files={"file": ("m.mat", text, "text/plain")})
+    r = client.post("/analyse", headers=UPLOAD, files={"file": ("m.mat", text, "text/plain")})
     assert r.status_code == 200, r.json()
     data = r.json()
     assert data["names"] == ["Ann", "Bob"] and data["match_length"] == 1
     assert bg.Analysis.from_dict(data).names == ("Ann", "Bob")
-    page = client.post("/analyse?format=html", files={"file": ("m.sgf", m.to_sgf())})
+    page = client.post("/analyse?format=html", headers=UPLOAD, files={"file": ("m.sgf", m.to_sgf())})
     assert page.status_code == 200 and page.text.startswith("<!DOCTYPE html>")
-    is_error(client.post("/analyse", files={"file": ("x.mat", "garbage\n")}), 400,
+    is_error(client.post("/analyse", headers=UPLOAD, files={"file": ("x.mat", "garbage\n")}), 400,
              "InvalidRecordError")
-    is_error(client.post("/analyse", files={"file": ("x.mat", "x" * (2 << 20))}), 413)
+    is_error(client.post("/analyse", headers=UPLOAD, files={"file": ("x.mat", "x" * (2 << 20))}), 413)
 
 
 def test_page_is_served(client):

@@ -109,13 +109,36 @@ def _point_xy(point):
 
 
 def _click_point(d, point):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
-    svg = d.find_element(By.CSS_SELECTOR, "#board svg")
-    w, h = svg.size["width"], svg.size["height"]
-    x, y = _point_xy(point)
-    ActionChains(d).move_to_element_with_offset(svg, x * w / 648 - w / 2,
-                                                y * h / 508 - h / 2).click().perform()
+    for attempt in range(5):   # the page redraws the board (a new svg) when an event comes
+        try:
+            svg = d.find_element(By.CSS_SELECTOR, "#board svg")
+            w, h = svg.size["width"], svg.size["height"]
+            x, y = _point_xy(point)
+            ActionChains(d).move_to_element_with_offset(svg, x * w / 648 - w / 2,
+                                                        y * h / 508 - h / 2).click().perform()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.1)
+
+
+def _click_id(d, element_id):
+    """Click the element of that id; found again if the page redrew it meanwhile (an
+    event from the WebSocket redraws the buttons)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    for attempt in range(5):
+        try:
+            d.find_element(By.ID, element_id).click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.1)
 
 
 def _play_by_clicks(d):
@@ -162,7 +185,7 @@ def test_play_the_bot_by_clicks(server, driver, tmp_path):
             _play_by_clicks(d)
             plays += 1
         else:
-            d.find_element(By.ID, f"act-{what}").click()
+            _click_id(d, f"act-{what}")
             plays += what == "nomove"
             _wait(d, f"return window.bg.state.seq > {seq}")
     assert plays >= 2

@@ -368,8 +368,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"backgammon: error: --keep-days: {exc}", file=sys.stderr)
         return 2
-    print(f"serving on http://{args.host}:{args.port}/ (docs at /docs)", flush=True)
-    serve(args.host, args.port, args.database, args.workers, args.keep_days)
+    serve(args.host, args.port, args.database, args.workers, args.keep_days)  # prints "serving on"
     return 0
 
 

@@ -4,24 +4,34 @@
 Every error is a JSON body ``{"error": NAME, "message": TEXT}`` (wildbg's
 ``message`` field; ``TEXT`` is our exception's own message, safe to show),
 never a traceback.  Request bodies, uploads, query strings and WebSockets are
-bounded (see the ``MAX_*`` constants).
+bounded (see the ``MAX_*`` constants), and what one client may take by
+:class:`~backgammon.server.limits.Limits` (429 with ``Retry-After``, WebSocket
+close 1013), keyed by the address :func:`~backgammon.server.limits.client_address`
+gives (``X-Forwarded-For`` only from trusted proxies).
 """
 
 import asyncio
+import contextvars
+import functools
+import hashlib
+import hmac
 import inspect
 import json
 import logging
 import os
 import secrets
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, Literal, Optional
 
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon.server import engine
-from backgammon.server.games import Forbidden, GameService, NotFound, SeqMismatch
-from backgammon.server.store import open_store
+from backgammon.server.games import MAX_JOURNAL, Forbidden, GameService, NotFound, SeqMismatch
+from backgammon.server.limits import Buckets, Counts, Limits, client_address, retry_after
+from backgammon.server.store import open_store, unavailable_errors
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -38,6 +48,7 @@ log = logging.getLogger("backgammon.server")
 MAX_BODY = 64 << 10          # bytes of a JSON request body
 MAX_UPLOAD = 1 << 20         # bytes of an uploaded .mat/SGF (a long match is ~100 KB)
 MAX_QUERY = 4096             # bytes of a query string
+MAX_PATH = 1024              # bytes of a path
 MAX_SOCKETS = 2000           # open WebSockets per process
 MAX_SOCKETS_PER_GAME = 64    # players and spectators of one game, per process
 MAX_ROLLOUT_GAMES = 1296 * 100
@@ -48,6 +59,18 @@ MAX_GAMES_PER_MINUTE = 60    # POST /games per client address (a burst of as man
 HEARTBEAT_SECONDS = 10.0     # how often a process renews the lease of its rollout jobs
 JOB_LEASE_SECONDS = 60.0     # a queued or running job not renewed for this long has lost its process
 PURGE_SECONDS = 3600.0       # how often a process with keep_days deletes idle games and old jobs
+
+# The page's own headers: its script, styles and WebSocket from this origin only (the
+# board's SVG has inline style attributes), never framed by another site, no sniffing
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; "
+                               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                               "connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 # ---------------------------------------------------------------- bounds (pure ASGI)
@@ -61,7 +84,10 @@ class _Limits:
     async def __call__(self, scope: "Scope", receive: "Receive", send: "Send") -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
-        if len(scope.get("query_string", b"")) > MAX_QUERY or len(scope.get("path", "")) > 1024:
+        if len(scope.get("path", "")) > MAX_PATH:
+            return await _refuse(scope, send, 414, "URITooLong",
+                                 f"the path is limited to {MAX_PATH} bytes")
+        if len(scope.get("query_string", b"")) > MAX_QUERY:
             return await _refuse(scope, send, 414, "URITooLong",
                                  f"the query string is limited to {MAX_QUERY} bytes")
         if scope["type"] == "websocket":
@@ -87,43 +113,299 @@ class _Limits:
                     raise _TooLarge(limit)
             return message
 
+        await _answer_body_errors(self.app, scope, bounded, send)
+
+
+async def _answer_body_errors(app: "ASGIApp", scope: "Scope", receive: "Receive",
+                              send: "Send") -> None:
+    """Run ``app``; if reading the body raised :class:`_BodyError` (too large, too
+    slow), answer its status whatever the app made of the exception (a body
+    parser answers 400 "error parsing the body" to any exception)."""
+    failed: list[_BodyError] = []
+    started = False
+
+    async def reading() -> "Message":
         try:
-            await self.app(scope, bounded, send)
-        except _TooLarge as exc:
-            await _refuse(scope, send, 413, "PayloadTooLarge",
-                          f"the request body is limited to {exc.limit:,} bytes")
+            return await receive()
+        except _BodyError as exc:
+            failed.append(exc)
+            raise
+
+    async def sending(message: "Message") -> None:
+        nonlocal started
+        if failed:
+            return     # the app's answer to our exception: ours goes out below
+        started = started or message["type"] == "http.response.start"
+        await send(message)
+
+    try:
+        await app(scope, reading, sending)
+    except _BodyError as exc:
+        if not failed:
+            failed.append(exc)
+    if failed and not started:
+        await _refuse(scope, send, failed[0].status, failed[0].name, failed[0].message)
 
 
-class _TooLarge(Exception):
+class _Busy(Exception):
+    """The server has no place for this work now (503 ``Busy``, ``Retry-After: 1``)."""
+
+
+class _BodyError(Exception):
+    """A request body refused while it arrives: ``status``, ``name``, ``message``."""
+
+    def __init__(self, status: int, name: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.name, self.message = status, name, message
+
+
+class _TooLarge(_BodyError):
     def __init__(self, limit: int) -> None:
-        self.limit = limit
+        super().__init__(413, "PayloadTooLarge", f"the request body is limited to {limit:,} bytes")
 
 
-async def _refuse(scope: "Scope", send: "Send", status: int, name: str, message: str) -> None:
+class _SlowBody(_BodyError):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, "RequestTimeout",
+                         f"the request body did not arrive within {seconds:g} s")
+
+
+async def _refuse(scope: "Scope", send: "Send", status: int, name: str, message: str,
+                  retry: float | None = None) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
     body = json.dumps({"error": name, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode())]
+    if retry is not None:
+        headers.append((b"retry-after", retry_after(retry).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+# ---------------------------------------------------------------- CORS for the engine routes
+
+ENGINE_PATHS = ("/move", "/eval", "/cube")
+
+
+def cors_origins(text: str | None) -> tuple[str, ...]:
+    """The origins of ``BACKGAMMON_CORS_ORIGINS`` (comma-separated, ``*`` for any),
+    each checked to be a bare origin (``https://example.org``, no path).
+
+    >>> cors_origins("https://a.example, http://localhost:3000")
+    ('https://a.example', 'http://localhost:3000')
+    """
+    out = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        scheme, _, rest = item.partition("://")
+        if item != "*" and (scheme not in ("http", "https") or not rest or "/" in rest):
+            raise ValueError(f"a CORS origin is * or scheme://host[:port], got {item[:80]!r}")
+        out.append(item)
+    return tuple(out)
+
+
+DOCS_ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}
+
+
+def docs_assets(path: str | None) -> str | None:
+    """The directory of ``BACKGAMMON_DOCS_ASSETS`` (Swagger UI 5's
+    ``swagger-ui-bundle.js`` and ``swagger-ui.css``, e.g. the ``dist`` of npm's
+    ``swagger-ui-dist``), checked; None: ``/docs`` loads them from FastAPI's CDN.
+
+    >>> docs_assets(None) is None
+    True
+    """
+    if not path:
+        return None
+    missing = [n for n in DOCS_ASSETS if not os.path.isfile(os.path.join(path, n))]
+    if missing:
+        raise ValueError(f"BACKGAMMON_DOCS_ASSETS is a directory with {' and '.join(DOCS_ASSETS)}"
+                         f" (Swagger UI 5); {', '.join(missing)} missing in {path[:100]!r}")
+    return os.path.abspath(path)
+
+
+class _Cors:
+    """CORS on the engine routes (wildbg's ``/move`` and ``/eval``, and ``/cube``) for
+    the configured origins only: a preflight ``OPTIONS`` is answered 204, a ``GET``
+    carries ``Access-Control-Allow-Origin``.  The game routes never answer CORS (a
+    page on another site cannot act with a player's token through its visitor)."""
+
+    def __init__(self, app: "ASGIApp", origins: tuple[str, ...]) -> None:
+        self.app, self.origins = app, origins
+
+    async def __call__(self, scope: "Scope", receive: "Receive", send: "Send") -> None:
+        if scope["type"] != "http" or not self.origins or scope.get("path") not in ENGINE_PATHS:
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        if origin is None or ("*" not in self.origins
+                              and origin.decode("latin-1") not in self.origins):
+            return await self.app(scope, receive, send)
+        allow = [(b"access-control-allow-origin", b"*" if "*" in self.origins else origin),
+                 (b"vary", b"Origin")]
+        if scope.get("method") == "OPTIONS" and b"access-control-request-method" in headers:
+            asked = headers.get(b"access-control-request-headers", b"")
+            safe = bytes(c for c in asked if chr(c).isalnum() or chr(c) in "-_, ")[:200]
+            await send({"type": "http.response.start", "status": 204, "headers": allow + [
+                (b"access-control-allow-methods", b"GET, OPTIONS"),
+                (b"access-control-allow-headers", safe or b"*"),
+                (b"access-control-max-age", b"600")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+
+        async def sending(message: "Message") -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": list(message.get("headers", [])) + allow}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+# ---------------------------------------------------------------- per-client budgets (pure ASGI)
+
+_METER: "contextvars.ContextVar[list[float]]" = contextvars.ContextVar("backgammon_cpu_meter")
+FREE_PATHS = ("/health", "/ready")   # probes: never counted against a client
+
+
+def _metered(fn: Any) -> Any:
+    """``fn`` (a sync route handler, run in a worker thread) adding the CPU time
+    of its thread to the request's meter, which :class:`_Guard` charges to the
+    client's CPU budget."""
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        start = time.thread_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            meter = _METER.get(None)
+            if meter is not None:
+                meter[0] += time.thread_time() - start
+    return run
+
+
+_noted: dict[tuple[str, str], float] = {}
+_noted_lock = threading.Lock()
+
+
+def _note_refusal(who: str, budget: str) -> None:
+    """Log (a warning) that ``who`` went over ``budget``: once a minute per client and
+    budget, so that an operator sees who is refused without a line per request."""
+    now = time.monotonic()
+    with _noted_lock:
+        if now - _noted.get((who, budget), -1e9) < 60.0:
+            return
+        _noted[(who, budget)] = now
+        if len(_noted) > 10_000:
+            for key in [k for k, t in _noted.items() if now - t >= 60.0]:
+                del _noted[key]
+    log.warning("client %s is over its budget of %s: refused (429) for now", who, budget)
+
+
+class _Guard:
+    """Each request's client address (:func:`~backgammon.server.limits.client_address`,
+    kept in ``scope["state"]["client"]``) and its budgets: requests a minute,
+    requests at once and CPU seconds a minute (429 with ``Retry-After``), and a
+    body that must arrive within ``Limits.body_timeout`` (408)."""
+
+    def __init__(self, app: "ASGIApp", limits: Limits, cpu: Buckets) -> None:
+        self.app, self.limits, self.cpu = app, limits, cpu
+        self.proxies = limits.proxies
+        self.requests = Buckets(limits.requests_per_minute)
+        self.inflight = Counts()
+
+    async def __call__(self, scope: "Scope", receive: "Receive", send: "Send") -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        who = client_address(scope.get("client"), scope.get("headers", []), self.proxies)
+        scope.setdefault("state", {})["client"] = who
+        if scope.get("path") in FREE_PATHS and scope["type"] == "http":
+            return await self.app(scope, receive, send)
+        wait = self.requests.acquire(who)   # a WebSocket's handshake counts as a request
+        if wait and scope["type"] == "websocket":
+            _note_refusal(who, "requests a minute")
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": 1013,
+                            "reason": f"too many requests (retry after {retry_after(wait)} s)"})
+            return
+        if scope["type"] == "websocket":
+            return await self.app(scope, receive, send)
+        if wait:
+            _note_refusal(who, "requests a minute")
+            return await _refuse(scope, send, 429, "TooManyRequests",
+                                 f"{self.limits.requests_per_minute} requests a minute per client: "
+                                 f"try again in {retry_after(wait)} s", retry=wait)
+        wait = self.cpu.wait(who, 0.0)   # any budget left: the request runs, then pays
+        if wait:
+            _note_refusal(who, "CPU seconds a minute")
+            return await _refuse(scope, send, 429, "TooManyRequests",
+                                 f"this client used its {self.limits.cpu_seconds_per_minute:g} "
+                                 f"CPU seconds a minute: try again in {retry_after(wait)} s",
+                                 retry=wait)
+        if not self.inflight.enter(who, self.limits.concurrent_requests):
+            _note_refusal(who, "requests at once")
+            return await _refuse(scope, send, 429, "TooManyRequests",
+                                 f"{self.limits.concurrent_requests} requests at once per client: "
+                                 "wait for an answer", retry=1.0)
+        meter = [0.0]
+        token = _METER.set(meter)
+        timeout = self.limits.body_timeout
+
+        body_done = False
+
+        async def timed() -> "Message":   # the body's parts each within the timeout
+            nonlocal body_done
+            if body_done:   # e.g. waiting for a disconnect: no limit
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), timeout)
+            except asyncio.TimeoutError:
+                raise _SlowBody(timeout) from None
+            body_done = message["type"] != "http.request" or not message.get("more_body")
+            return message
+
+        try:
+            await _answer_body_errors(self.app, scope, timed, send)
+        finally:
+            _METER.reset(token)
+            self.inflight.leave(who)
+            if meter[0] > 0:
+                self.cpu.take(who, meter[0])
+
 
 
 # ---------------------------------------------------------------- the app
 
 def create_app(database: str | None = None, *, evaluator: Any = None,
-               keep_days: float | None = None) -> Any:
+               keep_days: float | None = None, limits: Limits | None = None,
+               cors: Optional[tuple[str, ...]] = None) -> Any:
     """The service on ``database`` (default: ``$BACKGAMMON_DATABASE``, else SQLite
     in the user's data directory).  With ``keep_days``, games idle for longer
     (no action) and jobs as old are deleted at start and every hour
-    (:meth:`Store.purge`); by default nothing is ever deleted."""
+    (:meth:`Store.purge`); by default nothing is ever deleted.  ``limits``:
+    what one client may take (default :meth:`Limits.from_env`, the
+    ``BACKGAMMON_LIMIT_*`` variables, else :class:`Limits`' defaults).  ``cors``: the
+    origins whose pages may call the engine routes (default
+    ``$BACKGAMMON_CORS_ORIGINS``, else none; ``("*",)`` for any).
+
+        >>> app = create_app("sqlite://:memory:", limits=Limits(sockets=4))  # doctest: +SKIP
+    """
     idle = keep_seconds(keep_days)
+    limits = Limits.from_env() if limits is None else limits
+    cors = cors_origins(os.environ.get("BACKGAMMON_CORS_ORIGINS")) if cors is None \
+        else cors_origins(",".join(cors))
+    assets = docs_assets(os.environ.get("BACKGAMMON_DOCS_ASSETS"))
     try:
         from fastapi import FastAPI, File, Header, Query, Request, UploadFile, WebSocket
         from fastapi.exceptions import RequestValidationError
         from fastapi.responses import HTMLResponse, JSONResponse, Response
-        from pydantic import BaseModel, ConfigDict, Field
+        from fastapi.routing import APIRoute
+        from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
         from starlette.exceptions import HTTPException
         from starlette.websockets import WebSocketDisconnect
     except ImportError:  # pragma: no cover - the extra is missing
@@ -134,8 +416,25 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="backgammon-rollout")
     analyses = threading.BoundedSemaphore(MAX_ANALYSES)
     sockets: dict[str, set[asyncio.Event]] = {}
-    counters = {"sockets": 0, "queued": 0}
-    counters_lock = threading.Lock()  # "queued" moves in request and job threads
+    counters = {"sockets": 0}
+    client_sockets = Counts()   # open WebSockets per client address
+    deep = threading.BoundedSemaphore(limits.deep_searches)   # ply >= 1 engine work at once
+
+    @contextmanager
+    def searching(ply: int) -> Iterator[None]:
+        """A place for an engine request at ``ply`` (ply 0 needs none): else 503 Busy."""
+        if ply == 0:
+            yield
+            return
+        if not deep.acquire(blocking=False):
+            raise _Busy(f"{limits.deep_searches} searches at ply 1 or 2 are running: "
+                        "try again in a second, or ask at ply 0")
+        try:
+            yield
+        finally:
+            deep.release()
+    cpu = Buckets(limits.cpu_seconds_per_minute)   # CPU seconds per client address
+    queue = _JobQueue(limits.jobs)
     loop_box: dict[str, asyncio.AbstractEventLoop] = {}
     owner = secrets.token_hex(8)    # this process, as the owner of its rollout jobs
 
@@ -147,6 +446,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
             try:
                 await asyncio.to_thread(store.beat, owner)
                 await asyncio.to_thread(store.forget_quotas)
+                await asyncio.to_thread(queue.drop_cancelled, store)  # cancelled elsewhere
             except Exception:  # the database is away: the next beat tries again
                 log.warning("could not renew the lease of this process's jobs", exc_info=True)
 
@@ -176,8 +476,36 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     app = FastAPI(title="backgammon", version=_version(), lifespan=lifespan,
                   description="Games with persisted journals, a wildbg-compatible engine API "
                               "(GET /move, GET /eval), cube decisions, rollouts as jobs and "
-                              "match analysis, from the backgammon library.")
-    app.state.store, app.state.service = store, service
+                              "match analysis, from the backgammon library.",
+                  docs_url=None if assets else "/docs", redoc_url=None if assets else "/redoc")
+    if assets is not None:   # Swagger UI from the operator's copy, not from a CDN
+        from fastapi.openapi.docs import get_swagger_ui_html
+
+        @app.get("/docs", include_in_schema=False)
+        def docs() -> Any:
+            return get_swagger_ui_html(openapi_url="/openapi.json", title="backgammon: API",
+                                       swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                       swagger_css_url="/docs-assets/swagger-ui.css",
+                                       swagger_favicon_url="/favicon.svg")
+
+        @app.get("/docs-assets/{name}", include_in_schema=False)
+        def docs_asset(name: str) -> Any:
+            if name not in DOCS_ASSETS:
+                raise NotFound(f"no asset {name[:40]!r}")
+            with open(os.path.join(assets, name), "rb") as f:
+                return Response(f.read(), media_type=DOCS_ASSETS[name],
+                                headers={"Cache-Control": "public, max-age=86400"})
+    app.state.store, app.state.service, app.state.limits = store, service, limits
+
+    class MeteredRoute(APIRoute):
+        """A route whose sync handler's CPU time is charged to its client."""
+
+        def __init__(self, path: str, endpoint: Any, **kwargs: Any) -> None:
+            if not inspect.iscoroutinefunction(endpoint):
+                endpoint = _metered(endpoint)
+            super().__init__(path, endpoint, **kwargs)
+
+    app.router.route_class = MeteredRoute
 
     def notify(game_id: str) -> None:
         """Wake this process's WebSockets of a game (called from worker threads)."""
@@ -211,7 +539,35 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
-        return error(exc.status_code, "HTTPError", str(exc.detail))
+        response = error(exc.status_code, "HTTPError", str(exc.detail))
+        for name, value in (exc.headers or {}).items():
+            response.headers[name] = value
+        if exc.status_code == 405:   # every method of the path, not only the first route's
+            from starlette.routing import Match
+            methods: set[str] = set()
+            for route in app.routes:
+                if route.matches(request.scope)[0] is not Match.NONE:
+                    methods |= set(getattr(route, "methods", None) or ())
+            if methods:
+                response.headers["Allow"] = ", ".join(sorted(methods))
+        return response
+
+    async def _store_down(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("the database refused %s %s: %s", request.method, request.url.path,
+                    str(exc)[:200])
+        response = error(503, "StoreUnavailable", "the database cannot be reached or refuses "
+                         "writes (logged on the server): try again later")
+        response.headers["Retry-After"] = "5"
+        return response
+
+    for cls in unavailable_errors():
+        app.add_exception_handler(cls, _store_down)
+
+    @app.exception_handler(_Busy)
+    async def _busy(request: Request, exc: _Busy) -> JSONResponse:
+        response = error(503, "Busy", str(exc))
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
@@ -220,28 +576,33 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     # ------------------------------------------------------------ models
 
+    # an integer as JSON Schema has it: 3 or 3.0, never true or "3"
+    JsonInt = Annotated[int, BeforeValidator(_json_int)]
+
     class Strict(BaseModel):
         model_config = ConfigDict(extra="forbid")
 
     class RulesModel(Strict):
-        cube: bool = True
-        max_cube: int = 64
-        jacoby: bool = False
-        beaver: bool = False
-        automatic_doubles: int = 0
-        backgammon_value: int = 3
+        cube: StrictBool = True
+        max_cube: JsonInt = 64
+        jacoby: StrictBool = False
+        beaver: StrictBool = False
+        automatic_doubles: JsonInt = 0
+        backgammon_value: JsonInt = 3
         opening: Literal["opening_dice", "roll_again"] = "opening_dice"
 
     class BotModel(Strict):
-        seat: Literal[0, 1] = 1
-        ply: Literal[0, 1, 2] = 0
+        seat: JsonInt = Field(1, ge=0, le=1)
+        ply: JsonInt = Field(0, ge=0, le=2)
 
     class GameCreate(Strict):
-        match_length: int = Field(0, ge=0, le=64, description="0: a money game; N: a match to N")
+        match_length: JsonInt = Field(0, ge=0, le=64,
+                                        description="0: a money game; N: a match to N")
         rules: Optional[RulesModel] = None
         bot: Optional[BotModel] = Field(None, description="a seat played by the server's bot")
-        over_the_board: bool = Field(False, description="the players enter the dice they roll")
-        crawford: bool = True
+        over_the_board: StrictBool = Field(False,
+                                           description="the players enter the dice they roll")
+        crawford: StrictBool = True
 
     class Created(BaseModel):
         id: str
@@ -250,23 +611,25 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
     class ActionModel(Strict):
         action: Literal["roll", "play", "double", "take", "drop", "beaver", "resign",
                         "accept", "reject"]
-        seq: int = Field(..., ge=0, description="the game's seq this action follows")
+        seq: JsonInt = Field(..., ge=0, description="the game's seq this action follows")
         play: Optional[str] = Field(None, max_length=200,
                                     description='gnubg notation, e.g. "8/5 6/5"; "" for no move')
-        moves: Optional[list[tuple[int, int]]] = Field(None, max_length=8)
-        points: Optional[int] = Field(None, ge=1, le=3,
+        moves: Optional[list[tuple[JsonInt, JsonInt]]] = Field(None, max_length=8)
+        points: Optional[JsonInt] = Field(None, ge=1, le=3,
                                       description="resign: 1 single, 2 gammon, 3 backgammon")
-        dice: Optional[tuple[int, int]] = Field(None, description="over the board: the roll")
+        dice: Optional[tuple[JsonInt, JsonInt]] = Field(
+            None, description="over the board: the roll")
 
     class RolloutRequest(Strict):
         position: str = Field("4HPwATDgc/ABMA", max_length=100,
                               description="a Position ID, GNUbgID or XGID")
-        games: int = Field(1296, ge=1, le=MAX_ROLLOUT_GAMES)
-        seed: Optional[int] = Field(None, ge=0, lt=2**63)
+        games: JsonInt = Field(1296, ge=1, le=MAX_ROLLOUT_GAMES)
+        seed: Optional[JsonInt] = Field(None, ge=0, le=2**53,
+                                       description="up to 2**53 (exact in every JSON reader)")
         policy: Literal["net", "pubeval", "random"] = "net"
-        cube: bool = False
-        variance_reduction: bool = False
-        truncate: Optional[int] = Field(None, ge=1, le=1000)
+        cube: StrictBool = False
+        variance_reduction: StrictBool = False
+        truncate: Optional[JsonInt] = Field(None, ge=1, le=1000)
 
     class MoveDetail(BaseModel):
         model_config = ConfigDict(populate_by_name=True)
@@ -340,7 +703,8 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         game = engine.game_from_id(position)
         if game is not None and score is None:
             score = engine.id_score(game)   # an XGID or GNUbgID brings its match score
-        return engine.move_response(pos, dice, score, ply, evaluator)
+        with searching(ply):
+            return engine.move_response(pos, dice, score, ply, evaluator)
 
     @app.get("/eval", response_model=EvalResponse, responses=errors, tags=["engine (wildbg)"])
     def get_eval(x_away: int = Query(0, ge=0), o_away: int = Query(0, ge=0),
@@ -350,7 +714,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                  post_crawford: bool = Query(False), points: dict[str, Optional[int]] = Points) -> Any:
         """The five chances of the player on roll and the cube advice (wildbg's ``/eval``).
         An XGID or GNUbgID as ``position`` brings its cube, owner and match score."""
-        decision = _decision(points, position, x_away, o_away, ply, cube, owner, post_crawford)
+        with searching(ply):
+            decision = _decision(points, position, x_away, o_away, ply, cube, owner,
+                                 post_crawford)
         double = decision.available and decision.action.startswith(("Double", "Redouble"))
         return {"cube": {"double": bool(double), "accept": bool(decision.take)},
                 "probabilities": dict(zip(("win", "winG", "winBg", "loseG", "loseBg"),
@@ -379,8 +745,9 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         """The full cube decision: the equities of no double, double/take and
         double/pass, the proper action and each action's error
         (:meth:`CubeDecision.to_dict`); an XGID or GNUbgID brings its cube and score."""
-        return _decision(points, position, x_away, o_away, ply, cube, owner,
-                         post_crawford).to_dict()
+        with searching(ply):
+            return _decision(points, position, x_away, o_away, ply, cube, owner,
+                             post_crawford).to_dict()
 
     # ------------------------------------------------------------ games
 
@@ -391,7 +758,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         A client address may create ``MAX_GAMES_PER_MINUTE`` games at once, then
         one a second (429 with ``Retry-After`` beyond), counted in the database
         across every worker."""
-        address = request.client.host if request.client else "-"
+        address = request.state.client   # the proxy's client only from a trusted proxy
         wait = store.take_token("games:" + address[:100], MAX_GAMES_PER_MINUTE)
         if wait:
             seconds = max(1, int(wait + 0.999))
@@ -428,13 +795,16 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         return state
 
     @app.get("/games/{game_id}/actions", tags=["games"])
-    def get_actions(game_id: str, start: int = Query(0, ge=0)) -> Any:
-        """The journal from ``start`` on: ``{"seq", "entries": [{game, player, kind, value}]}``."""
+    def get_actions(game_id: str, start: int = Query(0, ge=0, le=MAX_JOURNAL)) -> Any:
+        """The journal from ``start`` on: ``{"start", "seq", "entries": [{game, player,
+        kind, value}]}``; ``seq`` is the game's (a ``start`` beyond it gives no entries)."""
         gid = _game_id(game_id)
-        if store.seq(gid) is None:
+        seq = store.seq(gid)
+        if seq is None:
             raise NotFound(f"no game {gid!r}")
-        entries = service.entries(gid, start)
-        return {"start": start, "seq": start + len(entries), "entries": entries}
+        entries = service.entries(gid, start) if start < seq else []
+        return {"start": start, "seq": start + len(entries) if entries else seq,
+                "entries": entries}
 
     @app.get("/games/{game_id}/export", tags=["games"])
     def export(game_id: str, format: Literal["mat", "sgf", "json"] = Query("json")) -> Any:
@@ -465,14 +835,28 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
         """Every change of the game: first ``{"type": "state", "state"}``, then for
         each committed request ``{"type": "actions", "entries", "state"}``."""
         gid = game_id[:64]
-        seq = await asyncio.to_thread(store.seq, gid)
+        who = websocket.scope.get("state", {}).get("client", "-")
+        if not client_sockets.enter(who, limits.sockets):
+            _note_refusal(who, "WebSockets")
+            await _ws_busy(websocket, f"{limits.sockets} WebSockets per client: close one "
+                                      "and try again")
+            return
+        try:
+            await _ws_game(websocket, gid, who)
+        finally:
+            client_sockets.leave(who)
+
+    async def _ws_game(websocket: WebSocket, gid: str, who: str) -> None:
+        seq = None if not _valid_id(gid) else await asyncio.to_thread(store.seq, gid)
         if seq is None:
             await websocket.close(code=4404)
             return
-        mine = sockets.setdefault(gid, set())
+        mine = sockets.get(gid, set())
         if counters["sockets"] >= MAX_SOCKETS or len(mine) >= MAX_SOCKETS_PER_GAME:
-            await websocket.close(code=1013)  # try again later
+            await _ws_busy(websocket, "this server (or game) has as many WebSockets as it "
+                                      "takes: try again later")
             return
+        sockets[gid] = mine
         event = asyncio.Event()
         mine.add(event)
         counters["sockets"] += 1
@@ -508,82 +892,252 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
 
     # ------------------------------------------------------------ rollouts
 
-    @app.post("/rollouts", status_code=202, tags=["rollouts"])
-    def create_rollout(body: RolloutRequest) -> Any:
+    @app.post("/rollouts", status_code=202, tags=["rollouts"],
+              responses={400: {"model": ErrorMessage}, 429: {"model": ErrorMessage},
+                         503: {"model": ErrorMessage}})
+    def create_rollout(body: RolloutRequest, request: Request) -> Any:
         """Starts a rollout (a job): poll ``GET /rollouts/{id}`` for its progress
-        and result, ``DELETE`` it to cancel."""
+        and result, ``DELETE`` it to cancel (with ``Authorization: Bearer TOKEN``,
+        the ``token`` of this answer, or from the same client address).  A client may have ``Limits.jobs``
+        jobs queued or running (429 beyond); a process queues ``MAX_JOBS_QUEUED``
+        (503 beyond); a cancelled job frees its place at once."""
         from backgammon.rollout import read_position
         read_position(body.position)  # a bad position is refused now, not in the job
-        with counters_lock:
-            if counters["queued"] >= MAX_JOBS_QUEUED:
-                return error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
-            counters["queued"] += 1
-        job_id = secrets.token_urlsafe(12)
-        request = body.model_dump()
-        store.create_job(job_id, "rollout", request, body.games, owner=owner)
-        jobs.submit(_run_rollout, store, job_id, request, counters, counters_lock)
-        return {"id": job_id, "status": "queued", "done": 0, "total": body.games}
+        who = request.state.client
+        job_id, cancel_token = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
+        refused = queue.admit(job_id, who)
+        if refused == "client":
+            _note_refusal(who, "rollout jobs")
+            response = error(429, "TooManyRequests", f"{limits.jobs} rollouts per client at "
+                             "once: wait for one to finish, or cancel one")
+            response.headers["Retry-After"] = "10"
+            return response
+        if refused:
+            response = error(503, "Busy", f"{MAX_JOBS_QUEUED} rollouts are waiting: try later")
+            response.headers["Retry-After"] = "30"
+            return response
+        try:
+            job = body.model_dump()
+            store.create_job(job_id, "rollout", job, body.games, owner=owner, client=who,
+                             token=hashlib.sha256(cancel_token.encode()).hexdigest())
+            queue.attach(job_id, jobs.submit(queue.run, job_id, _run_rollout, store, job_id, job))
+        except BaseException:
+            queue.release(job_id)
+            raise
+        return {"id": job_id, "status": "queued", "done": 0, "total": body.games,
+                "token": cancel_token}
 
-    @app.get("/rollouts/{job_id}", tags=["rollouts"])
+    @app.get("/rollouts/{job_id}", tags=["rollouts"], responses={404: {"model": ErrorMessage}})
     def get_rollout(job_id: str) -> Any:
         """The job: ``status`` (queued, running, done, failed, cancelled),
         ``done`` of ``total`` games, and ``result`` once done.  A job whose
         process stopped (no heartbeat for ``JOB_LEASE_SECONDS``) is failed."""
-        store.expire_job(job_id[:64], JOB_LEASE_SECONDS)
-        job = store.job(job_id[:64])
+        job = None
+        if _valid_id(job_id):
+            store.expire_job(job_id, JOB_LEASE_SECONDS)
+            job = store.job(job_id)
         if job is None or job["kind"] != "rollout":
             raise NotFound(f"no rollout {job_id[:64]!r}")
         job.pop("cancel")
         job.pop("heartbeat")
         return job
 
-    @app.delete("/rollouts/{job_id}", tags=["rollouts"])
-    def cancel_rollout(job_id: str) -> Any:
-        if store.job(job_id[:64]) is None:
+    @app.delete("/rollouts/{job_id}", tags=["rollouts"],
+                responses={403: {"model": ErrorMessage}, 404: {"model": ErrorMessage}})
+    def cancel_rollout(job_id: str, request: Request,
+                       authorization: Optional[str] = Header(None)) -> Any:
+        """Cancels the job: a queued one at once (its place is free), a running
+        one within a quarter of a second.  Only its holder may: the ``token``
+        given when it was created (``Authorization: Bearer TOKEN``), or the
+        client address that created it (403 for anyone else)."""
+        holder = store.job_holder(job_id) if _valid_id(job_id) else None
+        if holder is None:
             raise NotFound(f"no rollout {job_id[:64]!r}")
-        store.cancel_job(job_id[:64])
+        client, token_hash = holder
+        given = authorization[len("Bearer "):].strip() if authorization and \
+            authorization.startswith("Bearer ") else None
+        by_token = token_hash is not None and given is not None and hmac.compare_digest(
+            token_hash, hashlib.sha256(given.encode()).hexdigest())
+        if not by_token and client is not None and client != request.state.client:
+            raise Forbidden("only the client that started this job, or its token "
+                            "(Authorization: Bearer TOKEN), may cancel it")
+        store.cancel_job(job_id)
+        queue.cancel(job_id)
         return get_rollout(job_id)
 
     # ------------------------------------------------------------ analysis
 
-    @app.post("/analyse", tags=["analysis"], responses=errors)
-    def analyse_upload(file: UploadFile = File(..., description="a .mat or .sgf record"),
-                       ply: int = Query(0, ge=0, le=1),
-                       format: Literal["json", "html"] = Query("json")) -> Any:
+    @app.post("/analyse", tags=["analysis"],
+              responses={**errors, 413: {"model": ErrorMessage}, 429: {"model": ErrorMessage},
+                         503: {"model": ErrorMessage}, 504: {"model": ErrorMessage}})
+    async def analyse_upload(request: Request,
+                             file: UploadFile = File(..., description="a .mat or .sgf record"),
+                             ply: int = Query(0, ge=0, le=1),
+                             format: Literal["json", "html"] = Query("json"),
+                             x_requested_with: Optional[str] = Header(
+                                 None, max_length=100,
+                                 description="required, any value: an upload must not be a "
+                                             "CORS-simple request")) -> Any:
         """The analysis of an uploaded match (:class:`~backgammon.Analysis`), as
-        JSON or as the self-contained HTML report."""
-        data = file.file.read(MAX_UPLOAD + 1)
+        JSON or as the self-contained HTML report.  The request needs an
+        ``X-Requested-With`` header (any value), so that other sites' pages
+        cannot make their visitors' browsers upload.  It runs in a child
+        process, stopped after ``Limits.analysis_seconds`` (504) or as soon as
+        the client goes; its wall time counts against the client's CPU budget."""
+        if not x_requested_with:
+            return error(400, "BadRequest", "an upload needs the header X-Requested-With "
+                                            "(any value), e.g. X-Requested-With: backgammon")
+        data = await file.read(MAX_UPLOAD + 1)
         if len(data) > MAX_UPLOAD:
             return error(413, "PayloadTooLarge", f"an upload is limited to {MAX_UPLOAD:,} bytes")
         if not analyses.acquire(blocking=False):
-            return error(503, "Busy", f"{MAX_ANALYSES} analyses are running: try later")
+            response = error(503, "Busy", f"{MAX_ANALYSES} analyses are running: try later")
+            response.headers["Retry-After"] = "10"
+            return response
+        began = time.monotonic()
         try:
-            result = _analyse(data, file.filename or "", ply)
+            outcome = await _analyse_in_child(request, data, file.filename or "", ply, format,
+                                              limits.analysis_seconds)
         finally:
             analyses.release()
+            cpu.take(request.state.client, time.monotonic() - began)
+        if outcome is None:   # the client went away: nobody to answer
+            return Response(status_code=499)
+        if outcome[0] == "timeout":
+            return error(504, "AnalysisTimeout", f"the analysis took more than "
+                         f"{limits.analysis_seconds:g} s and was stopped: upload a shorter match "
+                         "or analyse at ply 0")
+        if outcome[0] == "error":
+            return error(400, outcome[1], outcome[2])
+        if outcome[0] != "ok":
+            log.error("an analysis failed: %s", outcome[1])
+            return error(500, "InternalError", "internal server error (logged on the server)")
         if format == "html":
-            return HTMLResponse(result.to_html())
-        return JSONResponse(result.to_dict())
+            return HTMLResponse(outcome[1])
+        return JSONResponse(outcome[1])
 
     # ------------------------------------------------------------ the page
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> Any:
-        return HTMLResponse(_static("index.html"))
+        return HTMLResponse(_static("index.html"), headers=PAGE_HEADERS)
 
     @app.get("/client.js", include_in_schema=False)
     def client_js() -> Any:
-        return Response(_static("client.js"), media_type="text/javascript")
+        return Response(_static("client.js"), media_type="text/javascript",
+                        headers=PAGE_HEADERS)
+
+    @app.get("/favicon.svg", include_in_schema=False)
+    def favicon_svg() -> Any:
+        return Response(_static("favicon.svg"), media_type="image/svg+xml",
+                        headers={**PAGE_HEADERS, "Cache-Control": "public, max-age=86400"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon_ico() -> Any:   # browsers ask for it: the page links the SVG
+        return Response(status_code=204, headers={"Cache-Control": "public, max-age=86400"})
+
+    probed: dict[str, Any] = {"at": -1e9, "result": None}
+    probe_lock = threading.Lock()
+
+    def probe() -> dict[str, bool]:
+        """Whether the store reads and writes (a real write), at most once a second."""
+        with probe_lock:
+            if time.monotonic() - probed["at"] >= 1.0:
+                probed["result"], probed["at"] = store.probe(), time.monotonic()
+            return dict(probed["result"])
 
     @app.get("/health", tags=["service"])
     def health() -> Any:
-        store.seq("-")  # the database answers
-        return {"status": "ok", "version": _version()}
+        """Liveness and what the database allows: ``{"status": "ok" | "degraded",
+        "version", "database": {"reads", "writes"}}`` (200 while the process
+        serves; "degraded" when the database refuses reads or writes)."""
+        db = probe()
+        return {"status": "ok" if db["writes"] else "degraded", "version": _version(),
+                "database": db}
 
-    return _Limits(app)
+    @app.get("/ready", tags=["service"], responses={503: {"model": ErrorMessage}})
+    def ready() -> Any:
+        """Readiness for a load balancer: 200 when the database takes writes,
+        else 503 with ``Retry-After`` (send players elsewhere)."""
+        db = probe()
+        if not db["writes"]:
+            response = error(503, "NotReady", "the database " + (
+                "does not accept writes" if db["reads"] else "cannot be reached"),
+                database=db)
+            response.headers["Retry-After"] = "5"
+            return response
+        return {"status": "ready", "database": db}
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's schema, with the errors this server really sends: every
+        error is ``ErrorMessage`` (never FastAPI's 422 ``HTTPValidationError``)."""
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+            schema = get_openapi(title=app.title, version=app.version,
+                                 description=app.description, routes=app.routes)
+            _declare_errors(schema)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return _Guard(_Cors(_Limits(app), cors), limits, cpu)
 
 
 # ---------------------------------------------------------------- helpers
+
+_ERRORS = {
+    400: "a bad request: a parameter, the body or an action refused (`error` names why)",
+    403: "the token does not hold the seat that must act",
+    404: "no such game, job or route",
+    405: "the method is not one of the route's (see the Allow header)",
+    408: "the request body did not arrive in time",
+    409: "the game moved on (the body's `seq` is the game's now)",
+    413: "the request body is too large",
+    414: "the path or the query string is too long",
+    429: "this client is over a budget: try again after Retry-After seconds",
+    500: "a bug (logged on the server); the message says no more",
+    503: "busy, or the database is away: try again after Retry-After seconds",
+    504: "the work took longer than its limit and was stopped",
+}
+
+
+def _declare_errors(schema: dict[str, Any]) -> None:
+    """Replace FastAPI's 422 in every operation of ``schema`` by the errors the
+    server sends, each an ``ErrorMessage`` (``Retry-After`` on 429 and 503)."""
+    ref = {"$ref": "#/components/schemas/ErrorMessage"}
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    components["ErrorMessage"] = {
+        "title": "ErrorMessage", "type": "object", "required": ["error", "message"],
+        "properties": {"error": {"type": "string", "title": "Error"},
+                       "message": {"type": "string", "title": "Message"}}}
+    retry = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+    for path, operations in schema.get("paths", {}).items():
+        for method, op in operations.items():
+            responses = op.setdefault("responses", {})
+            responses.pop("422", None)
+            codes = {405, 414, 500, 503}
+            if path not in FREE_PATHS:
+                codes.add(429)
+            if op.get("parameters") or op.get("requestBody"):
+                codes.add(400)
+            if op.get("requestBody"):
+                codes |= {408, 413}
+            if "{" in path:
+                codes.add(404)
+            codes |= {int(c) for c in responses if c.isdigit() and int(c) >= 400}
+            for code in sorted(codes):
+                entry = responses.setdefault(str(code), {})
+                entry["description"] = entry.get("description") if entry.get(
+                    "description") not in (None, "", "Error") else _ERRORS.get(code, "an error")
+                entry["content"] = {"application/json": {"schema": ref}}
+                if code in (429, 503):
+                    entry["headers"] = retry
+                if code == 405:
+                    entry["headers"] = {"Allow": {"description": "the route's methods",
+                                                  "schema": {"type": "string"}}}
+
 
 def keep_seconds(keep_days: float | None) -> float | None:
     """``keep_days`` in seconds, checked (None: keep everything)."""
@@ -600,10 +1154,104 @@ def _version() -> str:
     return __version__
 
 
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def _json_int(value: Any) -> Any:
+    """An integer of a JSON body: an int, or a float with no fraction (JSON Schema's
+    ``integer``); a boolean or a string is refused."""
+    if isinstance(value, bool) or isinstance(value, str):
+        raise ValueError("Input should be a valid integer")
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
+def _valid_id(text: str) -> bool:
+    """Whether ``text`` may be an id of ours (up to 64 URL-safe characters): anything
+    else (a NUL byte, say, which PostgreSQL refuses) is no game or job at all."""
+    return 0 < len(text) <= 64 and _ID_CHARS.issuperset(text)
+
+
 def _game_id(text: str) -> str:
-    if len(text) > 64:
-        raise NotFound(f"no game {text[:20]!r}...")
+    if not _valid_id(text):
+        raise NotFound(f"no game {text[:20]!r}" + ("..." if len(text) > 20 else ""))
     return text
+
+
+async def _ws_busy(websocket: Any, reason: str, seconds: int = 5) -> None:
+    """Accept and close at once with 1013 ("try again later"): refused before the
+    handshake, a browser would see only an HTTP 403.  The reason carries
+    the seconds to wait, as ``Retry-After`` would."""
+    await websocket.accept()
+    await websocket.close(code=1013, reason=f"{reason} (retry after {seconds} s)"[:120])
+
+
+class _JobQueue:
+    """This process's rollout jobs, queued or running, and whose they are: at most
+    ``per_client`` per client address and ``MAX_JOBS_QUEUED`` waiting; a job
+    cancelled while it waits leaves at once.
+
+    >>> q = _JobQueue(1)
+    >>> q.admit("j1", "10.0.0.1"), q.admit("j2", "10.0.0.1"), q.admit("j3", "10.0.0.2")
+    (None, 'client', None)
+    """
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._jobs: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, job_id: str, client: str) -> str | None:
+        """None (a place is held for ``job_id``), or why not: "client" or "full"."""
+        with self._lock:
+            if sum(j["client"] == client for j in self._jobs.values()) >= self.per_client:
+                return "client"
+            if sum(not j["started"] for j in self._jobs.values()) >= MAX_JOBS_QUEUED:
+                return "full"
+            self._jobs[job_id] = {"client": client, "started": False, "future": None}
+            return None
+
+    def attach(self, job_id: str, future: Any) -> None:
+        with self._lock:
+            if job_id in self._jobs:
+                self._jobs[job_id]["future"] = future
+
+    def release(self, job_id: str) -> None:
+        with self._lock:
+            self._jobs.pop(job_id, None)
+
+    def cancel(self, job_id: str) -> bool:
+        """Drop a job of this process that has not started; whether it did."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None or job["started"] or job["future"] is None \
+                    or not job["future"].cancel():
+                return False
+            del self._jobs[job_id]
+            return True
+
+    def drop_cancelled(self, store: Any) -> int:
+        """Drop the waiting jobs cancelled through another process; how many."""
+        with self._lock:
+            waiting = [j for j, job in self._jobs.items() if not job["started"]]
+        gone = 0
+        for job_id in waiting:
+            job = store.job(job_id)
+            if (job is None or job["cancel"]) and self.cancel(job_id):
+                gone += 1
+        return gone
+
+    def run(self, job_id: str, fn: Any, *args: Any) -> None:
+        """``fn(*args)`` as the job (in the jobs' thread), its place freed at the end."""
+        try:
+            with self._lock:
+                if job_id not in self._jobs:
+                    return
+                self._jobs[job_id]["started"] = True
+            fn(*args)
+        finally:
+            self.release(job_id)
 
 
 async def _drain(websocket: Any) -> None:
@@ -641,7 +1289,8 @@ def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
             assert game.dice is not None  # the move phase always has its dice
             for token in steps_text.split()[:8]:
                 src, _, dst = token.partition("/")
-                if not (src.isdigit() and dst.isdigit()):
+                if not (src.isascii() and src.isdigit() and dst.isascii() and dst.isdigit()
+                        and len(src) <= 2 and len(dst) <= 2):
                     raise IllegalPlayError(f"a step is FROM/TO in numbers (25 bar, 0 off), "
                                            f"got {token[:20]!r}")
                 step = (int(src), int(dst))
@@ -680,13 +1329,8 @@ class _Cancelled(Exception):
     pass
 
 
-def _run_rollout(store: Any, job_id: str, request: dict[str, Any], counters: dict[str, int],
-                 lock: Any) -> None:
-    import time
-
+def _run_rollout(store: Any, job_id: str, request: dict[str, Any]) -> None:
     from backgammon.rollout import rollout
-    with lock:
-        counters["queued"] -= 1
     job = store.job(job_id)
     if job is None or job["cancel"]:
         return
@@ -730,4 +1374,56 @@ def _analyse(data: bytes, filename: str, ply: int) -> Any:
         raise InvalidRecordError("upload a .mat or .sgf record")
     import dataclasses
     source = record.match if record.match is not None else record.games
-    return dataclasses.replace(analyse(source, ply=ply), names=record.names)
+    return dataclasses.replace(analyse(source, ply=ply, workers=1), names=record.names)
+
+
+def _analysis_child(conn: Any, data: bytes, filename: str, ply: int, fmt: str,
+                    parent: int) -> None:
+    """The child process of an analysis: sends ``("ok", dict or HTML)``,
+    ``("error", NAME, MESSAGE)`` for a bad record, or ``("crash", TEXT)``."""
+    from backgammon.server.process import die_with_parent
+    die_with_parent(parent)
+    try:
+        result = _analyse(data, filename, ply)
+        conn.send(("ok", result.to_html() if fmt == "html" else result.to_dict()))
+    except BackgammonError as exc:
+        conn.send(("error", type(exc).__name__, str(exc)[:500]))
+    except BaseException:  # a bug: the parent logs it
+        import traceback
+        conn.send(("crash", traceback.format_exc()[-4000:]))
+    finally:
+        conn.close()
+
+
+async def _analyse_in_child(request: Any, data: bytes, filename: str, ply: int, fmt: str,
+                            seconds: float) -> tuple[Any, ...] | None:
+    """Run :func:`_analysis_child` in a new process; its outcome, ``("timeout",)``
+    after ``seconds``, or None as soon as the client has gone (the child is killed
+    in both cases: no work goes on for nobody)."""
+    import multiprocessing
+    context = multiprocessing.get_context("spawn")
+    mine, theirs = context.Pipe(duplex=False)
+    child = context.Process(target=_analysis_child, args=(theirs, data, filename, ply, fmt, os.getpid()),
+                            daemon=True, name="backgammon-analysis")
+    await asyncio.to_thread(child.start)
+    theirs.close()
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            if mine.poll():
+                try:
+                    return tuple(await asyncio.to_thread(mine.recv))
+                except EOFError:
+                    return ("crash", f"the analysis process ended with {child.exitcode}")
+            if not child.is_alive() and not mine.poll():
+                return ("crash", f"the analysis process ended with {child.exitcode}")
+            if await request.is_disconnected():
+                return None
+            if time.monotonic() > deadline:
+                return ("timeout",)
+            await asyncio.sleep(0.05)
+    finally:
+        if child.is_alive():
+            child.kill()
+        await asyncio.to_thread(child.join, 10)
+        mine.close()

@@ -122,6 +122,21 @@ def _build(spec: dict[str, Any]) -> Match | Game:
     return Game(rules, rng=rng)
 
 
+def _score(obj: Match | Game, game: Game) -> list[int]:
+    """The points each player has won: a match's score; for a money game, the
+    points of its result once it is over (a gammon at cube 2: 4 to the winner).
+
+    >>> _score(Game(), Game())
+    [0, 0]
+    """
+    if isinstance(obj, Match):
+        return list(obj.score)
+    score = [0, 0]
+    if game.result is not None:
+        score[game.result.winner] = int(game.result.points)
+    return score
+
+
 def _entry(game_index: int, action: Action) -> dict[str, Any]:
     value = action.value
     if isinstance(value, tuple):
@@ -234,7 +249,7 @@ class GameService:
             "player_to_act": to_act, "turn": game.turn,
             "dice": list(game.dice) if game.dice else None,
             "cube": game.cube, "cube_owner": game.cube_owner,
-            "score": list(obj.score if isinstance(obj, Match) else game.score),
+            "score": _score(obj, game),
             "match_length": spec["match_length"], "crawford": game.crawford,
             "game_number": len(obj.games) if isinstance(obj, Match) else 1,
             "position_id": pid, "match_id": mid, "legal_actions": acts,
@@ -287,6 +302,14 @@ class GameService:
                 new = self.store.append(game_id, start, entries, key)
             except Conflict as exc:
                 self._evict(game_id, live)
+                if key is not None and self.store.request_key(game_id, start) == key:
+                    # the same request, applied by another worker first (a retry that
+                    # raced its original): the answer is the state, replayed
+                    again, _ = self._live(game_id)
+                    with again.lock:
+                        state = self._state(game_id, again)
+                    state["replayed"] = True
+                    return state
                 raise SeqMismatch(f"another request changed the game first (it has {exc.seq} "
                                   "actions now): GET it and retry", exc.seq) from None
             except BackgammonError:
@@ -311,7 +334,9 @@ class GameService:
         game = live.game
         index = len(live.obj.games) - 1 if isinstance(live.obj, Match) else 0
         to_act = game.player_to_act
-        if kind != "resign" and to_act is not None and to_act != seat:
+        if to_act is not None and to_act != seat:
+            # a resignation too: offered on one's own turn (or before the opening
+            # roll), never to an opponent who is thinking, again and again
             raise Forbidden(f"it is player {to_act}'s decision, not player {seat}'s")
         if kind == "roll" and req.get("dice") is not None and not live.spec["over_the_board"]:
             raise IllegalActionError("the server rolls the dice in this game: send no dice")

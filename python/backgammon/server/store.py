@@ -37,7 +37,8 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 from urllib.parse import unquote, urlparse
 
-__all__ = ["Conflict", "STALE_MESSAGE", "Store", "default_database", "open_store"]
+__all__ = ["Conflict", "STALE_MESSAGE", "Store", "default_database", "open_store",
+           "unavailable_errors"]
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
@@ -50,7 +51,7 @@ _SCHEMA = [
         id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL,
         done BIGINT NOT NULL, total BIGINT NOT NULL, request TEXT NOT NULL,
         result TEXT, message TEXT, cancel INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL,
-        owner TEXT, heartbeat DOUBLE PRECISION)""",
+        owner TEXT, heartbeat DOUBLE PRECISION, client TEXT, token TEXT)""",
     """CREATE TABLE IF NOT EXISTS quotas (
         key TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL,
         stamp DOUBLE PRECISION NOT NULL)""",
@@ -58,7 +59,8 @@ _SCHEMA = [
 
 # Columns added after the first release: (table, column, type), added to older databases.
 _ADDED_COLUMNS = [("jobs", "owner", "TEXT"), ("jobs", "heartbeat", "DOUBLE PRECISION"),
-                  ("games", "updated", "DOUBLE PRECISION")]
+                  ("games", "updated", "DOUBLE PRECISION"), ("jobs", "client", "TEXT"),
+                  ("jobs", "token", "TEXT")]
 
 STALE_MESSAGE = "the server process running this job stopped: start the job again"
 
@@ -69,6 +71,32 @@ class Conflict(Exception):
     def __init__(self, seq: int) -> None:
         super().__init__(f"the game moved on to seq {seq}")
         self.seq = seq
+
+
+def unavailable_errors() -> tuple[type[Exception], ...]:
+    """The exceptions that mean "the database is away or refuses writes" (not a
+    bug): SQLite's OperationalError (read-only file, full disk, locked too
+    long), psycopg's OperationalError (connection lost or refused, disk full) and
+    ReadOnlySqlTransaction (a read-only server), and the pool's timeout.  The server answers them 503 with ``Retry-After``.
+
+    >>> sqlite3.OperationalError in unavailable_errors()
+    True
+    """
+    found: list[type[Exception]] = [sqlite3.OperationalError]
+    try:
+        import psycopg
+        import psycopg.errors
+        # a read-only server (a hot standby, default_transaction_read_only) refuses
+        # writes with ReadOnlySqlTransaction, an InternalError
+        found += [psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction]
+    except ImportError:
+        pass
+    try:
+        import psycopg_pool
+        found.append(psycopg_pool.PoolTimeout)
+    except ImportError:
+        pass
+    return tuple(found)
 
 
 def default_database() -> str:
@@ -113,6 +141,11 @@ class Store:
                 self._all.append(conn)
         return conn
 
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A connection for one transaction (this thread's; a pooled one for PostgreSQL)."""
+        yield self._conn()
+
     def _sql(self, sql: str) -> str:
         return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
 
@@ -120,15 +153,15 @@ class Store:
     def _transaction(self) -> Iterator[Any]:
         """A cursor in one write transaction: committed when the block ends,
         rolled back if it raises."""
-        conn = self._conn()
-        try:
-            cur = conn.cursor()
-            self._begin(cur)
-            yield cur
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
+        with self._connection() as conn:
+            try:
+                cur = conn.cursor()
+                self._begin(cur)
+                yield cur
+                conn.commit()
+            except BaseException:
+                _rollback(conn)
+                raise
 
     def _count(self, sql: str, args: Iterable[Any] = ()) -> int:
         """Run one writing statement in its own transaction; the rows it touched."""
@@ -137,16 +170,34 @@ class Store:
             return int(cur.rowcount)
 
     def _run(self, sql: str, args: Iterable[Any] = (), *, write: bool = False) -> list[tuple[Any, ...]]:
-        conn = self._conn()
+        with self._connection() as conn:
+            try:
+                cur = conn.cursor()
+                cur.execute(self._sql(sql), tuple(args))
+                rows = cur.fetchall() if cur.description else []
+                conn.commit()
+                return rows
+            except BaseException:
+                _rollback(conn)
+                raise
+
+    def probe(self) -> dict[str, bool]:
+        """Whether the database answers a read and takes a write (a real one: a
+        row of ``quotas`` that :meth:`forget_quotas` deletes a minute later).
+
+        >>> store.probe()                              # doctest: +SKIP
+        {'reads': True, 'writes': True}
+        """
         try:
-            cur = conn.cursor()
-            cur.execute(self._sql(sql), tuple(args))
-            rows = cur.fetchall() if cur.description else []
-            conn.commit()
-            return rows
-        except BaseException:
-            conn.rollback()
-            raise
+            self._run("SELECT 1 FROM games WHERE id = ?", ("-",))
+        except Exception:
+            return {"reads": False, "writes": False}
+        try:
+            self._count("INSERT INTO quotas (key, tokens, stamp) VALUES ('probe:', 0, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET stamp = excluded.stamp", (time.time(),))
+        except Exception:
+            return {"reads": True, "writes": False}
+        return {"reads": True, "writes": True}
 
     def create_schema(self) -> None:
         for sql in _SCHEMA:
@@ -164,7 +215,11 @@ class Store:
         """``(table, column)`` of every column of the tables the store keeps."""
         raise NotImplementedError
 
+    def _close_pool(self) -> None:
+        pass
+
     def close(self) -> None:
+        self._close_pool()
         with self._lock:
             conns, self._all = self._all, []
         for conn in conns:
@@ -299,12 +354,22 @@ class Store:
     # ------------------------------------------------------------ jobs
 
     def create_job(self, job_id: str, kind: str, request: dict[str, Any], total: int,
-                   owner: str | None = None) -> None:
+                   owner: str | None = None, client: str | None = None,
+                   token: str | None = None) -> None:
+        """A queued job; ``owner``: the process running it, ``client``: the address
+        that asked for it, ``token``: the SHA-256 of the secret that cancels it."""
         now = time.time()
         self._run("INSERT INTO jobs (id, kind, status, done, total, request, result, message, "
-                  "cancel, created, owner, heartbeat) "
-                  "VALUES (?, ?, 'queued', 0, ?, ?, NULL, NULL, 0, ?, ?, ?)",
-                  (job_id, kind, total, json.dumps(request), now, owner, now), write=True)
+                  "cancel, created, owner, heartbeat, client, token) "
+                  "VALUES (?, ?, 'queued', 0, ?, ?, NULL, NULL, 0, ?, ?, ?, ?, ?)",
+                  (job_id, kind, total, json.dumps(request), now, owner, now, client, token),
+                  write=True)
+
+    def job_holder(self, job_id: str) -> tuple[str | None, str | None] | None:
+        """``(client, token hash)`` of a job (None for a job of an older version), or
+        None when there is no such job."""
+        rows = self._run("SELECT client, token FROM jobs WHERE id = ?", (job_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def job(self, job_id: str) -> dict[str, Any] | None:
         """The job as a dict (``heartbeat``: the owner's last sign of life,
@@ -346,6 +411,15 @@ class Store:
 
     def count_jobs(self, status: str) -> int:
         return int(self._run("SELECT COUNT(*) FROM jobs WHERE status = ?", (status,))[0][0])
+
+
+def _rollback(conn: Any) -> None:
+    """Roll back, unless the connection is already broken (the error that broke it
+    is the one to report, not the rollback's)."""
+    try:
+        conn.rollback()
+    except Exception:
+        pass
 
 
 class SqliteStore(Store):
@@ -438,31 +512,65 @@ class _Locked:
 
 
 class PostgresStore(Store):
-    """PostgreSQL through psycopg 3 (the ``server`` extra); a connection per thread."""
+    """PostgreSQL through psycopg 3 and its pool (the ``server`` extra): each
+    transaction borrows a connection that the pool checked first, so a
+    connection broken by a restart of PostgreSQL is replaced, not reused; while
+    PostgreSQL is away a request waits up to ``POOL_TIMEOUT`` seconds for one
+    (then 503), and the pool reconnects in the background.
+
+    ``POOL_SIZE`` connections at most per process (``BACKGAMMON_POOL_SIZE``).
+    """
 
     placeholder = "%s"
     _for_update = " FOR UPDATE"   # the bucket's row is locked until the transaction ends
+    POOL_TIMEOUT = 5.0
 
     def __init__(self, url: str) -> None:
         super().__init__()
         try:
             import psycopg  # noqa: F401
+            from psycopg_pool import ConnectionPool
         except ImportError:
-            raise RuntimeError("PostgreSQL needs psycopg 3: pip install 'backgammon[server]'") from None
+            raise RuntimeError("PostgreSQL needs psycopg 3 and its pool: "
+                               "pip install 'backgammon[server]'") from None
         self.url = url
-        self.create_schema()
+        self.create_schema()   # a plain connection first: a database that is down fails here
+        size = int(os.environ.get("BACKGAMMON_POOL_SIZE", "20"))
+        self._pool = ConnectionPool(url, min_size=1, max_size=max(1, size), open=True,
+                                    timeout=self.POOL_TIMEOUT, check=ConnectionPool.check_connection,
+                                    kwargs={"connect_timeout": 5}, reconnect_timeout=3600.0,
+                                    name="backgammon")
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        with self._pool.connection() as conn:
+            yield conn
+
+    def _close_pool(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.close(timeout=5.0)
 
     def _connect(self) -> Any:
         import psycopg
         return psycopg.connect(self.url, connect_timeout=10)
 
     def create_schema(self) -> None:
-        # several workers start at once: one creates the tables, the others wait
-        conn = self._conn()
-        with conn.cursor() as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(4242)")
-            for sql in _SCHEMA:
-                cur.execute(sql)
-            for table, column, kind in _ADDED_COLUMNS:
-                cur.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
-        conn.commit()
+        # several workers start at once: one creates the tables, the others wait; a
+        # database that has them all is not written to (it may be a read-only standby)
+        import psycopg
+        with psycopg.connect(self.url, connect_timeout=10) as conn:
+            with conn.cursor() as cur:
+                cur.execute("SELECT table_name, column_name FROM information_schema.columns "
+                            "WHERE table_schema = current_schema()")
+                have = {(str(t), str(c)) for t, c in cur.fetchall()}
+                tables = {t for t, _ in have}
+                if {"games", "actions", "jobs", "quotas"} <= tables and all(
+                        (t, c) in have for t, c, _ in _ADDED_COLUMNS):
+                    return
+                cur.execute("SELECT pg_advisory_xact_lock(4242)")
+                for sql in _SCHEMA:
+                    cur.execute(sql)
+                for table, column, kind in _ADDED_COLUMNS:
+                    cur.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+            conn.commit()

@@ -85,6 +85,16 @@ function mine() {
 const LABELS = {roll: "Roll", double: "Double", take: "Take", drop: "Pass", beaver: "Beaver",
                 resign: "Resign", accept: "Accept", reject: "Reject"};
 
+function result(s, me) {
+  // the end, said to a player ("You won 4 points (gammon).") or to a spectator
+  const r = s.result, what = s.match_length ? "the match" : null;
+  const points = r ? ` ${r.points} point${r.points === 1 ? "" : "s"}` +
+                     (r.kind && r.kind !== "single" ? ` (${r.kind})` : "") : "";
+  if (!bg.token) return `Player ${s.winner} won` + (what ? ` ${what}.` : `${points}.`);
+  if (s.winner === me) return "You won" + (what ? ` ${what}.` : `${points}.`);
+  return "You lost" + (what ? ` ${what}.` : `${points}.`);
+}
+
 function draw() {
   const s = bg.state, me = bg.seat, opp = 1 - me;
   $("board").innerHTML = bg.turn.svg;
@@ -95,7 +105,7 @@ function draw() {
   $("info").textContent = `${score}; ${cube}; game ${s.game_number}; seq ${s.seq}; ` +
                           `position ${s.position_id}:${s.match_id}`;
   let status;
-  if (s.over) status = s.winner === me ? "You won." : "You lost.";
+  if (s.over) status = result(s, me);
   else if (!bg.token) status = "Spectating.";
   else if (s.phase === "opening") status = "Roll to start.";
   else if (s.player_to_act === me) {
