@@ -22,7 +22,7 @@ def boards():
 @pytest.mark.parametrize("which", ["default", "fast"])
 def test_grown_bundled_nets_answer_exactly_as_before(boards, which):
     old = getattr(bg.Evaluator, which)()
-    top = bg.nn._bgcore.NN_MAX_HIDDEN
+    top = _bgcore.NN_MAX_HIDDEN
     hidden = (min(old.hidden[0] + 32, top), old.hidden[1], min(old.hidden[-1] + 8, top))
     big = old.grown(hidden, encoding=4, seed=3)
     assert big.hidden == hidden and big.encoding == 4

@@ -41,7 +41,7 @@ import backgammon
 PACKAGE = Path(backgammon.__file__).parent
 INTERNAL_MODULES = {f"backgammon.{name}" for name in (
     "_bgcore", "_dicts", "_npz", "_numbers", "_show", "formats._walk",
-    "env._checks")}
+    "env._checks", "server._protocol")}
 
 
 def _modules() -> dict[str, Path]:

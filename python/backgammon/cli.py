@@ -338,12 +338,13 @@ def _targets_executor(processes: int | None, scheduler: str | None) -> Iterator[
     if processes is not None and scheduler is not None:
         raise BackgammonError("give --processes or --scheduler, not both")
     if scheduler is not None:
+        import importlib
         try:
-            from distributed import Client
+            distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise BackgammonError("--scheduler needs Dask: pip install 'backgammon[distributed]'") \
                 from None
-        with Client(scheduler) as client:
+        with distributed.Client(scheduler) as client:
             yield client.get_executor()
         return
     if processes is None:

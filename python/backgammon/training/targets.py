@@ -32,6 +32,7 @@ of files.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -542,9 +543,10 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
     folder.mkdir(parents=True, exist_ok=True)
     todo = [(int(c), folder / f"chunk-{int(c):06d}.npz") for c in chunks]
     todo = [(c, path) for c, path in todo if not path.exists()]
-    settings = dict(seed=seed, chunk_positions=chunk_positions, games=games, truncate=truncate,
-                    ply=ply, filtered=filtered, explore=explore, varied=varied, keep=keep,
-                    classes=classes, siblings=siblings, evaluator=ev, workers=workers)
+    make = functools.partial(_make_chunk, seed=seed, chunk_positions=chunk_positions,
+                             games=games, truncate=truncate, ply=ply, filtered=filtered,
+                             explore=explore, varied=varied, keep=keep, classes=classes,
+                             siblings=siblings, evaluator=ev, workers=workers)
 
     def done(path: Path, made: tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]) -> None:
         boards, targets, stderr, meta = made
@@ -557,9 +559,9 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
     written: list[Path] = []
     if executor is None:
         for c, path in todo:
-            done(path, _make_chunk(c, **settings))
+            done(path, make(c))
     else:
-        futures = {executor.submit(_make_chunk, c, **settings): path for c, path in todo}
+        futures = {executor.submit(make, c): path for c, path in todo}
         try:
             for f in as_completed(futures):
                 done(futures[f], f.result())
