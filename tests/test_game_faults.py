@@ -1,4 +1,4 @@
-"""Issue 9, the Python state: one test (or a parametrized family) per class of fault.
+"""The Python state of a game: one test (or a parametrized family) per class of fault.
 
 Setup arguments stay in the error hierarchy; dice sources a server uses (SystemRandom,
 numpy, callables) work and every die is checked; transactions never need getstate;

@@ -1,4 +1,4 @@
-"""Issue 17 (Hardening II): numbers read as ASCII digits only, the errors of our
+"""Numbers read as ASCII digits only, the errors of our
 hierarchy for odd records and tables, bounds on scores, and what each fix promises.
 
 The expected answers are worked out by hand in the comments: a number written

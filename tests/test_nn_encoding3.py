@@ -1,6 +1,6 @@
 """Encoding 3: the escape table and the 14 features beyond encoding 2's,
 counted by hand, against a slow point-by-point reference written here,
-under swapping sides; nets of encoding 3 (growth, files; test_nn2 runs its
+under swapping sides; nets of encoding 3 (growth, files; test_nn_encoding2 runs its
 incremental choice, forward pass and training tests on encoding 3 too)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluator
 from boards import board
-from test_nn2 import check, check_files, check_growth, check_swap_symmetry
+from test_nn_encoding2 import check, check_files, check_growth, check_swap_symmetry
 
 NAMES = ["contain", "contain2", "dance", "dance2", "break", "rear", "dshots"]
 

@@ -35,7 +35,7 @@ def check(got: dict[str, float], want: dict[str, float]) -> None:
         assert got[k] == pytest.approx(v, abs=1e-6), k
 
 
-# Checks every encoding's tests share (test_nn3, test_nn4)
+# Checks every encoding's tests share (test_nn_encoding3, test_nn_encoding4)
 
 def check_swap_symmetry(features: Any, positions: np.ndarray) -> None:
     """``features(pos)`` -> (on roll, opponent): a swapped position's are the same, exchanged."""

@@ -1,7 +1,7 @@
 """Encoding 4: the 10 race inputs beyond encoding 3's, counted by hand, against
 a slow reference written here (the bear-off database's expected turns of the
 gathered position), zero in every contact position, under swapping sides;
-nets of encoding 4 (growth, files; test_nn2 runs its incremental choice,
+nets of encoding 4 (growth, files; test_nn_encoding2 runs its incremental choice,
 forward pass and training tests on encoding 4 too)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore, bearoff
 from boards import board
-from test_nn2 import check, check_files, check_growth, check_swap_symmetry
+from test_nn_encoding2 import check, check_files, check_growth, check_swap_symmetry
 
 NAMES = ["saved", "cross", "outside", "turns", "first"]
 
