@@ -379,7 +379,8 @@ def test_old_module_paths_still_import_with_a_warning():
     import sys
     import warnings
     for old, new in (("backgammon.cube_search", "backgammon.cube.search"),
-                     ("backgammon.engine.ubgi", "backgammon.protocols.ubgi"),
+                     ("backgammon.engine", "backgammon.protocols"),
+                     ("backgammon.engine.ubgi", "backgammon.protocols.ubgi"),   # its parent moved
                      ("backgammon.supervised", "backgammon.training.supervised")):
         sys.modules.pop(old, None)
         with warnings.catch_warnings(record=True) as caught:

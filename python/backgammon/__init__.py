@@ -165,7 +165,9 @@ class _MovedFinder(_importlib_abc.MetaPathFinder, _importlib_abc.Loader):
         """The module at its new place is already executed."""
 
 
-_sys.meta_path.append(_MovedFinder())
+# first: a moved package (backgammon.engine) would otherwise lend its new __path__ to
+# the default finder, which would load a second copy of a submodule under the old name
+_sys.meta_path.insert(0, _MovedFinder())
 
 __all__ = [
     "ALL_ROLLS",
