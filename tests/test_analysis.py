@@ -99,9 +99,9 @@ def test_forced_only_game_has_no_decisions_and_exact_luck():
         assert all(r.luck == pytest.approx(0, abs=1e-6) for r in a.rolls[1:])  # a sure win
         assert a.stats(0).plays == 1 and a.stats(0).unforced_plays == 0
         assert a.error_rate(0) == 0.0
-    assert analysis.decisions._luck_label(1.778) == "very lucky"
-    assert analysis.decisions._luck_label(-0.222) is None
-    assert analysis.decisions._luck_label(-0.45) == "unlucky"
+    assert analysis.decisions.luck_label(1.778) == "very lucky"
+    assert analysis.decisions.luck_label(-0.222) is None
+    assert analysis.decisions.luck_label(-0.45) == "unlucky"
 
 
 def test_luck_averages_to_zero_over_the_rolls():
@@ -504,7 +504,7 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
     m.names = ("Alice", "Bob")
     path = tmp_path / "match.mat"
     path.write_text(m.to_mat())
-    monkeypatch.setattr(analysis.decisions, "default_evaluator", PipsAndBlots)
+    monkeypatch.setattr(analysis.analyser, "default_evaluator", PipsAndBlots)
     assert main(["analyse", str(path), "--no-cube"]) == 0
     out = capsys.readouterr().out
     assert "Alice" in out and "Bob" in out and "Flagged decisions (1)" in out
@@ -529,7 +529,7 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
     assert "Alice" in capsys.readouterr().out
     sgf_path = tmp_path / "match.sgf"
     sgf_path.write_text(m.to_sgf())
-    monkeypatch.setattr(analysis.decisions, "default_evaluator", PipsAndBlots)
+    monkeypatch.setattr(analysis.analyser, "default_evaluator", PipsAndBlots)
     assert main(["analyse", str(sgf_path), "--no-cube"]) == 0
     out = capsys.readouterr().out
     assert "Alice" in out and "Flagged decisions (1)" in out and blunder[2] in out
@@ -538,7 +538,7 @@ def test_cli_analyses_a_mat(tmp_path, monkeypatch, capsys):
 def test_docstring_examples():
     import backgammon.analysis.html as page
 
-    for module in (analysis.decisions, page):
+    for module in (analysis.decisions, analysis.analyser, analysis.report, page):
         assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
 
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from backgammon._show import shown
 from backgammon.analysis import default_evaluator
-from backgammon.analysis.decisions import DEFAULT_PLY, decision_context, doubler_choice, games_of, is_nets, play_text, taker_choice, Valuer
+from backgammon.analysis.analyser import (DEFAULT_PLY, Valuer, decision_context, doubler_choice,
+                                          games_of, is_nets, play_text, taker_choice)
 from backgammon.errors import BackgammonError, InvalidSetupError
 from backgammon.game import Game, Phase
 
