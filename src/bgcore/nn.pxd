@@ -1,4 +1,4 @@
-# Cython declarations of the neural evaluator (nn.h) and TD training (train.h).
+# Cython declarations of the neural evaluator (nn.h).
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t, int64_t
 from movegen cimport bg_cancel
 from bearoff cimport bg_bearoff
@@ -80,37 +80,5 @@ cdef extern from "nn.h" nogil:
     void bg_nn_chooser_init(bg_nn_chooser *c)
     int64_t bg_nn_choose_in(const bg_evaluator *ev, bg_nn_chooser *c, const int8_t *cands,
                             int64_t n, const int8_t *before, float *probs, float *best_probs)
-
-cdef extern from "train.h" nogil:
-    ctypedef struct bg_mlp_rw:
-        float *w1
-        float *b1
-        float *w2
-        float *b2
-        float *wm
-        float *bm
-
-    int64_t bg_td_games(const bg_evaluator *ev, const bg_mlp_rw *rw, const int8_t *start,
-                        uint64_t seed, int64_t first_game, int64_t ngames, float lr,
-                        bg_cancel *cancel)
-
-cdef extern from "sgd.h" nogil:
-    enum:
-        BG_SGD_MOMENTUM
-        BG_SGD_ADAM
-
-    ctypedef struct bg_sgd_opts:
-        int method
-        float lr, lr_final
-        int64_t total_steps
-        float beta1, beta2, eps
-
-    int64_t bg_sgd_nparams(const bg_mlp *m)
-    int bg_sgd_loss(const bg_mlp *m, const int8_t *boards, const float *targets,
-                    const int64_t *order, int64_t n, double *sum, bg_cancel *cancel)
-    int bg_sgd_train(const bg_mlp *m, const bg_mlp_rw *rw, const bg_sgd_opts *o,
-                     float *state, const int8_t *boards, const float *targets,
-                     const int64_t *order, int64_t n, int64_t batch, int64_t *step,
-                     int64_t *done, double *loss_sum, bg_cancel *cancel)
     int bg_nn_known(const bg_evaluator *ev, const int8_t *b, const bg_nn_scan_t *s, float *out)
     int bg_nn_scan_race(const bg_nn_scan_t *s)

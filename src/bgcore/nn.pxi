@@ -1,6 +1,8 @@
 # nn.pxi: included by _bgcore.pyx. The neural evaluator (nn.h): the Nets class, encodings, training checks.
 
 from nn cimport *
+from train cimport *
+from sgd cimport *
 
 NN_INPUTS = BG_NN_NIN
 NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3, 4: BG_NN_NIN4}
