@@ -136,9 +136,12 @@ class NumpyNets:
             >>> mods["race"](torch.zeros(1, 204)).shape                          # doctest: +SKIP
             torch.Size([1, 5])
         """
-        import torch
+        import importlib
+        # untyped on purpose: torch is optional, and the type check runs without it
+        torch: Any = importlib.import_module("torch")
+        module: Any = torch.nn.Module
 
-        class Net(torch.nn.Module):
+        class Net(module):  # type: ignore[misc]
             """One net: soft-sigmoid hidden layer(s), logistic outputs."""
 
             def __init__(self, w: dict[str, np.ndarray], name: str) -> None:
