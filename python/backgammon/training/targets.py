@@ -302,11 +302,9 @@ _TRAILING_PIPS = 20    # pips the player on roll trails the race by, at least
 
 def is_trailing(board: bytes) -> bool:
     """Whether the player on roll of a contact position (``net_class``
-    ``"contact"``) trails the race by 20 pips or more.  Judged by gnubg 2-ply,
-    the nets' 0-ply play loses twice gnubg-nn's from 20 pips behind (4.8 against
-    2.3 mp on the 389 such of 1,500 real decisions) and half of it when ahead by as much,
-    playing too safe from behind (training/README.md, "Tried after generation
-    11"), so targets can aim at them.
+    ``"contact"``) trails the race by 20 pips or more: positions where the nets'
+    play was found weakest against gnubg's judgement (too safe from behind;
+    docs/history.md), so targets can aim at them.
 
         >>> is_trailing(Position.initial()._b)
         False
