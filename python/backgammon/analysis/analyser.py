@@ -58,26 +58,22 @@ and likewise unlucky.
     [(0, 'play', '8/5 6/5', '8/5 6/5', None)]
 """
 
-
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Iterable, TypedDict
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from backgammon import _bgcore
 from backgammon.cube.search import CubeState, decision_values, efficiencies, leaf_values, position_values
-from backgammon.errors import BackgammonError, InvalidRecordError
-from backgammon._numbers import json_int
+from backgammon.errors import BackgammonError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
-
-from backgammon.analysis.decisions import (CLOSE_CUBE, OPENING_ROLLS, OPENING_WEIGHTS, ROLL_WEIGHTS, ROLLS,
-                                           SKILL_THRESHOLDS, XG_CLOSE_CUBE, Decision, GameEnd, Roll,
-                                           luck_label, skill_of, xg_of)
+from backgammon.analysis.decisions import (CLOSE_CUBE, OPENING_ROLLS, OPENING_WEIGHTS, ROLL_WEIGHTS,
+                                           ROLLS, SKILL_THRESHOLDS, XG_CLOSE_CUBE, Decision,
+                                           GameEnd, Roll, luck_label, skill_of, xg_of)
 from backgammon.analysis.report import Analysis
 
 __all__ = ["analyse", "default_evaluator"]

@@ -10,19 +10,15 @@ Definitions (equities, flags, error rates, PR, luck): :mod:`backgammon.analysis.
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Iterable, TypedDict
 
 import numpy as np
 
-from backgammon import _bgcore
-from backgammon.cube.search import CubeState, decision_values, efficiencies, leaf_values, position_values
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon._numbers import json_int
-from backgammon.game import Game, Phase
-from backgammon.position import Position
+from backgammon.game import Game
 
 
 __all__ = ["Decision", "GameEnd", "PlayerStats", "Roll", "SKILL_THRESHOLDS", "XG_THRESHOLDS", "LUCK_THRESHOLDS"]

@@ -10,20 +10,12 @@ every game, totals, error rates and PR per player, text, JSON and HTML).
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Iterable, TypedDict
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
-import numpy as np
-
-from backgammon import _bgcore
-from backgammon.cube.search import CubeState, decision_values, efficiencies, leaf_values, position_values
 from backgammon.errors import BackgammonError, InvalidRecordError
 from backgammon._numbers import json_int
-from backgammon.game import Game, Phase
-from backgammon.position import Position
-
-from backgammon.analysis.decisions import (FORMAT, LUCK_THRESHOLDS, MAX_ITEMS, VERSION, Decision,
+from backgammon.analysis.decisions import (FORMAT, LUCK_THRESHOLDS, VERSION, Decision,
                                            GameEnd, PlayerStats, Roll, bounded_list, items_of,
                                            plain_dict)
 

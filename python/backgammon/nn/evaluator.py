@@ -20,7 +20,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from backgammon import _bgcore
 from backgammon.batch import board_rows
 from backgammon._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError
-from backgammon.position import Play, Position
+from backgammon.position import Position
 
 __all__ = ["DEFAULT_KEEP", "DEFAULT_MARGIN", "SEARCH_KEEP", "Evaluation", "Evaluator"]
 
