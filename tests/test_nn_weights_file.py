@@ -13,18 +13,22 @@ import pytest
 import backgammon as bg
 
 
-def _huge_declaring_file(path, hidden=250_000):
-    """A nets file whose contact_w1 declares (204, hidden) float32 zeros:
-    204 MB unpacked at hidden=250,000, under 1 MB on disk."""
+def _fast_nets_file(path, part, array):
+    """The fast nets' file (version 2) with weight array ``part`` replaced by ``array``."""
     ev = bg.Evaluator.fast()
-    weights = ev.weights()
     data = {"format": np.array("backgammon-nn"), "version": np.array("2"),
             "architecture": np.array("mlp-1-softsigmoid-logistic5"),
             "encoding": np.array("tesauro4-bar-off-feat6-v1"),
             "nets": np.array(",".join(ev.nets))}
-    data.update(weights)
-    data["contact_w1"] = np.zeros((204, hidden), np.float32)
+    data.update(ev.weights())
+    data[part] = array
     np.savez_compressed(path, **data)
+
+
+def _huge_declaring_file(path, hidden=250_000):
+    """A nets file whose contact_w1 declares (204, hidden) float32 zeros:
+    204 MB unpacked at hidden=250,000, under 1 MB on disk."""
+    _fast_nets_file(path, "contact_w1", np.zeros((204, hidden), np.float32))
 
 
 def test_a_file_declaring_a_huge_array_is_refused_before_it_is_read(tmp_path):
@@ -76,13 +80,7 @@ def test_old_files_load(tmp_path):
 
 @pytest.mark.parametrize("part,shape", [("contact_w1", (204, 5000, 2)), ("race_b2", (5, 3000, 3000))])
 def test_bad_shapes_are_refused_clearly(tmp_path, part, shape):
-    ev = bg.Evaluator.fast()
-    data = {"format": np.array("backgammon-nn"), "version": np.array("2"),
-            "architecture": np.array("mlp-1-softsigmoid-logistic5"),
-            "encoding": np.array("tesauro4-bar-off-feat6-v1"), "nets": np.array(",".join(ev.nets))}
-    data.update(ev.weights())
-    data[part] = np.zeros(shape, np.float32)
     path = tmp_path / "bad.npz"
-    np.savez_compressed(path, **data)
+    _fast_nets_file(path, part, np.zeros(shape, np.float32))
     with pytest.raises(bg.InvalidWeightsError):
         bg.Evaluator.load(path)

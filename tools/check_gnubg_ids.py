@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
 import glob
 import os
 import sys
@@ -43,23 +42,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tools"))
+from check_gnubg_mat_import import quiet, random_match  # noqa: E402  (gnubg's stdout, random matches)
 SENTINEL = "4HPwATDgc/ABMA:MIEFAAAAAAAE"
 """A money game at the opening, 3-1 rolled: what gnubg holds before each ID is set."""
-
-
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    """gnubg prints boards and messages on stdout: send file descriptor 1 to /dev/null."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(devnull)
-        os.close(saved)
 
 
 def canonical(gnubg_id: str, mirrored: bool = False) -> tuple[Any, ...]:
@@ -115,9 +101,6 @@ def matches(args: argparse.Namespace) -> Iterator[tuple[str, Any]]:
         except Exception as e:  # noqa: BLE001 - a file this reader refuses is counted apart
             print(f"{os.path.basename(path)}: not read: {type(e).__name__}: {e}"[:300])
     if args.random:
-        sys.path.insert(0, str(REPO / "tools"))
-        from check_gnubg_mat_import import random_match  # noqa: PLC0415
-
         import random
         for n in range(args.random):
             seed = args.seed + n

@@ -1,4 +1,5 @@
-"""Argument checks shared by the environments: seeds and action ids.
+"""Argument checks shared by the environments: seeds, action ids and the games
+``reset(options={"game": g})`` starts from.
 
     >>> from backgammon.env._checks import action_id, seed_value
     >>> seed_value(7), action_id(3, 156)
@@ -13,6 +14,7 @@ import numpy as np
 
 from backgammon._show import shown
 from backgammon.errors import IllegalActionError, InvalidSetupError
+from backgammon.game import Game, Phase
 
 SEED_LIMIT = 2 ** 64   # the core seeds its dice streams with 64 bits
 
@@ -45,3 +47,26 @@ def action_id(action: Any, n: int) -> int:
     if not 0 <= action < n:
         raise IllegalActionError(f"action {int(action)} is not an id 0..{n - 1}")
     return int(action)
+
+
+def game_option(options: Any) -> Game | None:
+    """``options["game"]`` if there is one (other keys are not ours: PettingZoo's
+    ``api_test`` passes ``{"options": 1}``), checked to be a :class:`~backgammon.Game`."""
+    game = options.get("game") if isinstance(options, dict) else None
+    if game is not None and not isinstance(game, Game):
+        raise InvalidSetupError(f"options['game'] is a backgammon.Game, "
+                                f"got {type(game).__name__}")
+    return game
+
+
+def check_playable(game: Game, cube: bool) -> None:
+    """Refuses a game an env of ``cube`` cannot play on: other cube rules, or a game
+    not waiting for the opening, a roll, an answer to a double or a play."""
+    if game.rules.cube != cube:
+        raise InvalidSetupError(f"the game's rules {'use' if game.rules.cube else 'have no'} "
+                                f"cube, this env was made with cube={cube}")
+    if game.phase not in (Phase.OPENING, Phase.ROLL, Phase.DOUBLED, Phase.MOVE) or game.steps:
+        raise InvalidSetupError(f"a game to play on waits for the opening, a roll, an answer "
+                                f"to a double or a play; this one is in phase "
+                                f"{game.phase.value!r}"
+                                + (f" with {len(game.steps)} steps made" if game.steps else ""))

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.env._checks import action_id, seed_value
+from backgammon.env._checks import action_id, check_playable, game_option, seed_value
 from backgammon.env.encoders import encoding_kind, encoding_size
 from backgammon.errors import IllegalActionError, InvalidSetupError
 from backgammon.game import Game, Phase
@@ -139,22 +139,10 @@ class BackgammonAEC(AECEnv):  # type: ignore[misc]
     def _start_game(self, options: dict[str, Any] | None) -> Game:
         """A new game, or a copy of ``options["game"]`` checked for this env (other
         keys of ``options`` are left to others, as PettingZoo's ``api_test`` expects)."""
-        # other keys are not ours: pettingzoo's api_test passes {"options": 1}
-        game = options.get("game") if isinstance(options, dict) else None
+        game = game_option(options)
         if game is None:
             return Game(Rules(cube=self.cube))
-        if not isinstance(game, Game):
-            raise InvalidSetupError(f"options['game'] is a backgammon.Game, "
-                                    f"got {type(game).__name__}")
-        if game.rules.cube != self.cube:
-            raise InvalidSetupError(f"the game's rules {'use' if game.rules.cube else 'have no'} "
-                                    f"cube, this env was made with cube={self.cube}")
-        if game.phase not in (Phase.OPENING, Phase.ROLL, Phase.DOUBLED, Phase.MOVE) \
-                or game.steps:
-            raise InvalidSetupError(f"a game to play on waits for the opening, a roll, an answer "
-                                    f"to a double or a play; this one is in phase "
-                                    f"{game.phase.value!r}"
-                                    + (f" with {len(game.steps)} steps made" if game.steps else ""))
+        check_playable(game, self.cube)
         return game.copy()
 
     def _roll(self) -> tuple[int, int]:

@@ -31,12 +31,12 @@ from typing import Any, Callable, TypeVar
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon.env._checks import action_id, seed_value
-from backgammon.env.cube_match import DICE_UNITS, CubeMatchDriver, check_options, illegal
+from backgammon.env._checks import action_id, check_playable, game_option, seed_value
+from backgammon.env.cube_match import CubeMatchDriver, check_options, illegal
 from backgammon.env.encoders import encoding_kind, encoding_size
 from backgammon.env.opponents import EXTERNAL, core_opponent, python_chooser
 from backgammon.errors import IllegalActionError, InvalidSetupError
-from backgammon.game import Game, Phase
+from backgammon.game import Game
 from backgammon.position import Position
 
 try:
@@ -312,27 +312,16 @@ class BackgammonEnv(gymnasium.Env[Any, np.int64]):  # observation: an array, or 
 
     def _start_game(self, options: Any) -> Game | None:
         """``options["game"]`` checked for this env, or None (other keys are not ours)."""
-        game = options.get("game") if isinstance(options, dict) else None
+        game = game_option(options)
         if game is None:
             return None
-        if not isinstance(game, Game):
-            raise InvalidSetupError(f"options['game'] is a backgammon.Game, "
-                                    f"got {type(game).__name__}")
         if self.match_length:
             raise InvalidSetupError("an episode of this env is a whole match from 0-0: "
                                     "options['game'] is for money play")
         if game.match_length:
             raise InvalidSetupError("options['game'] must be a money game (this env has no "
                                     f"match), got a game of a {game.match_length}-point match")
-        if game.rules.cube != self.cube:
-            raise InvalidSetupError(f"the game's rules {'use' if game.rules.cube else 'have no'} "
-                                    f"cube, this env was made with cube={self.cube}")
-        if game.phase not in (Phase.OPENING, Phase.ROLL, Phase.DOUBLED, Phase.MOVE) \
-                or game.steps:
-            raise InvalidSetupError(f"a game to play on waits for the opening, a roll, an answer "
-                                    f"to a double or a play; this one is in phase "
-                                    f"{game.phase.value!r}"
-                                    + (f" with {len(game.steps)} steps made" if game.steps else ""))
+        check_playable(game, self.cube)
         return game
 
     def _driver_reset(self, seed: int | None, game: Game | None = None
