@@ -109,9 +109,10 @@ def __dir__() -> list[str]:
 
 
 class _Package(_types.ModuleType):
-    """The package's module type: ``backgammon.training.train`` is the function :func:`train`
-    (as it always was), though a module of that name exists.  Importing that module
-    makes Python set the package's attribute to the module; this keeps the function."""
+    """The package's module type: ``backgammon.train`` is the function :func:`train`
+    (as it always was), though the old module path ``backgammon.train`` still imports
+    (the deprecated name of ``backgammon.training.train``).  Importing it makes Python
+    set the package's attribute to the module; this keeps the function."""
 
     def __setattr__(self, name: str, value: _Any) -> None:
         if name == "train" and isinstance(value, _types.ModuleType):

@@ -1,6 +1,6 @@
 """Supervised training of the nets on (position, target probabilities) data, in the core.
 
-``backgammon.training.train(targets=...)`` lands here.  Each position is learned by
+``backgammon.train(targets=...)`` lands here.  Each position is learned by
 the net that answers it (contact or race; finished and bear-off positions,
 which the Evaluator knows exactly, are left out).  A validation split is
 held out; every epoch each net sees its training positions once, in an
@@ -189,7 +189,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         say(f"# stop epoch={st.epoch} done={st.done} seconds={st.seconds:.1f}")
         if logfile is not None:
             logfile.close()
-    net.meta.update(origin=f"backgammon.training.train: supervised, {st.epoch} epochs on {len(data)} "
+    net.meta.update(origin=f"backgammon.train: supervised, {st.epoch} epochs on {len(data)} "
                            f"positions, seed {settings.seed}")
     net.meta["train_data"] = (f"{len(data)} positions from {len(data.files)} files, "
                               f"fingerprint {st.fingerprint}")
@@ -391,7 +391,7 @@ class _State:
                  "epoch": self.epoch, "done": self.done, "steps": self.steps,
                  "seconds": self.seconds, "best": self.best, "history": self.history}
         meta = {**net.meta, "train_state": json.dumps(state),
-                "origin": f"backgammon.training.train: supervised, epoch {self.epoch}, seed {self.settings.seed}"}
+                "origin": f"backgammon.train: supervised, epoch {self.epoch}, seed {self.settings.seed}"}
         tmp = path.with_suffix(".tmp")
         out = Evaluator(net.weights(), meta=meta, encoding=net.encoding)
         out._save_with(tmp, {f"train_opt_{n}": o for n, o in zip(net.nets, self.opt)})

@@ -213,7 +213,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
         say(f"# stop games={done} seconds={elapsed:.1f}")
         if logfile is not None:
             logfile.close()
-    net.meta.update(origin=f"backgammon.training.train: {done} games, seed {settings.seed}, "
+    net.meta.update(origin=f"backgammon.train: {done} games, seed {settings.seed}, "
                            f"{settings.threads} threads")
     return net
 
@@ -253,7 +253,7 @@ def _save(net: Evaluator, path: Path, settings: TrainSettings, games: int, secon
     state = {"settings": asdict(settings), "games": games, "seconds": seconds, "best": best}
     out = Evaluator(net.weights(), encoding=net.encoding,
                     meta={**net.meta, "train_state": json.dumps(state),
-                                         "origin": f"backgammon.training.train: {games} games, seed "
+                                         "origin": f"backgammon.train: {games} games, seed "
                                                    f"{settings.seed}, {settings.threads} threads"})
     tmp = path.with_suffix(".tmp")
     out.save(tmp)
