@@ -593,7 +593,7 @@ def _parser() -> argparse.ArgumentParser:
         tr.add_argument(f"--middle-{name}", type=int, default=0, metavar="M",
                         help=f"supervised: a second hidden layer of M units in a fresh {name} "
                              "net (0: none, the default)")
-    tr.add_argument("--encoding", type=int, choices=(1, 2, 3, 4), default=1,
+    tr.add_argument("--encoding", type=int, choices=(1, 2, 3, 4, 5), default=1,
                     help="input encoding of fresh nets (docs/nn.md; default 1)")
     tr.add_argument("--lr", type=float, default=None,
                     help="start learning rate (self-play 0.1; adam 0.003, momentum 0.1)")

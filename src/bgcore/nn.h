@@ -50,9 +50,10 @@
 #define BG_NN_MAXH 2048       /* hidden units of a net at most (an ensemble of two 1,024s) */
 #define BG_NN_MAXMID 128       /* units of a second hidden layer at most */
 #define BG_NN_HBUF (BG_NN_MAXH + BG_NN_MAXMID)   /* activations of both hidden layers */
-#define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack */
+#define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack
+                                                              (encoding 5: 26 x 2 + 4 + 12 at most) */
 #define BG_NN_ENCODING 1       /* the encoding of the bundled nets (docs/nn.md) */
-#define BG_NN_ENCODING_MAX 4   /* encodings this core runs: 1 to 4 */
+#define BG_NN_ENCODING_MAX 5   /* encodings this core runs: 1 to 5 (5: nn/feat5.h) */
 #define BG_NN_CRASHED_MAX 6    /* a side with this many checkers in play or fewer is crashed */
 
 /* Feature inputs (after the 196 raw ones). */
@@ -75,6 +76,7 @@ typedef struct {
                           incremental move choice keeps its speed */
     const float *wm;   /* mpad x hpad, unit-major: the middle units' weights on the first layer */
     const float *bm;   /* mpad */
+    const struct bg_qnet_s *q;   /* NULL, or the same net quantised (nn/quant.h): it answers */
 } bg_mlp;
 
 typedef struct {
@@ -86,6 +88,7 @@ typedef struct {
 #include "nn/features.h"
 #include "nn/accumulate.h"
 #include "nn/head.h"
+#include "nn/quant.h"
 #include "nn/choose.h"
 
 #endif /* BGCORE_NN_H */

@@ -13,6 +13,8 @@ cdef extern from "nn.h" nogil:
         BG_NN_NFEAT3
         BG_NN_NIN4
         BG_NN_NFEAT4
+        BG_NN_NIN5
+        BG_NN_NFEAT5
         BG_NN_MAXFEAT
         BG_NN_ENCODING_MAX
         BG_NN_MAXNETS
@@ -25,6 +27,30 @@ cdef extern from "nn.h" nogil:
         BG_NN_RACE
         BG_NN_CONTACT
 
+    ctypedef struct bg_qnet "struct bg_qnet_s":
+        int hpad, mid, drows
+        float s1, s2
+        const int16_t *w1
+        const int16_t *b1
+        const int16_t *wd
+        const float *bd
+        const float *w2
+        const float *b2
+
+    enum:
+        BG_Q_HBITS
+        BG_Q_ALIGN
+        BG_Q_OUTROWS
+        BG_Q_PLAIN
+        BG_Q_SSE2
+        BG_Q_AVX2
+        BG_Q_VNNI
+        BG_Q_NEON
+    int bg_q_target
+    int bg_q_has(int t)
+    int bg_q_set_target(int t)
+    int bg_q_init(int most)
+
     ctypedef struct bg_mlp:
         int nin, nhid, hpad
         int enc
@@ -35,6 +61,7 @@ cdef extern from "nn.h" nogil:
         int nmid, mpad
         const float *wm
         const float *bm
+        const bg_qnet *q
 
     ctypedef struct bg_nn:
         bg_mlp net[3]

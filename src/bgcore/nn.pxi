@@ -5,8 +5,8 @@ from train cimport *
 from sgd cimport *
 
 NN_INPUTS = BG_NN_NIN
-NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3, 4: BG_NN_NIN4}
-NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2, 3: BG_NN_NFEAT3, 4: BG_NN_NFEAT4}
+NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3, 4: BG_NN_NIN4, 5: BG_NN_NIN5}
+NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2, 3: BG_NN_NFEAT3, 4: BG_NN_NFEAT4, 5: BG_NN_NFEAT5}
 bg_nn3_init()   # encoding 3's escape table, once, before any evaluation
 NN_MAX_NETS = BG_NN_MAXNETS
 NN_OUTPUTS = BG_NN_NOUT
@@ -18,6 +18,32 @@ NN_ENCODING = BG_NN_ENCODING
 # BACKGAMMON_NO_AVX2=1 keeps the baseline ones.
 import os as _os
 NN_AVX2 = bool(bg_nn_init_cpu(_os.environ.get("BACKGAMMON_NO_AVX2") != "1"))
+
+
+# The integer kernels of quantised nets (nn/quant.h): the best this CPU runs,
+# the baseline (SSE2) with BACKGAMMON_NO_AVX2=1; every target answers alike.
+NN_QUANT_TARGETS = {"plain": BG_Q_PLAIN, "sse2": BG_Q_SSE2, "avx2": BG_Q_AVX2,
+                    "vnni": BG_Q_VNNI, "neon": BG_Q_NEON}
+NN_QUANT_HBITS = BG_Q_HBITS
+NN_QUANT_ALIGN = BG_Q_ALIGN
+NN_QUANT_OUTROWS = BG_Q_OUTROWS
+bg_q_init(BG_Q_SSE2 if _os.environ.get("BACKGAMMON_NO_AVX2") == "1" else BG_Q_NEON)
+
+
+def nn_quant_targets():
+    """The integer kernels this build and CPU can run, by name (``"plain"``
+    always; ``"sse2"``, ``"avx2"``, ``"vnni"`` on x86-64, ``"neon"`` on arm64)."""
+    return [name for name, t in NN_QUANT_TARGETS.items() if bg_q_has(t)]
+
+
+def nn_quant_target(name=None):
+    """The integer kernels in use by name; with ``name``, switches to them first
+    (for tests and benchmarks, not while other threads evaluate)."""
+    if name is not None:
+        if name not in NN_QUANT_TARGETS or not bg_q_set_target(NN_QUANT_TARGETS[name]):
+            raise ValueError(f"integer kernels {name!r}: this CPU runs "
+                             f"{', '.join(nn_quant_targets())}")
+    return {t: n for n, t in NN_QUANT_TARGETS.items()}[bg_q_target]
 
 
 def nn_use_avx2(bint allow):
@@ -50,6 +76,8 @@ cdef class Nets:
     cdef readonly tuple hidden
     cdef readonly tuple middle
     cdef readonly int encoding
+    cdef bg_qnet qn[3]
+    cdef readonly tuple qarrays    # the quantised nets' arrays (quantise), or None
     cdef readonly object pruning   # the screening Nets of set_pruning, or None
     cdef readonly int keep
     cdef readonly float margin
@@ -117,6 +145,60 @@ cdef class Nets:
         self.ev.exact = _bearoff_exact
         self.pruning = None
         self.keep = 0
+
+    def quantise(self, nets):
+        """Evaluates with the integer kernels from now on (nn/quant.h), or
+        with the float ones again when ``nets`` is None.  ``nets`` holds, for
+        each net, ``(w1, b1, wd, bd, w2, b2, s1, s2)`` as
+        backgammon.nn.quant makes them: int16 ``w1`` ``(inputs, hq)`` and
+        ``b1`` ``(hq,)`` (hq a multiple of NN_QUANT_ALIGN), int16 ``wd``
+        ``(rows, hq)``, float32 ``bd`` ``(rows,)``, float32 ``w2`` ``(5,
+        rows)`` and ``b2`` ``(5,)`` with a middle layer of ``rows`` units,
+        else ``(5, 0)`` and ``(0,)`` with ``rows`` NN_QUANT_OUTROWS; the shifts
+        ``s1`` and ``s2``.  The arrays' bounds (no sum overflows) are the
+        caller's to keep.  Only nets of encoding 5.  Call it before the nets
+        are used, not while other threads evaluate."""
+        cdef const int16_t[:, ::1] w1, wd
+        cdef const int16_t[::1] b1
+        cdef const float[::1] bd, b2
+        cdef const float[:, ::1] w2
+        cdef int c, hq, rows, mid
+        if nets is None:
+            for c in range(self.nn.nnets):
+                self.nn.net[c].q = NULL
+            self.qarrays = None
+            return
+        nets = tuple(tuple(n) for n in nets)
+        if self.encoding != 5:
+            raise ValueError(f"only nets of encoding 5 run quantised, these are of {self.encoding}")
+        if len(nets) != self.nn.nnets or any(len(n) != 8 for n in nets):
+            raise ValueError(f"quantise needs 8 items for each of the {self.nn.nnets} nets")
+        for c in range(self.nn.nnets):
+            w1, b1, wd, bd, w2, b2 = nets[c][:6]
+            hq = w1.shape[1]
+            rows = wd.shape[0]
+            mid = w2.shape[1]
+            if (w1.shape[0] != self.nn.net[c].nin or hq % BG_Q_ALIGN or hq > BG_NN_MAXH
+                    or hq < self.nn.net[c].hpad or b1.shape[0] != hq or wd.shape[1] != hq
+                    or bd.shape[0] != rows or w2.shape[0] != BG_NN_NOUT or b2.shape[0] != 5 * (mid > 0)
+                    or (mid and (mid != rows or mid % 8 or mid > BG_NN_MAXMID))
+                    or (not mid and rows != BG_Q_OUTROWS)
+                    or not 0 <= nets[c][6] <= 30 or not 0 <= nets[c][7] <= 30):
+                raise ValueError(f"quantised net {c}: arrays of the wrong shapes")
+            self.qn[c].hpad = hq
+            self.qn[c].mid = mid
+            self.qn[c].drows = rows
+            self.qn[c].s1 = 2.0 ** -int(nets[c][6])
+            self.qn[c].s2 = 2.0 ** -(BG_Q_HBITS + int(nets[c][7]))
+            self.qn[c].w1 = &w1[0, 0]
+            self.qn[c].b1 = &b1[0]
+            self.qn[c].wd = &wd[0, 0]
+            self.qn[c].bd = &bd[0]
+            self.qn[c].w2 = &w2[0, 0] if mid else NULL
+            self.qn[c].b2 = &b2[0] if mid else NULL
+        self.qarrays = nets
+        for c in range(self.nn.nnets):
+            self.nn.net[c].q = &self.qn[c]
 
     def set_pruning(self, Nets pruning, int keep=0, float margin=0.0):
         """Screens the move choices that need only the chosen play (rollouts,
@@ -434,7 +516,7 @@ def nn_encode(bytes board, int encoding=1):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
-    if encoding >= 4:
+    if encoding == 4:
         _bearoff_db()   # encoding 4's race inputs read its means (built on first use)
     n = bg_nn_encode_enc(encoding, b, idx, val)
     return [idx[i] for i in range(n)], [val[i] for i in range(n)]
@@ -448,7 +530,7 @@ def nn_features(bytes board, int encoding=2):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
-    if encoding >= 4:
+    if encoding == 4:
         _bearoff_db()
     bg_nn_scan(b, &sc)
     n = bg_nn_features_enc(encoding, b, &sc, f)

@@ -45,7 +45,8 @@ sigmoids between the first and the outputs (``NAME_wm``, ``NAME_bm``).
 Files write it only when a net has one, so older readers refuse such files
 by name and read every other file as before."""
 ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2",
-             3: "tesauro4-bar-off-feat42-v3", 4: "tesauro4-bar-off-feat52-race-v4"}
+             3: "tesauro4-bar-off-feat42-v3", 4: "tesauro4-bar-off-feat52-race-v4",
+             5: "onehot15-bar-off-counts6-v5"}
 """The input encodings by number, as files name them (docs/nn.md)."""
 ENCODING = ENCODINGS[1]
 INPUTS = _bgcore.NN_INPUTS
@@ -157,7 +158,7 @@ class Evaluation:
 
 class Evaluator:
     """Two or three nets (contact, race, optionally crashed) and the code that
-    runs them in the core, over one input encoding (1 to 4).
+    runs them in the core, over one input encoding (1 to 5).
 
     ``Evaluator.default()`` is the bundled pair; :meth:`load` and
     :meth:`save` read and write ``.npz`` files; :meth:`random` makes
@@ -174,16 +175,24 @@ class Evaluator:
     """
 
     def __init__(self, weights: Mapping[str, np.ndarray], *,
-                 meta: Mapping[str, str] | None = None, encoding: int = 1) -> None:
+                 meta: Mapping[str, str] | None = None, encoding: int = 1,
+                 quantised: bool | None = None) -> None:
         """``weights`` maps ``"contact_w1"`` ``(inputs, H)``, ``"contact_b1"``
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
         same for ``"race_"`` (and optionally ``"crashed_"``) to arrays, inputs
         those of ``encoding`` (1: 204, 2: 224, 3: 238, 4: 248); ``meta`` is free
         text kept in files.  A net with a second hidden layer of M units adds
         ``"contact_wm"`` ``(M, H)`` and ``"contact_bm"`` ``(M,)``, and its
-        ``"contact_w2"`` is ``(5, M)``."""
+        ``"contact_w2"`` is ``(5, M)``.  Nets of encoding 5 run on the
+        core's integer kernels (:attr:`quantised`, the default for them;
+        ``quantised=False``: in float, as they were trained)."""
         if isinstance(encoding, bool) or encoding not in ENCODINGS:
             raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
+        if quantised is None:
+            quantised = encoding == 5
+        if quantised and encoding != 5:
+            raise InvalidWeightsError(f"only nets of encoding 5 run quantised, these are of "
+                                      f"encoding {encoding}")
         arrays, hidden, middle = _padded(weights, INPUTS_BY_ENCODING[encoding])
         self._nets = _bgcore.Nets(arrays, hidden, encoding, middle)
         self.encoding: int = int(encoding)
@@ -200,6 +209,12 @@ class Evaluator:
         self.margin: float = 0.0
         """With :attr:`pruning`: only plays within this equity of the screen's best
         are scored (0: no margin)."""
+        self.quantised: bool = False
+        """Whether the core runs these nets in integers (encoding 5; nn/quant.py)."""
+        if quantised:
+            from backgammon.nn.quant import quantise
+            self._nets.quantise(quantise(self))
+            self.quantised = True
 
     @property
     def nets(self) -> tuple[str, ...]:
@@ -468,7 +483,10 @@ class Evaluator:
             raise BackgammonError("a screen cannot have a screen of its own")
         twin = Evaluator.__new__(Evaluator)
         twin._nets = _bgcore.Nets(self._nets.arrays, self.hidden, self.encoding, self.middle)
+        if self.quantised:
+            twin._nets.quantise(self._nets.qarrays)
         twin.encoding, twin.hidden, twin.middle = self.encoding, self.hidden, self.middle
+        twin.quantised = self.quantised
         twin.meta, twin.source = dict(self.meta), self.source
         twin._twin_of = self._twin_of or self
         twin.pruning, twin.keep, twin.margin = None, 0, 0.0
@@ -592,8 +610,27 @@ class Evaluator:
                 out[f"{name}_bm"] = bm[:m].copy()
         return out
 
+    def as_float(self) -> Evaluator:
+        """These nets run in float, as they were trained: the reference the
+        integer kernels are measured against (nets of other encodings
+        than 5 are returned as they are).
+
+            >>> ev = Evaluator.random(hidden=(16, 8), seed=1, encoding=5)
+            >>> ev.quantised, ev.as_float().quantised
+            (True, False)
+        """
+        if not self.quantised:
+            return self
+        twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding,
+                         quantised=False)
+        twin.source = self.source
+        if self.pruning is None:
+            return twin
+        return twin._screened(self.pruning, self.keep, self.margin)
+
     def copy(self) -> Evaluator:
-        twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding)
+        twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding,
+                         quantised=self.quantised)
         twin.source = self.source
         if self.pruning is None:
             return twin
@@ -626,7 +663,9 @@ class Evaluator:
         if len(hidden) not in (2, 3) or len(hidden) < len(self.hidden):
             raise InvalidWeightsError(f"grown nets need {len(self.hidden)} or 3 hidden sizes, "
                                       f"got {hidden!r}")
-        if encoding != self.encoding and INPUTS_BY_ENCODING[encoding] < INPUTS_BY_ENCODING[self.encoding]:
+        if encoding != self.encoding and (5 in (encoding, self.encoding) or
+                                          INPUTS_BY_ENCODING[encoding] < INPUTS_BY_ENCODING[self.encoding]):
+            # encoding 5's one-hot inputs are not an extension of the others'
             raise InvalidWeightsError("the later encoding must extend the inputs")
         old = self.weights()
         inputs = INPUTS_BY_ENCODING[encoding]
@@ -660,7 +699,7 @@ class Evaluator:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
-        return (_rebuild, (self.weights(), self.encoding),
+        return (_rebuild, (self.weights(), self.encoding, self.quantised),
                 {"meta": self.meta, "source": self.source, "pruning": self.pruning,
                  "keep": self.keep, "margin": self.margin})
 
@@ -724,8 +763,9 @@ def position_rows(pos: Position) -> np.ndarray:
     return np.frombuffer(pos._b, dtype=np.int8).reshape(1, 26)
 
 
-def _rebuild(weights: dict[str, np.ndarray], encoding: int) -> Evaluator:
-    return Evaluator(weights, encoding=encoding)
+def _rebuild(weights: dict[str, np.ndarray], encoding: int,
+             quantised: bool | None = None) -> Evaluator:
+    return Evaluator(weights, encoding=encoding, quantised=quantised)
 
 
 def _padded(weights: Mapping[str, Any], inputs: int = INPUTS

@@ -124,7 +124,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         nthreads = _threads(threads, len(settings.hidden))
     net = (init.copy() if init is not None
            else Evaluator.random(settings.hidden, settings.seed, settings.encoding,
-                                 middle=settings.middle or None))
+                                 middle=settings.middle or None)).as_float()   # it learns in float
     if set(settings.frozen) - set(net.nets):
         raise BackgammonError(f"frozen names nets these nets lack: {sorted(settings.frozen)} "
                               f"of {net.nets}")
@@ -400,7 +400,7 @@ class _State:
     @classmethod
     def load(cls, path: Path, s: FitSettings, fingerprint: str) -> tuple[Evaluator, _State]:
         where = os.fspath(path)
-        net = Evaluator.load(path)
+        net = Evaluator.load(path).as_float()
         state = train_state(net, where)
         if state.get("kind") != _KIND:
             raise TrainingDataError(f"{where}: not a checkpoint of supervised training "

@@ -133,7 +133,8 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
         raise BackgammonError("eval_every must be >= 0 and eval_pairs >= 1")
     outdir = Path(out) if out is not None else None
     done, seconds_before, best = 0, 0.0, -math.inf
-    net = start.copy() if start is not None else Evaluator.random(settings.hidden, settings.seed)
+    net = (start.copy() if start is not None
+           else Evaluator.random(settings.hidden, settings.seed)).as_float()
     if outdir is not None:
         outdir.mkdir(parents=True, exist_ok=True)
         ck = outdir / _CHECKPOINT
@@ -220,7 +221,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
 
 def _td_job(base: dict[str, np.ndarray], encoding: int, board: bytes, seed: int, first: int,
             n: int, rate: float, cancel: Any) -> dict[str, np.ndarray]:
-    copy = Evaluator(base, encoding=encoding)
+    copy = Evaluator(base, encoding=encoding, quantised=False)   # it learns in float
     copy._nets.td_games(board, seed, first, n, rate, cancel)
     return copy.weights()
 

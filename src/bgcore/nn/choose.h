@@ -14,6 +14,7 @@ typedef struct {
     int ready[BG_NN_MAXNETS];
     float f[BG_NN_MAXNETS][BG_NN_MAXFEAT];   /* the base's features in each net's encoding */
     float acc[BG_NN_MAXNETS][BG_NN_MAXH];
+    int16_t qacc[BG_NN_MAXNETS][BG_NN_MAXH];   /* the sums of a quantised net (nn/quant.h) */
 } bg_nn_base;
 
 /* base: the position after swapping, scanned as scan */
@@ -58,7 +59,8 @@ static inline const float *bg_nn_base_acc(bg_nn_base *s, const bg_mlp *m, int cl
         float val[BG_NN_MAXNZ];
         int n = bg_nn_encode_scan_enc(m->enc, s->base, &s->scan, idx, val);
         bg_nn_features_enc(m->enc, s->base, &s->scan, s->f[cls]);
-        bg_nn_accumulate(m, idx, val, n, s->acc[cls]);
+        if (m->q) bg_q_accumulate(m->q, m->q->b1, idx, val, n, s->qacc[cls]);
+        else bg_nn_accumulate(m, idx, val, n, s->acc[cls]);
         s->ready[cls] = 1;
     }
     return s->acc[cls];
@@ -77,6 +79,12 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
     const int8_t *b0 = s->base;
     const float *a0 = bg_nn_base_acc(s, m, cls);   /* fills s->f[cls] */
+    if (m->enc == 5) {
+        n = bg_nn5_delta(b0, &s->scan, s->f[cls], e, es, f, idx, val);
+        if (m->q) bg_q_outputs(m->q, s->qacc[cls], idx, val, n, out);
+        else bg_nn_outputs_from(m, a0, idx, val, n, acc, h, out);
+        return;
+    }
 #ifdef BG_SSE2
     /* the points that changed, in rising order as the plain loop takes them:
      * two overlapping 16-byte compares cover the 26 */

@@ -340,12 +340,14 @@ static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
 #include "nn/feat2.h"
 #include "nn/feat3.h"
 #include "nn/feat4.h"
+#include "nn/feat5.h"
 
 /* The feature inputs of encoding enc from board b and its scan; returns
  * how many (BG_NN_NFEAT, BG_NN_NFEAT2, BG_NN_NFEAT3 or BG_NN_NFEAT4): each
  * encoding appends its features to those of the one before. */
 static inline int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
+    if (enc == 5) { bg_nn5_features(s, f); return BG_NN_NFEAT5; }   /* counts, not values */
     bg_nn_scan_features(s, f);
     if (enc == 1) return BG_NN_NFEAT;
     bg_nn2_features(b, s, f + BG_NN_NFEAT);
@@ -359,7 +361,8 @@ static inline int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_
 /* The inputs of encoding enc. */
 static inline int bg_nn_inputs(int enc)
 {
-    return enc == 1 ? BG_NN_NIN : enc == 2 ? BG_NN_NIN2 : enc == 3 ? BG_NN_NIN3 : BG_NN_NIN4;
+    return enc == 1 ? BG_NN_NIN : enc == 2 ? BG_NN_NIN2 : enc == 3 ? BG_NN_NIN3
+         : enc == 4 ? BG_NN_NIN4 : BG_NN_NIN5;
 }
 
 /* The nonzero inputs of board b with its scan in encoding enc: n (index,
@@ -371,6 +374,7 @@ static inline int bg_nn_encode_scan_enc(int enc, const int8_t *b, const bg_nn_sc
     int i, n = 0, nf, own_off = BG_MAXCHK - s->own_count, opp_off = BG_MAXCHK - s->opp_count;
     float f[BG_NN_MAXFEAT];
     uint32_t cells = (s->own >> 0) | bg_nn_rev26(s->opp);   /* nonzero cells, ascending */
+    if (enc == 5) return bg_nn5_encode(b, s, idx, val, f);
     while (cells) {
         i = bg_highbit(cells & (~cells + 1u));
         cells &= cells - 1;

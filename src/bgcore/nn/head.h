@@ -293,6 +293,10 @@ static inline void bg_nn_outputs_from(const bg_mlp *m, const float *a0, const in
     bg_nn_head(m, acc, h, out);
 }
 
+/* nn/quant.h: the raw outputs of a quantised net from its biases. */
+static inline void bg_q_forward(const struct bg_qnet_s *q, const int16_t *idx, const float *val,
+                                int n, float *out);
+
 /* Raw outputs of net m at board b (scanned); acc and h are scratch. */
 static inline void bg_nn_forward_scan(const bg_mlp *m, const int8_t *b, const bg_nn_scan_t *s,
                                       float *acc, float *h, float *out)
@@ -300,7 +304,8 @@ static inline void bg_nn_forward_scan(const bg_mlp *m, const int8_t *b, const bg
     int16_t idx[BG_NN_MAXNZ];
     float val[BG_NN_MAXNZ];
     int n = bg_nn_encode_scan_enc(m->enc, b, s, idx, val);
-    bg_nn_outputs_from(m, m->b1, idx, val, n, acc, h, out);
+    if (m->q) bg_q_forward(m->q, idx, val, n, out);
+    else bg_nn_outputs_from(m, m->b1, idx, val, n, acc, h, out);
 }
 
 /* The five probabilities of board b for the player on roll, before rolling. */

@@ -1,0 +1,147 @@
+"""Quantisation: float nets of encoding 5 as the integer nets the core runs.
+
+Encoding 5's inputs are all 0 or 1 (docs/nn.md), so a net's first layer is a
+sum of weight columns, which the core keeps in int16 and updates by adding
+and subtracting the columns a play changes; the dense layer after it
+multiplies int16 weights by int16 activations into exact int32 sums
+(``src/bgcore/nn/quant.h``).  This module picks each layer's power-of-two
+scale, as fine as the bounds allow:
+
+- first layer: for every unit, ``|bias|`` plus the largest ``|weight|`` of each
+  group of inputs of which at most one is set (a point's 15 counts, a
+  feature's values) stays within int16, so no position's sum can overflow;
+- dense layer: every row's sum of ``|weight|`` times the largest activation
+  (``2**NN_QUANT_HBITS``) stays within int32.
+
+    >>> from backgammon.nn import Evaluator
+    >>> ev = Evaluator.random(hidden=(64, 32), seed=1, encoding=5)
+    >>> ev.quantised
+    True
+    >>> nets = quantise(ev.as_float())
+    >>> [n.w1.dtype.name for n in nets], [n.w1.shape for n in nets]
+    (['int16', 'int16'], [(938, 64), (938, 32)])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from backgammon import _bgcore
+from backgammon.errors import InvalidWeightsError
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
+
+HBITS: int = _bgcore.NN_QUANT_HBITS
+"""Activations run from 0 to ``2**HBITS``."""
+ALIGN: int = _bgcore.NN_QUANT_ALIGN
+OUTROWS: int = _bgcore.NN_QUANT_OUTROWS
+INT16_MAX = 32767
+INT32_MAX = 2**31 - 1
+MAX_SHIFT = 24
+
+
+class QuantisedNet(NamedTuple):
+    """One net in integers, as ``Nets.quantise`` takes it (nn/quant.h)."""
+
+    w1: np.ndarray    #: int16 ``(inputs, hq)``: round(w1 * 2**s1), input-major
+    b1: np.ndarray    #: int16 ``(hq,)``
+    wd: np.ndarray    #: int16 ``(rows, hq)``: the dense layer, round(w * 2**s2)
+    bd: np.ndarray    #: float32 ``(rows,)``: its biases
+    w2: np.ndarray    #: float32 ``(5, rows)`` after a middle layer, else ``(5, 0)``
+    b2: np.ndarray    #: float32 ``(5,)`` after a middle layer, else ``(0,)``
+    s1: int           #: the first layer's scale: 2**s1
+    s2: int           #: the dense layer's scale: 2**s2
+
+
+def input_groups(encoding: int = 5) -> np.ndarray:
+    """The group of each input of ``encoding`` (only 5): inputs of one group
+    are never set together (a point's counts, a feature's values).
+
+        >>> g = input_groups()
+        >>> len(g), int(g.max()) + 1     # 26 slots and 3 features, a side each
+        (938, 58)
+    """
+    if encoding != 5:
+        raise InvalidWeightsError(f"quantised nets need encoding 5's binary inputs, "
+                                  f"not encoding {encoding}")
+    raw = 2 * 26 * 15
+    groups = np.empty(_bgcore.NN_INPUTS_BY_ENCODING[5], np.int64)
+    groups[:raw] = np.arange(raw) // 15
+    side = (groups.size - raw) // 2                     # hits 36, escapes 36, run 7
+    kinds = np.repeat([0, 1, 2], [36, 36, side - 72])
+    groups[raw:] = 52 + np.concatenate([kinds, 3 + kinds])
+    return groups
+
+
+def _round(a: np.ndarray, shift: int) -> np.ndarray:
+    return np.rint(a.astype(np.float64) * 2.0**shift)
+
+
+def _first_shift(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray) -> int:
+    """The largest shift at which no unit's sum can leave int16."""
+    order = np.argsort(groups, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(groups[order]) != 0])
+    for shift in range(MAX_SHIFT, -1, -1):
+        q = np.abs(_round(w1, shift))[order]
+        worst = np.maximum.reduceat(q, starts, axis=0).sum(axis=0) + np.abs(_round(b1, shift))
+        if worst.max() <= INT16_MAX:
+            return shift
+    raise InvalidWeightsError("first-layer weights too large to quantise (a unit's sums "
+                              "could leave int16 at any scale)")
+
+
+def _dense_shift(w: np.ndarray) -> int:
+    """The largest shift at which the dense layer's weights fit int16 and its sums int32."""
+    for shift in range(MAX_SHIFT, -1, -1):
+        q = np.abs(_round(w, shift))
+        if q.max(initial=0) <= INT16_MAX and q.sum(axis=1).max(initial=0) * 2**HBITS <= INT32_MAX:
+            return shift
+    raise InvalidWeightsError("dense weights too large to quantise")
+
+
+def quantise_net(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                 wm: np.ndarray | None = None, bm: np.ndarray | None = None,
+                 groups: np.ndarray | None = None) -> QuantisedNet:
+    """One float net (unpadded arrays, as :meth:`Evaluator.weights` gives
+    them) in integers; ``groups`` as :func:`input_groups`."""
+    groups = input_groups() if groups is None else groups
+    h = w1.shape[1]
+    hq = -(-h // ALIGN) * ALIGN
+    if w1.shape[0] != groups.size:
+        raise InvalidWeightsError(f"{w1.shape[0]} inputs, encoding 5 has {groups.size}")
+    s1 = _first_shift(w1, b1, groups)
+    q1 = np.zeros((w1.shape[0], hq), np.int16)
+    q1[:, :h] = _round(w1, s1)
+    qb1 = np.zeros(hq, np.int16)
+    qb1[:h] = _round(b1, s1)
+    if wm is not None and bm is not None:
+        mid = wm.shape[0]
+        rows = -(-mid // 8) * 8
+        dense = np.zeros((rows, hq), np.float64)
+        dense[:mid, :h] = wm
+        bd = np.zeros(rows, np.float32)
+        bd[:mid] = bm
+        out_w = np.zeros((5, rows), np.float32)
+        out_w[:, :mid] = w2
+        out_b = np.asarray(b2, np.float32).copy()
+    else:
+        rows = OUTROWS
+        dense = np.zeros((rows, hq), np.float64)
+        dense[:5, :h] = w2
+        bd = np.zeros(rows, np.float32)
+        bd[:5] = b2
+        out_w = np.zeros((5, 0), np.float32)
+        out_b = np.zeros(0, np.float32)
+    s2 = _dense_shift(dense)
+    return QuantisedNet(q1, qb1, _round(dense, s2).astype(np.int16), bd, out_w, out_b, s1, s2)
+
+
+def quantise(evaluator: Evaluator) -> list[QuantisedNet]:
+    """Every net of ``evaluator`` (encoding 5) in integers, in its nets' order."""
+    groups = input_groups(evaluator.encoding)
+    w = evaluator.weights()
+    return [quantise_net(w[f"{n}_w1"], w[f"{n}_b1"], w[f"{n}_w2"], w[f"{n}_b2"],
+                         w.get(f"{n}_wm"), w.get(f"{n}_bm"), groups) for n in evaluator.nets]
