@@ -227,3 +227,126 @@ def test_weights_too_large_to_quantise_are_refused():
                      np.zeros(5, np.float32))
     with pytest.raises(bg.InvalidWeightsError, match="encoding 5"):
         input_groups(4)
+
+
+# ----------------------------------------------------------------------
+# The clipped ReLU (first layers of nets with a middle layer)
+
+def _clip(a: np.ndarray) -> np.ndarray:
+    return np.clip(a, 0.0, 1.0)
+
+
+def _soft(a: np.ndarray) -> np.ndarray:
+    return 0.5 + a / (2 * (1 + np.abs(a)))
+
+
+def _inputs(board: np.ndarray, n: int) -> np.ndarray:
+    idx, val = _bgcore.nn_encode(board.tobytes(), 5)
+    x = np.zeros(n)
+    np.add.at(x, idx, val)
+    return x
+
+
+def _crelu_step(w: dict, boards: np.ndarray, targets: np.ndarray, lr: float) -> dict:
+    """One plain gradient step of the contact net, clipped ReLU then soft sigmoid, in float64."""
+    p = {k[8:]: v.astype(np.float64) for k, v in w.items() if k.startswith("contact_")}
+    g = {k: np.zeros_like(v) for k, v in p.items()}
+    for b, t in zip(boards, targets):
+        x = _inputs(b, p["w1"].shape[0])
+        a = p["b1"] + x @ p["w1"]
+        h = _clip(a)
+        u = _soft(p["bm"] + p["wm"] @ h)
+        o = 1 / (1 + np.exp(-(p["w2"] @ u + p["b2"])))
+        d = o - t
+        gu = (p["w2"].T @ d) * 0.5 * (1 - np.abs(2 * u - 1)) ** 2
+        gh = (p["wm"].T @ gu) * ((a > 0) & (a < 1))
+        g["w2"] += np.outer(d, u)
+        g["b2"] += d
+        g["wm"] += np.outer(gu, h)
+        g["bm"] += gu
+        g["w1"] += np.outer(x, gh)
+        g["b1"] += gh
+    return {f"contact_{k}": p[k] - lr * g[k] / len(boards) for k in p}
+
+
+@pytest.fixture(scope="module")
+def data(positions):
+    from backgammon.training.targets import TargetSet
+    b = positions[:500]
+    t = Evaluator.fast().evaluate_batch(b)
+    return TargetSet(b, t, np.zeros(len(b), np.float32), ())
+
+
+def test_crelu_forward_pass_matches_numpy(positions):
+    ev = Evaluator.random((40, 16), seed=6, encoding=5, middle=(12, 0), crelu=True).as_float()
+    w = ev.weights()
+    for row in positions[:300]:
+        if ev._nets.classify(row[None])[0] != 0:
+            continue
+        x = _inputs(row, 938)
+        h = _clip(w["contact_b1"] + x @ w["contact_w1"].astype(np.float64))
+        u = _soft(w["contact_bm"] + w["contact_wm"].astype(np.float64) @ h)
+        want = 1 / (1 + np.exp(-(w["contact_w2"] @ u + w["contact_b2"])))
+        zero = np.zeros((1, 5), np.float32)
+        loss = ev._nets.sgd_loss(0, row[None].copy(), zero, np.zeros(1, np.int64))
+        assert loss == pytest.approx(-np.log(1 - want).sum(), rel=1e-5)
+
+
+def test_crelu_core_step_is_the_gradient(data):
+    from test_supervised import core_step_matches
+    ev = Evaluator.random((20, 8), seed=4, encoding=5, middle=(10, 0), crelu=True).as_float()
+    core_step_matches(ev, data, _crelu_step)
+
+
+def test_crelu_quantised_within_tolerance_and_alike_on_every_target(positions):
+    ev = Evaluator.random((256, 64, 128), seed=8, encoding=5, middle=(32, 0, 16), crelu=True)
+    q, f = ev.evaluate_batch(positions), ev.as_float().evaluate_batch(positions)
+    assert np.abs(q - f).max() < 1e-3
+    was = _bgcore.nn_quant_target()
+    try:
+        got = []
+        for t in _bgcore.nn_quant_targets():
+            _bgcore.nn_quant_target(t)
+            got.append(ev.evaluate_batch(positions))
+        assert all(np.array_equal(g, got[0]) for g in got)
+    finally:
+        _bgcore.nn_quant_target(was)
+    rng = np.random.default_rng(1)
+    for row in positions[:200]:
+        b = row.tobytes()
+        res = _bgcore.successors(b, (int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        probs = ev._nets.choose(b, res)[1]
+        assert np.array_equal(probs, ev.evaluate_batch(np.ascontiguousarray(-res[:, ::-1])))
+
+
+def test_crelu_training_learns_is_deterministic_and_round_trips(data, tmp_path):
+    from backgammon.nn import ARCHITECTURE_CRELU
+    lines: list[str] = []
+    kw = dict(targets=data, hidden=(24, 8), middle=(8, 0), encoding=5, seed=2, crelu=True,
+              validation=0.2, progress=False)
+    a = bg.train(epochs=8, log=lines.append, **kw)
+    assert a.crelu and a.quantised and a.middle == (8, 0)
+    loss = [float(line.split("train_loss=")[1].split()[0].split("all:")[1])
+            for line in lines if line.startswith("epoch=")]
+    assert loss[-1] < 0.9 * loss[0]
+    b = bg.train(epochs=8, threads=1, **kw)
+    assert all(np.array_equal(v, b.weights()[k]) for k, v in a.weights().items())
+    a.save(tmp_path / "c.npz")
+    with np.load(tmp_path / "c.npz") as f:
+        assert str(f["architecture"]) == ARCHITECTURE_CRELU
+    back = Evaluator.load(tmp_path / "c.npz")
+    assert back.crelu and back.quantised
+    assert np.array_equal(back.evaluate_batch(data.boards), a.evaluate_batch(data.boards))
+    assert "clipped ReLU" in repr(back)
+
+
+def test_crelu_needs_a_middle_layer_and_supervised_training(data):
+    with pytest.raises(bg.InvalidWeightsError, match="middle layer"):
+        Evaluator.random((8, 8), seed=1, encoding=5, crelu=True)
+    with pytest.raises(bg.BackgammonError, match="middle"):
+        bg.train(targets=data, hidden=(8, 8), encoding=5, crelu=True, epochs=1, progress=False)
+    with pytest.raises(bg.BackgammonError, match="supervised"):
+        bg.train(10, crelu=True, progress=False)
+    with pytest.raises(bg.InvalidWeightsError, match="share"):
+        Evaluator.ensemble([Evaluator.random((8, 8), seed=1, encoding=5, middle=(8, 0)),
+                            Evaluator.random((8, 8), seed=1, encoding=5, middle=(8, 0), crelu=True)])

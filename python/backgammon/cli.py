@@ -275,8 +275,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
                     optimizer=args.optimizer, validation=args.validation,
                     start=start, max_minutes=args.max_minutes,
                     progress=not args.no_progress, frozen=args.frozen or (),
-                    middle=middle if any(middle) else None)
+                    middle=middle if any(middle) else None, crelu=args.crelu)
     else:
+        if args.crelu:
+            raise BackgammonError("--crelu is a setting of supervised training (--targets)")
         if args.frozen:
             raise BackgammonError("--frozen is a setting of supervised training (--targets)")
         if any(middle):
@@ -595,6 +597,9 @@ def _parser() -> argparse.ArgumentParser:
                              "net (0: none, the default)")
     tr.add_argument("--encoding", type=int, choices=(1, 2, 3, 4, 5), default=1,
                     help="input encoding of fresh nets (docs/nn.md; default 1)")
+    tr.add_argument("--crelu", action="store_true",
+                    help="supervised: the clipped ReLU in the first layer of fresh nets with a "
+                         "middle layer (encoding 5's integer kernels run it without a division)")
     tr.add_argument("--lr", type=float, default=None,
                     help="start learning rate (self-play 0.1; adam 0.003, momentum 0.1)")
     tr.add_argument("--lr-final", type=float, default=None,

@@ -22,7 +22,10 @@
  *
  * Hidden units use the "soft sigmoid" s(x) = 1/2 + x / (2 (1 + |x|)): it
  * vectorises (no exp), and its derivative, (1 - |2s - 1|)^2 / 2, comes from
- * s alone.  Outputs use the logistic function.
+ * s alone.  A net with a middle layer may use the clipped ReLU min(max(x, 0),
+ * 1) in its first layer instead (BG_NN_CRELU: no division, so its integer
+ * form in nn/quant.h is two instructions a vector).  Outputs use the
+ * logistic function.
  */
 #ifndef BGCORE_NN_H
 #define BGCORE_NN_H
@@ -54,6 +57,8 @@
                                                               (encoding 5: 26 x 2 + 4 + 12 at most) */
 #define BG_NN_ENCODING 1       /* the encoding of the bundled nets (docs/nn.md) */
 #define BG_NN_ENCODING_MAX 5   /* encodings this core runs: 1 to 5 (5: nn/feat5.h) */
+#define BG_NN_SOFT 0           /* the soft sigmoid below */
+#define BG_NN_CRELU 1          /* the clipped ReLU min(max(x, 0), 1) */
 #define BG_NN_CRASHED_MAX 6    /* a side with this many checkers in play or fewer is crashed */
 
 /* Feature inputs (after the 196 raw ones). */
@@ -77,6 +82,8 @@ typedef struct {
     const float *wm;   /* mpad x hpad, unit-major: the middle units' weights on the first layer */
     const float *bm;   /* mpad */
     const struct bg_qnet_s *q;   /* NULL, or the same net quantised (nn/quant.h): it answers */
+    int act;           /* the first layer's activation: BG_NN_SOFT, or BG_NN_CRELU (only
+                          with a middle layer, whose activation stays the soft sigmoid) */
 } bg_mlp;
 
 typedef struct {

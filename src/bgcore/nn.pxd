@@ -26,10 +26,14 @@ cdef extern from "nn.h" nogil:
         BG_NN_ENCODING
         BG_NN_RACE
         BG_NN_CONTACT
+        BG_NN_SOFT
+        BG_NN_CRELU
 
     ctypedef struct bg_qnet "struct bg_qnet_s":
         int hpad, mid, drows
         float s1, s2
+        int crelu
+        int16_t top
         const int16_t *w1
         const int16_t *b1
         const int16_t *wd
@@ -62,6 +66,7 @@ cdef extern from "nn.h" nogil:
         const float *wm
         const float *bm
         const bg_qnet *q
+        int act
 
     ctypedef struct bg_nn:
         bg_mlp net[3]

@@ -64,7 +64,8 @@ cdef class Nets:
     and mpad multiples of 8 whose entries past ``hidden[c]`` and
     ``middle[c]`` are zero, opad mpad with a middle layer and hpad without
     (``wm`` ``(0, hpad)`` and ``bm`` ``(0,)`` then); ``inputs`` that of
-    ``encoding`` (1: 204, 2: 224, 3: 238).  With two nets crashed positions
+    ``encoding`` (1: 204, 2: 224, 3: 238).  ``crelu``: the nets with a middle
+    layer use the clipped ReLU in their first layer (nn.h).  With two nets crashed positions
     go to the contact net.  The core reads (and training writes) the arrays
     in place, so they are kept here.  Evaluation only reads: one Nets may
     serve any number of threads at once; training needs its own copy.
@@ -76,13 +77,14 @@ cdef class Nets:
     cdef readonly tuple hidden
     cdef readonly tuple middle
     cdef readonly int encoding
+    cdef readonly bint crelu
     cdef bg_qnet qn[3]
     cdef readonly tuple qarrays    # the quantised nets' arrays (quantise), or None
     cdef readonly object pruning   # the screening Nets of set_pruning, or None
     cdef readonly int keep
     cdef readonly float margin
 
-    def __init__(self, arrays, hidden, int encoding=1, middle=None):
+    def __init__(self, arrays, hidden, int encoding=1, middle=None, bint crelu=False):
         cdef float[:, ::1] w1, w2, wm
         cdef float[::1] b1, b2, bm
         cdef int c, hpad, mpad, opad, k, nin
@@ -134,7 +136,9 @@ cdef class Nets:
                 self.nn.net[c].bm = &bm[0]
                 self.rw[c].wm = &wm[0, 0]
                 self.rw[c].bm = &bm[0]
+                self.nn.net[c].act = BG_NN_CRELU if crelu else BG_NN_SOFT
         self.encoding = encoding
+        self.crelu = crelu
         self.arrays = arrays
         self.hidden = hidden
         self.middle = middle
@@ -163,6 +167,7 @@ cdef class Nets:
         cdef const float[::1] bd, b2
         cdef const float[:, ::1] w2
         cdef int c, hq, rows, mid
+        cdef bint crelu
         if nets is None:
             for c in range(self.nn.nnets):
                 self.nn.net[c].q = NULL
@@ -185,11 +190,17 @@ cdef class Nets:
                     or (not mid and rows != BG_Q_OUTROWS)
                     or not 0 <= nets[c][6] <= 30 or not 0 <= nets[c][7] <= 30):
                 raise ValueError(f"quantised net {c}: arrays of the wrong shapes")
+            crelu = self.nn.net[c].act == BG_NN_CRELU
+            if crelu and nets[c][6] > 14:
+                raise ValueError(f"quantised net {c}: a clipped ReLU's scale 2**{nets[c][6]} "
+                                 "leaves int16")
             self.qn[c].hpad = hq
             self.qn[c].mid = mid
             self.qn[c].drows = rows
             self.qn[c].s1 = 2.0 ** -int(nets[c][6])
-            self.qn[c].s2 = 2.0 ** -(BG_Q_HBITS + int(nets[c][7]))
+            self.qn[c].crelu = crelu
+            self.qn[c].top = 1 << int(nets[c][6]) if crelu else 0
+            self.qn[c].s2 = 2.0 ** -((int(nets[c][6]) if crelu else BG_Q_HBITS) + int(nets[c][7]))
             self.qn[c].w1 = &w1[0, 0]
             self.qn[c].b1 = &b1[0]
             self.qn[c].wd = &wd[0, 0]

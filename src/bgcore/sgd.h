@@ -193,9 +193,14 @@ static inline int bg_sgd_train(const bg_mlp *m, const bg_mlp_rw *rw, const bg_sg
                     for (j = 0; j < nh; j++) { gw[j] += g * h[j]; ga[j] += g * w[j]; }
                     grad[o_bm + q] += g;
                 }
-                for (j = 0; j < nh; j++) {
-                    float a = 1.0f - fabsf(2.0f * h[j] - 1.0f);
-                    ga[j] *= 0.5f * a * a;
+                if (m->act == BG_NN_CRELU) {
+                    for (j = 0; j < nh; j++)        /* the clipped ReLU's slope: 1 inside */
+                        if (h[j] <= 0.0f || h[j] >= 1.0f) ga[j] = 0.0f;
+                } else {
+                    for (j = 0; j < nh; j++) {
+                        float a = 1.0f - fabsf(2.0f * h[j] - 1.0f);
+                        ga[j] *= 0.5f * a * a;
+                    }
                 }
             } else {
                 for (j = 0; j < nh; j++) {

@@ -14,6 +14,7 @@ from backgammon.nn.search import FILTERS, MoveFilter, RankedPlay, best_play, eva
 # what the module backgammon.nn offered before it became this package, kept importable
 from backgammon.nn.evaluator import ARCHITECTURE as ARCHITECTURE  # noqa: E402
 from backgammon.nn.evaluator import ARCHITECTURE_MIDDLE as ARCHITECTURE_MIDDLE  # noqa: E402
+from backgammon.nn.evaluator import ARCHITECTURE_CRELU as ARCHITECTURE_CRELU  # noqa: E402
 from backgammon.nn.evaluator import ENCODING as ENCODING  # noqa: E402
 from backgammon.nn.evaluator import ENCODINGS as ENCODINGS  # noqa: E402
 from backgammon.nn.evaluator import FORMAT as FORMAT  # noqa: E402

@@ -44,6 +44,10 @@ ARCHITECTURE_MIDDLE = "mlp-2-softsigmoid-logistic5"
 sigmoids between the first and the outputs (``NAME_wm``, ``NAME_bm``).
 Files write it only when a net has one, so older readers refuse such files
 by name and read every other file as before."""
+ARCHITECTURE_CRELU = "mlp-2-crelu-softsigmoid-logistic5"
+"""Nets whose first hidden layer, where a middle layer follows it, is the
+clipped ReLU min(max(x, 0), 1) (middle layer and nets without one: soft
+sigmoids): :attr:`Evaluator.crelu`."""
 ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2",
              3: "tesauro4-bar-off-feat42-v3", 4: "tesauro4-bar-off-feat52-race-v4",
              5: "onehot15-bar-off-counts6-v5"}
@@ -176,7 +180,7 @@ class Evaluator:
 
     def __init__(self, weights: Mapping[str, np.ndarray], *,
                  meta: Mapping[str, str] | None = None, encoding: int = 1,
-                 quantised: bool | None = None) -> None:
+                 quantised: bool | None = None, crelu: bool = False) -> None:
         """``weights`` maps ``"contact_w1"`` ``(inputs, H)``, ``"contact_b1"``
         ``(H,)``, ``"contact_w2"`` ``(5, H)``, ``"contact_b2"`` ``(5,)`` and the
         same for ``"race_"`` (and optionally ``"crashed_"``) to arrays, inputs
@@ -185,7 +189,9 @@ class Evaluator:
         ``"contact_wm"`` ``(M, H)`` and ``"contact_bm"`` ``(M,)``, and its
         ``"contact_w2"`` is ``(5, M)``.  Nets of encoding 5 run on the
         core's integer kernels (:attr:`quantised`, the default for them;
-        ``quantised=False``: in float, as they were trained)."""
+        ``quantised=False``: in float, as they were trained).  ``crelu``: the
+        nets with a middle layer use the clipped ReLU in their first layer
+        (:data:`ARCHITECTURE_CRELU`)."""
         if isinstance(encoding, bool) or encoding not in ENCODINGS:
             raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
         if quantised is None:
@@ -194,7 +200,13 @@ class Evaluator:
             raise InvalidWeightsError(f"only nets of encoding 5 run quantised, these are of "
                                       f"encoding {encoding}")
         arrays, hidden, middle = _padded(weights, INPUTS_BY_ENCODING[encoding])
-        self._nets = _bgcore.Nets(arrays, hidden, encoding, middle)
+        crelu = bool(crelu)
+        if crelu and not any(middle):
+            raise InvalidWeightsError("the clipped ReLU runs in nets with a middle layer; "
+                                      "these have none")
+        self._nets = _bgcore.Nets(arrays, hidden, encoding, middle, crelu)
+        self.crelu: bool = crelu
+        """Whether the nets with a middle layer use the clipped ReLU in their first layer."""
         self.encoding: int = int(encoding)
         self.hidden: tuple[int, ...] = hidden
         """The first hidden layer's units of each net (:attr:`nets` order)."""
@@ -267,11 +279,13 @@ class Evaluator:
 
     @classmethod
     def random(cls, hidden: tuple[int, ...] = (128, 64), seed: int = 0,
-               encoding: int = 1, middle: tuple[int, ...] | None = None) -> Evaluator:
+               encoding: int = 1, middle: tuple[int, ...] | None = None,
+               crelu: bool = False) -> Evaluator:
         """Untrained nets with small random weights (seeded): hidden sizes of
         contact, race and, when a third is given, crashed; ``middle``, one
         size a net (0: none), adds a second hidden layer (up to
-        ``NN_MAX_MIDDLE`` units) between the first and the outputs."""
+        ``NN_MAX_MIDDLE`` units) between the first and the outputs;
+        ``crelu``: those nets' first layer is the clipped ReLU."""
         if isinstance(encoding, bool) or encoding not in ENCODINGS:
             raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
         try:
@@ -308,8 +322,10 @@ class Evaluator:
             weights[f"{name}_w2"] = rng.uniform(-0.1, 0.1, (OUTPUTS, m or h)).astype(np.float32)
             weights[f"{name}_b2"] = np.zeros(OUTPUTS, np.float32)
         mid = f", middle={mids}" if any(mids) else ""
+        mid += ", crelu=True" if crelu else ""
         return cls(weights, meta={"origin": f"random(hidden={tuple(hidden)}{mid}, seed={seed}, "
-                                            f"encoding={encoding})"}, encoding=encoding)
+                                            f"encoding={encoding})"}, encoding=encoding,
+                   crelu=crelu)
 
     @classmethod
     def ensemble(cls, members: Iterable[Evaluator]) -> Evaluator:
@@ -319,7 +335,7 @@ class Evaluator:
         of the members' output sums.  It answers as that ensemble does (to
         float rounding) and costs what the members cost together; a net
         that is the same in every member is kept once.  Members must share
-        their encoding and nets, and a net's members must all have a second
+        their encoding, activation and nets, and a net's members must all have a second
         hidden layer or none.  Averaging independently trained nets cuts
         the errors that are one net's own (docs/nn.md, "Ensembles").
 
@@ -334,7 +350,7 @@ class Evaluator:
         members = list(members)
         if not members or not all(isinstance(m, Evaluator) for m in members):
             raise InvalidWeightsError("an ensemble needs one or more Evaluators")
-        if len({m.encoding for m in members}) != 1 or len({m.nets for m in members}) != 1:
+        if len({(m.encoding, m.crelu) for m in members}) != 1 or len({m.nets for m in members}) != 1:
             raise InvalidWeightsError("ensemble members must share their encoding and nets, got "
                                       + ", ".join(f"{m.nets} encoding {m.encoding}" for m in members))
         weights: dict[str, np.ndarray] = {}
@@ -370,7 +386,7 @@ class Evaluator:
             weights.update({f"{name}_{p}": np.asarray(v, np.float32) for p, v in joined.items()})
         names = [m.source or m.meta.get("origin", "nets") for m in members]
         return cls(weights, meta={"origin": "ensemble of " + "; ".join(names)},
-                   encoding=members[0].encoding)
+                   encoding=members[0].encoding, crelu=members[0].crelu)
 
     _default: Evaluator | None = None
     _fast: Evaluator | None = None
@@ -482,7 +498,9 @@ class Evaluator:
         if pruning is not None and pruning.pruning is not None:
             raise BackgammonError("a screen cannot have a screen of its own")
         twin = Evaluator.__new__(Evaluator)
-        twin._nets = _bgcore.Nets(self._nets.arrays, self.hidden, self.encoding, self.middle)
+        twin._nets = _bgcore.Nets(self._nets.arrays, self.hidden, self.encoding, self.middle,
+                                  self.crelu)
+        twin.crelu = self.crelu
         if self.quantised:
             twin._nets.quantise(self._nets.qarrays)
         twin.encoding, twin.hidden, twin.middle = self.encoding, self.hidden, self.middle
@@ -534,10 +552,12 @@ class Evaluator:
         if version not in {str(v) for v in VERSIONS}:
             raise InvalidWeightsError(f"{where}: format version {version}, this library reads "
                                       f"{' and '.join(map(str, VERSIONS))}")
-        if text("architecture") not in (ARCHITECTURE, ARCHITECTURE_MIDDLE):
+        if text("architecture") not in (ARCHITECTURE, ARCHITECTURE_MIDDLE, ARCHITECTURE_CRELU):
             raise InvalidWeightsError(f"{where}: architecture {text('architecture')!r}, this "
-                                      f"library runs {ARCHITECTURE!r} and {ARCHITECTURE_MIDDLE!r}")
-        middle_allowed = text("architecture") == ARCHITECTURE_MIDDLE
+                                      f"library runs {ARCHITECTURE!r}, {ARCHITECTURE_MIDDLE!r} "
+                                      f"and {ARCHITECTURE_CRELU!r}")
+        middle_allowed = text("architecture") in (ARCHITECTURE_MIDDLE, ARCHITECTURE_CRELU)
+        crelu = text("architecture") == ARCHITECTURE_CRELU
         names = {v: k for k, v in ENCODINGS.items()}
         enc_name = text("encoding")
         if version == "1":   # two nets, encoding 1
@@ -566,7 +586,7 @@ class Evaluator:
         meta = {k[5:]: str(v) for k, v in data.items()
                 if k.startswith("meta_") and v.dtype.kind == "U" and v.shape == ()}
         try:
-            return cls(weights, meta=meta, encoding=names[enc_name])
+            return cls(weights, meta=meta, encoding=names[enc_name], crelu=crelu)
         except InvalidWeightsError as exc:
             raise InvalidWeightsError(f"{where}: {exc}") from None
 
@@ -582,7 +602,8 @@ class Evaluator:
         # two nets of encoding 1 keep the version 1 layout (older readers load them)
         version = 1 if len(self.hidden) == 2 and self.encoding == 1 and not any(self.middle) \
             else VERSION
-        arch = ARCHITECTURE_MIDDLE if any(self.middle) else ARCHITECTURE
+        arch = ARCHITECTURE_CRELU if self.crelu else \
+            ARCHITECTURE_MIDDLE if any(self.middle) else ARCHITECTURE
         data: dict[str, Any] = {"format": np.array(FORMAT), "version": np.array(str(version)),
                                 "architecture": np.array(arch),
                                 "encoding": np.array(ENCODINGS[self.encoding])}
@@ -622,7 +643,7 @@ class Evaluator:
         if not self.quantised:
             return self
         twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding,
-                         quantised=False)
+                         quantised=False, crelu=self.crelu)
         twin.source = self.source
         if self.pruning is None:
             return twin
@@ -630,7 +651,7 @@ class Evaluator:
 
     def copy(self) -> Evaluator:
         twin = Evaluator(self.weights(), meta=self.meta, encoding=self.encoding,
-                         quantised=self.quantised)
+                         quantised=self.quantised, crelu=self.crelu)
         twin.source = self.source
         if self.pruning is None:
             return twin
@@ -695,11 +716,11 @@ class Evaluator:
         meta = dict(self.meta)
         meta["origin"] = (f"grown to encoding {encoding}, hidden {hidden} from: "
                           f"{self.meta.get('origin', 'nets')}")
-        return Evaluator(weights, meta=meta, encoding=encoding)
+        return Evaluator(weights, meta=meta, encoding=encoding, crelu=self.crelu)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # process and cluster executors of rollouts send evaluators by value
-        return (_rebuild, (self.weights(), self.encoding, self.quantised),
+        return (_rebuild, (self.weights(), self.encoding, self.quantised, self.crelu),
                 {"meta": self.meta, "source": self.source, "pruning": self.pruning,
                  "keep": self.keep, "margin": self.margin})
 
@@ -736,6 +757,8 @@ class Evaluator:
         origin = self.meta.get("origin", "")
         sizes = ", ".join(f"{n} {s} hidden" for n, s in zip(self.nets, self._sizes()))
         enc = f", encoding {self.encoding}" if self.encoding != 1 else ""
+        enc += ", clipped ReLU" if self.crelu else ""
+        enc += ", quantised" if self.quantised else ""
         screen = ""
         if self.pruning is not None:
             margin = f", margin {self.margin:g}" if self.margin else ""
@@ -764,8 +787,8 @@ def position_rows(pos: Position) -> np.ndarray:
 
 
 def _rebuild(weights: dict[str, np.ndarray], encoding: int,
-             quantised: bool | None = None) -> Evaluator:
-    return Evaluator(weights, encoding=encoding, quantised=quantised)
+             quantised: bool | None = None, crelu: bool = False) -> Evaluator:
+    return Evaluator(weights, encoding=encoding, quantised=quantised, crelu=crelu)
 
 
 def _padded(weights: Mapping[str, Any], inputs: int = INPUTS

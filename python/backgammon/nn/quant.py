@@ -11,7 +11,9 @@ scale, as fine as the bounds allow:
   group of inputs of which at most one is set (a point's 15 counts, a
   feature's values) stays within int16, so no position's sum can overflow;
 - dense layer: every row's sum of ``|weight|`` times the largest activation
-  (``2**NN_QUANT_HBITS``) stays within int32.
+  (``2**HBITS`` for the soft sigmoid; ``2**s1``, the first layer's 1.0, for
+  the clipped ReLU, whose activation is the clamped sum itself) stays within
+  int32.
 
     >>> from backgammon.nn import Evaluator
     >>> ev = Evaluator.random(hidden=(64, 32), seed=1, encoding=5)
@@ -80,11 +82,11 @@ def _round(a: np.ndarray, shift: int) -> np.ndarray:
     return np.rint(a.astype(np.float64) * 2.0**shift)
 
 
-def _first_shift(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray) -> int:
-    """The largest shift at which no unit's sum can leave int16."""
+def _first_shift(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray, most: int = MAX_SHIFT) -> int:
+    """The largest shift (at most ``most``) at which no unit's sum can leave int16."""
     order = np.argsort(groups, kind="stable")
     starts = np.flatnonzero(np.r_[True, np.diff(groups[order]) != 0])
-    for shift in range(MAX_SHIFT, -1, -1):
+    for shift in range(most, -1, -1):
         q = np.abs(_round(w1, shift))[order]
         worst = np.maximum.reduceat(q, starts, axis=0).sum(axis=0) + np.abs(_round(b1, shift))
         if worst.max() <= INT16_MAX:
@@ -93,26 +95,30 @@ def _first_shift(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray) -> int:
                               "could leave int16 at any scale)")
 
 
-def _dense_shift(w: np.ndarray) -> int:
-    """The largest shift at which the dense layer's weights fit int16 and its sums int32."""
+def _dense_shift(w: np.ndarray, hbits: int) -> int:
+    """The largest shift at which the dense layer's weights fit int16 and its sums,
+    with activations up to ``2**hbits``, int32."""
     for shift in range(MAX_SHIFT, -1, -1):
         q = np.abs(_round(w, shift))
-        if q.max(initial=0) <= INT16_MAX and q.sum(axis=1).max(initial=0) * 2**HBITS <= INT32_MAX:
+        if q.max(initial=0) <= INT16_MAX and q.sum(axis=1).max(initial=0) * 2**hbits <= INT32_MAX:
             return shift
     raise InvalidWeightsError("dense weights too large to quantise")
 
 
 def quantise_net(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                  wm: np.ndarray | None = None, bm: np.ndarray | None = None,
-                 groups: np.ndarray | None = None) -> QuantisedNet:
+                 groups: np.ndarray | None = None, crelu: bool = False) -> QuantisedNet:
     """One float net (unpadded arrays, as :meth:`Evaluator.weights` gives
-    them) in integers; ``groups`` as :func:`input_groups`."""
+    them) in integers; ``groups`` as :func:`input_groups`; ``crelu``: its
+    first layer is the clipped ReLU (it needs the middle layer)."""
     groups = input_groups() if groups is None else groups
     h = w1.shape[1]
     hq = -(-h // ALIGN) * ALIGN
     if w1.shape[0] != groups.size:
         raise InvalidWeightsError(f"{w1.shape[0]} inputs, encoding 5 has {groups.size}")
-    s1 = _first_shift(w1, b1, groups)
+    if crelu and wm is None:
+        raise InvalidWeightsError("the clipped ReLU runs in nets with a middle layer")
+    s1 = _first_shift(w1, b1, groups, 14 if crelu else MAX_SHIFT)   # crelu: 2**s1 is an int16
     q1 = np.zeros((w1.shape[0], hq), np.int16)
     q1[:, :h] = _round(w1, s1)
     qb1 = np.zeros(hq, np.int16)
@@ -135,7 +141,7 @@ def quantise_net(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
         bd[:5] = b2
         out_w = np.zeros((5, 0), np.float32)
         out_b = np.zeros(0, np.float32)
-    s2 = _dense_shift(dense)
+    s2 = _dense_shift(dense, s1 if crelu else HBITS)
     return QuantisedNet(q1, qb1, _round(dense, s2).astype(np.int16), bd, out_w, out_b, s1, s2)
 
 
@@ -144,4 +150,5 @@ def quantise(evaluator: Evaluator) -> list[QuantisedNet]:
     groups = input_groups(evaluator.encoding)
     w = evaluator.weights()
     return [quantise_net(w[f"{n}_w1"], w[f"{n}_b1"], w[f"{n}_w2"], w[f"{n}_b2"],
-                         w.get(f"{n}_wm"), w.get(f"{n}_bm"), groups) for n in evaluator.nets]
+                         w.get(f"{n}_wm"), w.get(f"{n}_bm"), groups,
+                         evaluator.crelu and f"{n}_wm" in w) for n in evaluator.nets]

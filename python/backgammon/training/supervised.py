@@ -77,6 +77,7 @@ class FitSettings:
     eps: float = 1e-8
     validation: float = 0.05     # the held-out fraction
     frozen: tuple[str, ...] = ()  # nets kept as they are (their positions are not trained)
+    crelu: bool = False          # the clipped ReLU in the first layer of nets with a middle layer
 
 
 def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = None,
@@ -86,14 +87,15 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         start: Evaluator | str | os.PathLike[str] | None = None,
         max_minutes: float | None = None, progress: bool = True,
         log: Callable[[str], Any] | None = None, frozen: Iterable[str] = (),
-        middle: tuple[int, ...] | None = None) -> Evaluator:
+        middle: tuple[int, ...] | None = None, crelu: bool = False) -> Evaluator:
     """Trains nets on ``targets`` (a file, a directory, a list of files and directories,
     or a read :class:`~backgammon.training.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
     run's).  ``hidden`` gives the sizes of the contact, race and (a third
     size) crashed nets; ``encoding`` the inputs (1 to 4, docs/nn.md);
     ``middle``, one size a net (0: none), a second hidden layer between the
-    first and the outputs.  ``start`` (an Evaluator or a nets file) replaces
+    first and the outputs; ``crelu``, the clipped ReLU in those nets' first
+    layer (:data:`~backgammon.nn.ARCHITECTURE_CRELU`).  ``start`` (an Evaluator or a nets file) replaces
     the random initial nets of a fresh run (its nets, sizes and encoding win
     over ``hidden``, ``middle`` and ``encoding``).  ``frozen`` names nets (``"race"``, ``"crashed"``,
     ``"contact"``) that keep the weights they start with: e.g. a new contact
@@ -108,7 +110,10 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
         lr=learning_rate(DEFAULT_LR[optimizer] if lr is None else lr, "lr"),
         lr_final=learning_rate(DEFAULT_LR[optimizer] / 30 if lr_final is None else lr_final, "lr_final",
                        zero=True),
-        validation=_fraction(validation), frozen=_frozen(frozen))
+        validation=_fraction(validation), frozen=_frozen(frozen), crelu=bool(crelu))
+    if settings.crelu and not any(settings.middle):
+        raise BackgammonError("crelu: the clipped ReLU runs in nets with a middle layer; "
+                              "give middle sizes")
     nthreads = _threads(threads, len(settings.hidden))
     if max_minutes is not None and not (isinstance(max_minutes, (int, float))
                                         and math.isfinite(max_minutes) and max_minutes >= 0):
@@ -120,11 +125,13 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     if init is not None:
         settings = FitSettings(**{**asdict(settings), "hidden": init.hidden,
                                   "middle": init.middle if any(init.middle) else (),
-                                  "encoding": init.encoding, "frozen": settings.frozen})
+                                  "encoding": init.encoding, "frozen": settings.frozen,
+                                  "crelu": init.crelu})
         nthreads = _threads(threads, len(settings.hidden))
     net = (init.copy() if init is not None
            else Evaluator.random(settings.hidden, settings.seed, settings.encoding,
-                                 middle=settings.middle or None)).as_float()   # it learns in float
+                                 middle=settings.middle or None, crelu=settings.crelu)
+           ).as_float()   # it learns in float
     if set(settings.frozen) - set(net.nets):
         raise BackgammonError(f"frozen names nets these nets lack: {sorted(settings.frozen)} "
                               f"of {net.nets}")
@@ -195,7 +202,8 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
                               f"fingerprint {st.fingerprint}")
     net.meta["train_settings"] = json.dumps(asdict(settings))
     net.meta.pop("train_state", None)
-    return net
+    # as any nets of its encoding run: encoding 5's on the integer kernels
+    return Evaluator(net.weights(), meta=net.meta, encoding=net.encoding, crelu=net.crelu)
 
 
 # ----------------------------------------------------------------------
@@ -393,7 +401,7 @@ class _State:
         meta = {**net.meta, "train_state": json.dumps(state),
                 "origin": f"backgammon.train: supervised, epoch {self.epoch}, seed {self.settings.seed}"}
         tmp = path.with_suffix(".tmp")
-        out = Evaluator(net.weights(), meta=meta, encoding=net.encoding)
+        out = Evaluator(net.weights(), meta=meta, encoding=net.encoding, crelu=net.crelu)
         out._save_with(tmp, {f"train_opt_{n}": o for n, o in zip(net.nets, self.opt)})
         os.replace(tmp, path)
 

@@ -72,7 +72,7 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
           progress: bool = True, log: Callable[[str], Any] | None = None,
           epochs: int = 20, batch: int = 128, optimizer: str = "adam",
           validation: float = 0.05, encoding: int = 1, frozen: Iterable[str] = (),
-          middle: tuple[int, ...] | None = None) -> Evaluator:
+          middle: tuple[int, ...] | None = None, crelu: bool = False) -> Evaluator:
     """Trains for ``games`` self-play games (in total, counting a resumed
     run's) and returns the :class:`~backgammon.Evaluator`; with ``targets``
     (a targets file, a directory of them, a list of files), trains
@@ -81,7 +81,8 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
     held-out fraction; ``lr`` and ``lr_final`` default to 0.003 and 0.0001
     for Adam, 0.1 and 0.0033 for momentum; ``threads`` at most one a net;
     ``frozen`` names nets that keep their starting weights; ``middle`` gives
-    fresh nets a second hidden layer, one size a net, 0 for none).
+    fresh nets a second hidden layer, one size a net, 0 for none; ``crelu`` the
+    clipped ReLU in those nets' first layer).
 
     With ``out``, a directory, the run keeps ``checkpoint.npz`` (the nets and
     the training state, after every evaluation and at the end), ``best.npz``
@@ -99,9 +100,11 @@ def train(games: int | None = None, *, targets: Any = None, out: str | os.PathLi
                    lr_final=lr_final, seed=seed, hidden=hidden, encoding=encoding,
                    validation=validation,
                    threads=threads, start=start, max_minutes=max_minutes, progress=progress,
-                   log=log, frozen=frozen, middle=middle)
+                   log=log, frozen=frozen, middle=middle, crelu=crelu)
     if frozen:
         raise BackgammonError("frozen nets are a setting of supervised training (targets=...)")
+    if crelu:
+        raise BackgammonError("crelu is a setting of supervised training (targets=...)")
     if middle is not None and any(middle):
         raise BackgammonError("TD self-play trains nets of one hidden layer; a middle layer "
                               "is a setting of supervised training (targets=...)")

@@ -23,6 +23,13 @@ static inline void bg_nn_act(const float *acc, float *h, int n)
     for (j = 0; j < n; j++) h[j] = 0.5f + 0.5f * acc[j] / (1.0f + fabsf(acc[j]));
 }
 
+/* The clipped ReLU of n sums, elementwise. */
+static inline void bg_nn_act_crelu(const float *acc, float *h, int n)
+{
+    int j;
+    for (j = 0; j < n; j++) h[j] = acc[j] < 0.0f ? 0.0f : acc[j] > 1.0f ? 1.0f : acc[j];
+}
+
 /* The reference dot product of w and h (n a multiple of 8): eight partial
  * sums, folded ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7)). */
 static inline float bg_nn_dot8(const float *w, const float *h, int n)
@@ -189,7 +196,8 @@ static inline void bg_nn_head(const bg_mlp *m, const float *acc, float *h, float
     int k;
     if (m->nmid) {
         float u[BG_NN_MAXMID];
-        bg_nn_act(acc, h, m->hpad);
+        if (m->act == BG_NN_CRELU) bg_nn_act_crelu(acc, h, m->hpad);
+        else bg_nn_act(acc, h, m->hpad);
 #ifdef BG_NN_X86_DISPATCH
         if (bg_nn_avx2) bg_nn_mid_avx2(m, h, u);
         else

@@ -7,7 +7,8 @@
  *                columns of the inputs set (no multiply; a play's candidates
  *                add and subtract the few columns they change);
  *   activation   h = trunc(2^BG_Q_HBITS s(sum 2^-s1) + 1/2), s the soft
- *                sigmoid of nn.h, in float, lane by lane;
+ *                sigmoid of nn.h, in float, lane by lane; or, for the
+ *                clipped ReLU (BG_NN_CRELU), h = min(max(sum, 0), 2^s1);
  *   dense layer  int32 sums of int16 weights times h: the middle layer, or
  *                the five outputs of a net without one;
  *   the rest     in float as nn/head.h does it: the middle sums scaled and
@@ -21,7 +22,8 @@
  * first-layer unit's |bias| plus, for each group of inputs of which at most
  * one is set, the group's largest |weight| is at most 32767 (the adds wrap,
  * so any order of adds and subtracts ends at the same exact sum); every
- * dense row's sum of |weight| times 2^BG_Q_HBITS fits an int32.
+ * dense row's sum of |weight| times the largest activation (2^BG_Q_HBITS, or
+ * 2^s1 for the clipped ReLU) fits an int32.
  */
 #ifndef BGCORE_NN_QUANT_H
 #define BGCORE_NN_QUANT_H
@@ -35,7 +37,9 @@ typedef struct bg_qnet_s {
     int mid;                   /* middle units (padded, a multiple of 8), or 0: the dense layer is the outputs */
     int drows;                 /* rows of the dense layer: mid, or BG_Q_OUTROWS */
     float s1;                  /* 2^-s1: a first-layer sum to float */
-    float s2;                  /* 2^-(BG_Q_HBITS + s2): a dense sum to float */
+    float s2;                  /* a dense sum to float: 2^-(BG_Q_HBITS + s2), or 2^-(s1 + s2) */
+    int crelu;                 /* the first layer's clipped ReLU: h = min(max(sum, 0), top) */
+    int16_t top;               /* with crelu: 2^s1, the sum of 1.0 */
     const int16_t *w1;         /* inputs x hpad, input-major */
     const int16_t *b1;         /* hpad */
     const int16_t *wd;         /* drows x hpad, row-major */
@@ -82,6 +86,12 @@ static inline void bg_q_act_plain(const int16_t *acc, int16_t *h, int hpad, floa
 {
     int j;
     for (j = 0; j < hpad; j++) h[j] = bg_q_act1(acc[j], scale);
+}
+
+static inline void bg_q_clip_plain(const int16_t *acc, int16_t *h, int hpad, int16_t top)
+{
+    int j;
+    for (j = 0; j < hpad; j++) h[j] = acc[j] < 0 ? 0 : acc[j] > top ? top : acc[j];
 }
 
 /* u[r] = sum over j of w[r][j] h[j], for rows r < rows. */
@@ -145,6 +155,15 @@ static inline void bg_q_act_sse2(const int16_t *acc, int16_t *h, int hpad, float
         _mm_storeu_si128((__m128i *)(h + j),
                          _mm_packs_epi32(bg_q_act4_sse2(lo, sc), bg_q_act4_sse2(hi, sc)));
     }
+}
+
+static inline void bg_q_clip_sse2(const int16_t *acc, int16_t *h, int hpad, int16_t top)
+{
+    const __m128i z = _mm_setzero_si128(), t = _mm_set1_epi16(top);
+    int j;
+    for (j = 0; j < hpad; j += 8)
+        _mm_storeu_si128((__m128i *)(h + j), _mm_min_epi16(_mm_max_epi16(
+            _mm_loadu_si128((const __m128i *)(acc + j)), z), t));
 }
 
 static inline int32_t bg_q_hsum_sse2(__m128i s)
@@ -221,6 +240,16 @@ __attribute__((target("avx2"))) static void bg_q_act_avx2(const int16_t *acc, in
         _mm256_storeu_si256((__m256i *)(h + j),
                             _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8));
     }
+}
+
+__attribute__((target("avx2"))) static void bg_q_clip_avx2(const int16_t *acc, int16_t *h,
+                                                            int hpad, int16_t top)
+{
+    const __m256i z = _mm256_setzero_si256(), t = _mm256_set1_epi16(top);
+    int j;
+    for (j = 0; j < hpad; j += 16)
+        _mm256_storeu_si256((__m256i *)(h + j), _mm256_min_epi16(_mm256_max_epi16(
+            _mm256_loadu_si256((const __m256i *)(acc + j)), z), t));
 }
 
 __attribute__((target("avx2"))) static inline int32_t bg_q_hsum_avx2(__m256i s)
@@ -305,6 +334,13 @@ static inline void bg_q_act_neon(const int16_t *acc, int16_t *h, int hpad, float
         int32x4_t hi = bg_q_act4_neon(vmovl_s16(vget_high_s16(v)), sc);
         vst1q_s16(h + j, vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)));
     }
+}
+
+static inline void bg_q_clip_neon(const int16_t *acc, int16_t *h, int hpad, int16_t top)
+{
+    const int16x8_t z = vdupq_n_s16(0), t = vdupq_n_s16(top);
+    int j;
+    for (j = 0; j < hpad; j += 8) vst1q_s16(h + j, vminq_s16(vmaxq_s16(vld1q_s16(acc + j), z), t));
 }
 
 static inline void bg_q_dense_neon(const int16_t *w, int rows, int hpad, const int16_t *h,
@@ -401,6 +437,22 @@ static inline void bg_q_act(const int16_t *acc, int16_t *h, int hpad, float scal
     }
 }
 
+static inline void bg_q_clip(const int16_t *acc, int16_t *h, int hpad, int16_t top)
+{
+    switch (bg_q_target) {
+#ifdef BG_NN_X86_DISPATCH
+    case BG_Q_AVX2: case BG_Q_VNNI: bg_q_clip_avx2(acc, h, hpad, top); return;
+#endif
+#ifdef BG_SSE2
+    case BG_Q_SSE2: bg_q_clip_sse2(acc, h, hpad, top); return;
+#endif
+#ifdef BG_Q_HAVE_NEON
+    case BG_Q_NEON: bg_q_clip_neon(acc, h, hpad, top); return;
+#endif
+    default: bg_q_clip_plain(acc, h, hpad, top);
+    }
+}
+
 static inline void bg_q_dense(const int16_t *w, int rows, int hpad, const int16_t *h, int32_t *u)
 {
     switch (bg_q_target) {
@@ -454,7 +506,8 @@ static inline void bg_q_sums(const bg_qnet *q, const int16_t *a0, const int16_t 
     int16_t acc[BG_NN_MAXH], h[BG_NN_MAXH];
     int32_t u[BG_NN_MAXMID];
     bg_q_cols(acc, a0, q->w1, q->hpad, idx, val, n);
-    bg_q_act(acc, h, q->hpad, q->s1);
+    if (q->crelu) bg_q_clip(acc, h, q->hpad, q->top);
+    else bg_q_act(acc, h, q->hpad, q->s1);
     bg_q_dense(q->wd, q->drows, q->hpad, h, u);
     bg_q_tail(q, u, t);
 }
