@@ -92,7 +92,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     or a read :class:`~backgammon.training.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
     run's).  ``hidden`` gives the sizes of the contact, race and (a third
-    size) crashed nets; ``encoding`` the inputs (1 to 4, docs/nn.md);
+    size) crashed nets; ``encoding`` the inputs (1 to 5, docs/nn.md);
     ``middle``, one size a net (0: none), a second hidden layer between the
     first and the outputs; ``crelu``, the clipped ReLU in those nets' first
     layer (:data:`~backgammon.nn.ARCHITECTURE_CRELU`).  ``start`` (an Evaluator or a nets file) replaces
