@@ -60,3 +60,24 @@ def test_filters_keep_the_best_and_value_it_at_two_ply():
         want = -nn.evaluate(seen, 2, fast).equity
         assert first.equity == pytest.approx(want, abs=1e-6)
         assert np.all(np.diff([r.equity for r in ranked if r.ply == 2]) <= 1e-9)
+
+
+@pytest.mark.parametrize("ply, filtered", [(1, False), (2, True)])
+def test_a_board_that_comes_twice_is_searched_once_with_the_same_answer(ply, filtered, monkeypatch):
+    from backgammon.nn import search
+    ev = bg.Evaluator.fast()
+    a = bg.Position.initial().play([(8, 5), (6, 5)], (3, 1)).swapped().to_array()
+    b = bg.Position.initial().play([(24, 18), (13, 10)], (6, 3)).swapped().to_array()
+    alone = [search.eval_ply(ev, np.array([x], np.int8), ply, filtered) for x in (a, b)]
+    sizes: list[int] = []
+    inner = search.eval_ply
+
+    def counted(ev_, boards, ply_, filtered_=False):
+        if ply_ == ply:
+            sizes.append(len(boards))
+        return inner(ev_, boards, ply_, filtered_)
+    monkeypatch.setattr(search, "eval_ply", counted)
+    got = search.eval_ply(ev, np.array([a, b, a, a], np.int8), ply, filtered)
+    assert sizes == [4, 2]     # the call, then its two distinct boards
+    for row, want in zip(got, [alone[0], alone[1], alone[0], alone[0]]):
+        assert np.array_equal(row, want[0])

@@ -251,10 +251,16 @@ def eval_ply(ev: Evaluator, boards: np.ndarray, ply: int, filtered: bool = False
     ply 2 each roll's reply is chosen at ply 1 among the 8 best at ply 0
     (``filtered``: chosen at ply 0, as gnubg's evaluations choose the replies
     inside them, and valued at ply 1).  Replies chosen at ply 0 are screened
-    keeping at most :data:`SEARCH_KEEP` plays (:func:`search_screen`)."""
+    keeping at most :data:`SEARCH_KEEP` plays (:func:`search_screen`).  A board
+    that comes more than once (the same reply to different plays) is searched
+    once."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
     if ply == 0 or not len(boards):
         return ev._nets.evaluate(boards)
+    if len(boards) > 1:
+        distinct, inverse = np.unique(boards, axis=0, return_inverse=True)
+        if len(distinct) < len(boards):
+            return eval_ply(ev, distinct, ply, filtered)[inverse.reshape(-1)]
     # both sides still have checkers; a finished board gets its exact value
     playing = (boards > 0).any(axis=1) & (boards < 0).any(axis=1)
     live = np.flatnonzero(playing)
