@@ -243,7 +243,8 @@ def test_json_size_is_bounded():
 
 
 @pytest.mark.parametrize("module", ["backgammon._dicts", "backgammon.cube.decision", "backgammon.game",
-                                    "backgammon.nn.evaluator", "backgammon.nn.search"])
+                                    "backgammon.game_types", "backgammon.nn.evaluator",
+                                    "backgammon.nn.search"])
 def test_docstring_examples(module):
     import doctest
     import importlib

@@ -747,7 +747,8 @@ def test_rules_1_5_orientation_draws_mirrored_boards():
 
 
 @pytest.mark.parametrize("module", [
-    "backgammon.game", "backgammon.match", "backgammon.chouette", "backgammon.rules",
+    "backgammon.game", "backgammon.game_types", "backgammon.dice", "backgammon._game_state",
+    "backgammon.match", "backgammon.chouette", "backgammon.rules",
     "backgammon.cube.decision", "backgammon.errors", "backgammon.formats.record",
 ])
 def test_docstring_examples_of_the_state_modules(module):

@@ -278,7 +278,7 @@ def test_analyse_is_not_a_simple_cors_request_and_has_a_timeout(sqlite_url):
 def test_an_analysis_stops_when_its_client_goes():
     import asyncio
 
-    from backgammon.server.app import _analyse_in_child
+    from backgammon.server.analysis_process import analyse_in_child
 
     class Gone:
         async def is_disconnected(self):
@@ -286,7 +286,7 @@ def test_an_analysis_stops_when_its_client_goes():
 
     async def go():
         start = time.monotonic()
-        outcome = await _analyse_in_child(Gone(), _mat().encode(), "m.mat", 0, "json", 600.0)
+        outcome = await analyse_in_child(Gone(), _mat().encode(), "m.mat", 0, "json", 600.0)
         return outcome, time.monotonic() - start
 
     outcome, seconds = asyncio.run(go())
@@ -777,7 +777,7 @@ def test_the_page_has_its_headers_and_a_favicon(sqlite_url):
 
 @pytest.mark.parametrize("module", ["backgammon.server.limits", "backgammon.server.store",
                                     "backgammon.server.games", "backgammon.server.app",
-                                    "backgammon.server.process"])
+                                    "backgammon.server.jobs", "backgammon.server.process"])
 def test_docstring_examples_of_the_server(module):
     import doctest
     import importlib

@@ -13,6 +13,8 @@ The rule, checked on the source of every module of the installed package with
   imported: their names without an underscore are their interface.  They are
   listed in :data:`INTERNAL_MODULES`, so that a new one is added on purpose:
   ``_bgcore`` (the compiled core), ``_dicts``, ``_npz``, ``_numbers``, ``_show``,
+  ``_game_args`` and ``_game_state`` (the checked arguments of a game's actions, and
+  the state that ``Game`` extends with them),
   ``formats._walk`` (the record writers' walk over a game's actions) and
   ``env._checks``
   (the record writers' walk over a game's actions).  An internal module
@@ -40,8 +42,8 @@ import backgammon
 
 PACKAGE = Path(backgammon.__file__).parent
 INTERNAL_MODULES = {f"backgammon.{name}" for name in (
-    "_bgcore", "_dicts", "_npz", "_numbers", "_show", "formats._walk",
-    "env._checks", "server._protocol")}
+    "_bgcore", "_dicts", "_npz", "_numbers", "_show", "_game_args", "_game_state",
+    "formats._walk", "env._checks", "server._protocol")}
 
 
 def _modules() -> dict[str, Path]:
@@ -299,7 +301,8 @@ LAYERS = [
               "backgammon._npz", "backgammon._dicts")),
     ("model", ("backgammon.position", "backgammon.notation", "backgammon.rules", "backgammon.batch",
                "backgammon.perft", "backgammon.bearoff", "backgammon.pubeval", "backgammon.game",
-               "backgammon.match", "backgammon.chouette", "backgammon.formats",
+               "backgammon.game_types", "backgammon.dice", "backgammon._game_args",
+               "backgammon._game_state", "backgammon.match", "backgammon.chouette", "backgammon.formats",
                "backgammon.display")),
     ("nn", ("backgammon.nn",)),
     ("cube", ("backgammon.cube",)),

@@ -4,7 +4,10 @@ A :class:`Game` is always in one explicit :class:`Phase` and accepts only the
 actions of that phase; any other action raises :class:`IllegalActionError`
 (a ``ValueError``) whose message says why, and leaves the game exactly as it
 was.  Players are 0 and 1; :attr:`Game.position` is seen from the player on
-roll (:attr:`Game.turn`), like every :class:`Position`.
+roll (:attr:`Game.turn`), like every :class:`Position`.  The values it is told in
+(:class:`Phase`, :class:`Action`, :class:`GameResult`) are those of
+:mod:`backgammon.game_types`, its dice a :class:`~backgammon.dice.DiceSource`; this
+module offers them all.
 
     >>> from backgammon import Position
     >>> from backgammon.game import Game, Phase
@@ -24,265 +27,39 @@ from __future__ import annotations
 
 import copy
 import functools
-import itertools
-import operator
-import random
 from collections.abc import Callable, Iterable
-from enum import Enum
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from backgammon.cube import CubeDecision
 
+from backgammon.dice import DiceSource
 from backgammon.errors import (
     BackgammonError,
     IllegalActionError,
-    IllegalDiceActionError,
     IllegalPlayActionError,
     IllegalPlayError,
-    InvalidSetupError,
     action_error,
 )
+from backgammon.game_types import MAX_MATCH_LENGTH, RESIGN_KINDS, Action, GameResult, Phase
 from backgammon.position import Play, Position, Step
 from backgammon.rules import OPENING_DICE, Rules
+from backgammon._game_args import (
+    MAX_STEPS,
+    checked_dice,
+    checked_point,
+    checked_resign_kind,
+    checked_steps,
+    notation_steps,
+)
+from backgammon._game_state import GameState
 from backgammon._show import shown
 from backgammon._numbers import integer
 
 __all__ = ["MAX_MATCH_LENGTH", "MAX_STEPS", "RESIGN_KINDS", "Action", "DiceSource", "Game", "GameResult",
            "Phase"]
 
-MAX_MATCH_LENGTH = 32767
-"""The longest match: what a gnubg Match ID can carry (15 bits)."""
-
-RESIGN_KINDS = ("single", "gammon", "backgammon")
-"""What a player may resign, in increasing order (RULES 7.2-7.4)."""
-
-
-class Phase(str, Enum):
-    """The phases of a game; each allows its own actions."""
-
-    OPENING = "opening"
-    """Nobody has rolled: ``roll`` throws one die for each player (RULES 2.1)."""
-    ROLL = "roll"
-    """The player on roll may ``double`` (when allowed) or ``roll`` (RULES 8.1)."""
-    MOVE = "move"
-    """The dice are out: ``move``, ``undo``, ``commit`` or a whole ``play`` (RULES 12.2)."""
-    DOUBLED = "doubled"
-    """A double is offered: the other player answers ``take``, ``drop`` or ``beaver``."""
-    RESIGNED = "resigned"
-    """A resignation is offered: the other player answers ``accept`` or ``reject``."""
-    OVER = "over"
-    """The game has ended; :attr:`Game.result` says how."""
-
-
-class GameResult(NamedTuple):
-    """How a game ended.
-
-    ``winner`` 0 or 1; ``points`` scored; ``kind`` ``"single"``, ``"gammon"``
-    or ``"backgammon"`` (what was won or resigned; a drop is a single game);
-    ``reason`` ``"bearoff"``, ``"drop"``, ``"resign"`` or ``"forfeit"`` (the match
-    forfeited: ``points`` are what the winner needed); ``cube`` the cube
-    value the points were counted with.
-    """
-
-    winner: int
-    points: int
-    kind: str
-    reason: str
-    cube: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data.
-
-            >>> GameResult(0, 2, "gammon", "bearoff", 1).to_dict()
-            {'winner': 0, 'points': 2, 'kind': 'gammon', 'reason': 'bearoff', 'cube': 1}
-        """
-        return self._asdict()
-
-    @classmethod
-    def from_dict(cls, data: Any) -> GameResult:
-        """The result :meth:`to_dict` wrote (:class:`InvalidRecordError` if not)."""
-        from backgammon._dicts import Reader
-        r = Reader(data, "a game result")
-        cube = r.int("cube", 1)
-        if cube & (cube - 1):
-            raise r.fail("cube", f"is a power of 2, got {cube}")
-        return cls(r.int("winner", 0, 1), r.int("points", 1), r.str("kind", RESIGN_KINDS),
-                   r.str("reason", ("bearoff", "drop", "resign")), cube)
-
-    def to_json(self) -> str:
-        from backgammon._dicts import dumps
-        return dumps(self.to_dict())
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> GameResult:
-        from backgammon._dicts import loads
-        return cls.from_dict(loads(text, "a game result"))
-
-
-class Action(NamedTuple):
-    """One recorded action: ``player`` (``None`` for the opening roll), ``kind``, ``value``.
-
-    Kinds and values: ``opening`` (player 0's die, player 1's die), ``roll``
-    (the dice), ``play`` (the steps, a tuple of ``(from, to)``), ``double``,
-    ``take``, ``drop``, ``beaver``, ``accept``, ``reject``, ``forfeit`` (``None``) and
-    ``resign`` (the kind).  Replaying the actions with :meth:`Game.apply`
-    rebuilds the game.
-    """
-
-    player: int | None
-    kind: str
-    value: Any = None
-
-
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-MAX_STEPS = 8
-"""The most steps a play may list (four dice; an unchecked play, RULES 12.4, up to eight)."""
-
-
-def _die_value(value: Any, source: Any) -> int:
-    """Check one die a dice source gave."""
-    try:
-        die = None if isinstance(value, bool) else operator.index(value)
-    except TypeError:
-        die = None
-    if die is None or not 1 <= die <= 6:
-        raise IllegalDiceActionError(
-            f"the dice source {shown(source)} gave {shown(value)}: a die is an integer from 1 to 6")
-    return die
-
-
-class DiceSource:
-    """Where a game's dice come from, checked die by die, with undo.
-
-    ``rng`` is an integer seed or ``None`` (a new ``random.Random``), a
-    ``random.Random``-like object (``randint(1, 6)``, inclusive, as
-    ``random.Random``, ``random.SystemRandom`` and the tests' scripted dice),
-    a ``numpy.random.Generator`` (``integers(1, 7)``), a
-    ``numpy.random.RandomState`` (``randint(1, 7)``: its upper bound is
-    exclusive), or a callable returning one die.  Every die is checked: a
-    value that is not an integer from 1 to 6 raises
-    :class:`~backgammon.errors.IllegalDiceActionError`.
-
-    A refused action that drew dice hands them back: the next dice drawn are
-    those, in order, so the game goes on as if the refused action never
-    happened, with no ``getstate`` needed (a server's ``SystemRandom`` has none).
-
-        >>> import random
-        >>> dice = DiceSource(random.SystemRandom())
-        >>> 1 <= dice.die() <= 6
-        True
-        >>> DiceSource(lambda: 7).die()
-        Traceback (most recent call last):
-        ...
-        backgammon.errors.IllegalDiceActionError: the dice source <function <lambda> at ...> gave 7: a die is an integer from 1 to 6
-    """
-
-    __slots__ = ("source", "_kind", "_pending", "_log")
-    source: Any  # what rng became: a random.Random-like object, a numpy generator or a callable
-
-    def __init__(self, rng: Any = None) -> None:
-        if isinstance(rng, DiceSource):
-            rng = rng.source
-        if isinstance(rng, bool):
-            raise TypeError(f"rng is a seed, a random number generator or a callable, got {shown(rng)}")
-        if rng is None or isinstance(rng, int):
-            rng = random.Random(rng)
-        if isinstance(rng, np.random.Generator):
-            kind = "integers"
-        elif isinstance(rng, np.random.RandomState):
-            kind = "exclusive"
-        elif callable(getattr(rng, "randint", None)):
-            kind = "randint"
-        elif callable(rng):
-            kind = "call"
-        else:
-            raise TypeError(
-                "rng is an integer seed, a random.Random-like object (randint), a numpy "
-                f"Generator or RandomState, or a callable returning a die, got {shown(rng)}")
-        self.source = rng
-        self._kind = kind
-        self._pending: list[int] = []   # dice handed back by refused actions, next last
-        self._log: list[int] | None = None  # dice drawn in the running transaction
-
-    def die(self) -> int:
-        """One die from 1 to 6."""
-        if self._pending:
-            value = self._pending.pop()
-        else:
-            src = self.source
-            if self._kind == "randint":
-                raw = src.randint(1, 6)
-            elif self._kind == "integers":
-                raw = src.integers(1, 7)
-            elif self._kind == "exclusive":
-                raw = src.randint(1, 7)
-            else:
-                raw = src()
-            value = _die_value(raw, src)
-        if self._log is not None:
-            self._log.append(value)
-        return value
-
-    def begin(self) -> list[int] | None:
-        """Start a transaction; returns what :meth:`end` needs."""
-        outer, self._log = self._log, []
-        return outer
-
-    def end(self, outer: list[int] | None, ok: bool) -> None:
-        """End a transaction: keep its dice (``ok``) or hand them back."""
-        drawn, self._log = self._log or [], outer
-        if ok:
-            if outer is not None:
-                outer.extend(drawn)
-        else:
-            self._pending.extend(reversed(drawn))
-
-    def state(self) -> dict[str, Any] | None:
-        """A JSON-ready state when the source is a plain ``random.Random``, else ``None``."""
-        if type(self.source) is not random.Random:
-            return None
-        version, internal, gauss = self.source.getstate()
-        return {"kind": "random.Random", "state": [version, list(internal), gauss],
-                "pending": list(reversed(self._pending))}
-
-    @classmethod
-    def from_state(cls, data: Any) -> DiceSource:
-        """The source :meth:`state` described (``ValueError`` or ``TypeError`` if malformed)."""
-        if not isinstance(data, dict) or data.get("kind") != "random.Random":
-            raise ValueError(f"a dice source state is a random.Random state, got {shown(data)}"[:200])
-        version, internal, gauss = data["state"]
-        if not (isinstance(internal, list) and len(internal) == 625
-                and all(isinstance(x, int) and not isinstance(x, bool) for x in internal)):
-            raise ValueError("a random.Random state holds 625 integers")
-        if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, float)):
-            raise ValueError(f"a random.Random state ends with a float or null, got {shown(gauss)}"[:200])
-        rng = random.Random()
-        rng.setstate((version, tuple(internal), gauss))
-        source = cls(rng)
-        pending = data.get("pending", [])
-        if not isinstance(pending, list) or len(pending) > 64:
-            raise ValueError("pending dice are a short list")
-        source._pending = [_die_value(d, "the record") for d in reversed(pending)]
-        return source
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> DiceSource:
-        new = DiceSource.__new__(DiceSource)
-        try:
-            new.source = copy.deepcopy(self.source, memo)
-        except Exception:  # noqa: BLE001 - no state to copy (SystemRandom): share it
-            new.source = self.source
-        new._kind = self._kind
-        new._pending = list(self._pending)
-        new._log = None
-        return new
-
-    def __repr__(self) -> str:
-        return f"DiceSource({shown(self.source)})"
 
 
 def _action(method: _F) -> _F:
@@ -313,83 +90,7 @@ def _action(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]
 
 
-_integer = integer  # an int of any integral type (numpy's too), not a bool; else None
-
-
-def _dice(dice: Any) -> tuple[int, int]:
-    if isinstance(dice, str):  # "31", "3-1"
-        from backgammon import _bgcore
-        try:
-            return _bgcore.parse_dice(dice)
-        except BackgammonError as e:
-            raise IllegalDiceActionError(str(e)) from None
-    try:
-        d1, d2 = dice
-    except (TypeError, ValueError):
-        raise IllegalDiceActionError(
-            f"dice are two integers from 1 to 6, got {shown(dice)}"[:300]) from None
-    a, b = _integer(d1), _integer(d2)
-    if a is None or b is None or not (1 <= a <= 6 and 1 <= b <= 6):
-        raise IllegalDiceActionError(f"dice are two integers from 1 to 6, got {shown(dice)}"[:300])
-    return a, b
-
-
-def _point(value: Any, step: Any) -> int:
-    point = _integer(value)
-    if point is None or not 0 <= point <= 25:
-        raise IllegalPlayActionError(
-            f"a step is two points from 0 to 25 (from, to), got {shown(step)}"[:300])
-    return point
-
-
-def _steps(play: Any) -> tuple[Step, ...]:
-    """The steps of ``play`` (any iterable of pairs, read once), checked to be integers."""
-    if isinstance(play, (str, bytes)):
-        raise IllegalPlayActionError(f"steps are (from, to) pairs, got {shown(play)}"[:300])
-    try:
-        items = list(itertools.islice(iter(play), MAX_STEPS + 1))
-    except TypeError:
-        raise IllegalPlayActionError(
-            f"a play is a Play, notation text or (from, to) steps, got {shown(play)}"[:300]) from None
-    if len(items) > MAX_STEPS:
-        raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps")
-    out = []
-    for step in items:
-        try:
-            src, dst = step
-        except (TypeError, ValueError):
-            raise IllegalPlayActionError(
-                f"a step is a pair (from, to), got {shown(step)}"[:300]) from None
-        out.append((_point(src, step), _point(dst, step)))
-    return tuple(out)
-
-
-def _notation_steps(text: str) -> tuple[Step, ...]:
-    """The steps that notation text writes, as written (``"24/14"`` is one step 24 to
-    14): for a play recorded unchecked (RULES 12.4), which no legal play matches."""
-    from backgammon.notation import parse_segments
-
-    steps: list[Step] = []
-    for segment in parse_segments(text):
-        chain = list(zip(segment.points, segment.points[1:]))
-        steps.extend(chain * segment.repeat)
-    if len(steps) > MAX_STEPS:
-        raise IllegalPlayActionError(f"a play has at most {MAX_STEPS} steps, {shown(text)} has "
-                                     f"{len(steps)}"[:300])
-    return tuple(steps)
-
-
-def _resign_kind(kind: Any) -> str:
-    number = integer(kind)
-    if number is not None and 1 <= number <= 3:
-        return RESIGN_KINDS[number - 1]
-    if isinstance(kind, str) and kind in RESIGN_KINDS:
-        return str(kind)
-    raise IllegalActionError(
-        f"a resignation is 'single', 'gammon' or 'backgammon' (or 1, 2, 3), got {shown(kind)}"[:300])
-
-
-class Game:
+class Game(GameState):
     """One game between players 0 and 1 (RULES 2, 7, 8, 9, 12).
 
     ``rules``: a :class:`Rules` (default ``Rules()``).  ``rng``: where dice
@@ -414,173 +115,6 @@ class Game:
         AttributeError: property 'turn' of 'Game' object has no setter
     """
 
-    def __init__(self, rules: Rules | None = None, *, rng: Any = None,
-                 match_length: int = 0, score: tuple[int, int] = (0, 0),
-                 crawford: bool = False) -> None:
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {shown(rules)}")
-        if _integer(match_length) is None:
-            raise TypeError(f"match_length is an integer, got {shown(match_length)}")
-        match_length = operator.index(match_length)
-        if not 0 <= match_length <= MAX_MATCH_LENGTH:
-            raise InvalidSetupError(
-                f"match_length is 0 (money) or a positive integer up to {MAX_MATCH_LENGTH}, "
-                f"got {shown(match_length)}")
-        if match_length:
-            rules.check_match_play()  # RULES 9.4
-        if isinstance(score, (str, bytes)):
-            raise TypeError(f"score is two integers, got {shown(score)}")
-        try:
-            s0, s1 = score
-        except (TypeError, ValueError):
-            raise TypeError(f"score is two integers, got {shown(score)}"[:300]) from None
-        s0, s1 = _integer(s0), _integer(s1)  # type: ignore[assignment]
-        if s0 is None or s1 is None:
-            raise TypeError(f"score is two integers, got {shown(score)}"[:300])
-        if min(s0, s1) < 0:
-            raise InvalidSetupError(f"score is two integers >= 0, got {shown(score)}")
-        if crawford not in (True, False):
-            raise TypeError(f"crawford is True or False, got {shown(crawford)}")
-        if crawford and not match_length:
-            raise InvalidSetupError("only a match game can be the Crawford game (RULES 10.2)")
-        if match_length and max(s0, s1) >= match_length:
-            raise InvalidSetupError(f"at {shown(s0)}-{shown(s1)} the match to {match_length} is already won "
-                                    "(RULES 10.1)")
-        if crawford and (s0 == match_length - 1) == (s1 == match_length - 1):
-            raise InvalidSetupError(
-                f"at {s0}-{s1} this is not the Crawford game: it follows the game "
-                f"in which one player reached exactly {match_length - 1} (RULES 10.2)")
-        self._rules = rules
-        self._match_length = match_length
-        self._score = (s0, s1)
-        self._crawford = bool(crawford)
-        # a DiceSource is shared as it is (a match's games share one)
-        self._dice = rng if isinstance(rng, DiceSource) else DiceSource(rng)
-        self._phase = Phase.OPENING
-        self._turn = 0
-        self._position = Position.initial()
-        self._rolled: tuple[int, int] | None = None
-        self._steps: tuple[Step, ...] = ()
-        self._cube = 1
-        self._cube_owner: int | None = None
-        self._automatic_doubles_used = 0
-        self._resignation: tuple[int, str] | None = None
-        self._resume: Phase | None = None
-        self._result: GameResult | None = None
-        self._actions: tuple[Action, ...] = ()
-        self._start: dict[str, Any] | None = None
-        # RULES 12.4 (Rules.over_the_board): the state before an unchecked
-        # illegal play, until the next roll; and whether the mover must now
-        # play legally (the play was flagged)
-        self._unchecked: dict[str, Any] | None = None
-        self._checked_turn = False
-
-    # ------------------------------------------------------------------
-    # Read-only state
-
-    @property
-    def rules(self) -> Rules:
-        """The :class:`Rules` of this game."""
-        return self._rules
-
-    @property
-    def match_length(self) -> int:
-        """The match length, 0 for a money game."""
-        return self._match_length
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """The match score of players 0 and 1 before this game."""
-        return self._score
-
-    @property
-    def crawford(self) -> bool:
-        """Whether this is the Crawford game (RULES 10.2)."""
-        return self._crawford
-
-    @property
-    def phase(self) -> Phase:
-        """The :class:`Phase`: which actions are allowed."""
-        return self._phase
-
-    @property
-    def turn(self) -> int:
-        """The player on roll, 0 or 1 (the winner once over)."""
-        return self._turn
-
-    @property
-    def position(self) -> Position:
-        """The position seen from the player on roll, before this turn's steps."""
-        return self._position
-
-    @property
-    def dice(self) -> tuple[int, int] | None:
-        """The dice to play, ``None`` until rolled."""
-        return self._rolled
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        """The single steps made so far this turn (not yet committed)."""
-        return self._steps
-
-    @property
-    def cube(self) -> int:
-        """The cube value."""
-        return self._cube
-
-    @property
-    def cube_owner(self) -> int | None:
-        """Who owns the cube; ``None`` while it is in the middle."""
-        return self._cube_owner
-
-    @property
-    def automatic_doubles_used(self) -> int:
-        """How many opening ties doubled the cube (RULES 9.3)."""
-        return self._automatic_doubles_used
-
-    @property
-    def resignation(self) -> tuple[int, str] | None:
-        """``(resigner, kind)`` of the resignation on offer, else ``None``."""
-        return self._resignation
-
-    @property
-    def result(self) -> GameResult | None:
-        """How the game ended, ``None`` until it has."""
-        return self._result
-
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        """Every action so far, in order (:meth:`replay` rebuilds the game from them)."""
-        return self._actions
-
-    @property
-    def start(self) -> Mapping[str, Any] | None:
-        """``None`` for a game from the opening; else the setup it started in (read-only)."""
-        return None if self._start is None else MappingProxyType(self._start)
-
-    @property
-    def dice_source(self) -> DiceSource:
-        """Where :meth:`roll` draws dice (shared by the games of a match or chouette)."""
-        return self._dice
-
-    @property
-    def flaggable(self) -> bool:
-        """Whether the last play was recorded unchecked and is illegal, so either player
-        may still :meth:`flag` it (RULES 12.4, ``Rules(over_the_board=True)``)."""
-        return self._unchecked is not None
-
-    _SETTABLE = frozenset({"position", "turn", "rolled", "cube", "cube_owner",
-                           "automatic_doubles_used", "resignation", "resume", "phase",
-                           "start", "result"})
-
-    def _set(self, **fields: Any) -> None:
-        """Set up state directly (the ID readers in backgammon.formats only)."""
-        for name, value in fields.items():
-            if name not in self._SETTABLE:
-                raise AttributeError(f"{name} is not settable")
-            setattr(self, "_" + name, value)
-
     @classmethod
     def from_position(cls, position: Position, *, turn: int = 0,
                       dice: tuple[int, int] | None = None, cube: int = 1,
@@ -601,7 +135,7 @@ class Game:
             raise TypeError(f"position must be a Position, got {shown(position)}")
         if position.outcome() is not None:
             raise IllegalActionError(f"the game in {shown(position)} is already over")
-        player = _integer(turn)  # numpy integers too; 1.0 is no player
+        player = integer(turn)  # numpy integers too; 1.0 is no player
         if player is None or player not in (0, 1):
             raise IllegalActionError(f"turn is player 0 or 1, got {shown(turn)}")
         turn = player
@@ -613,84 +147,11 @@ class Game:
         if dice is None:
             game._phase = Phase.ROLL
         else:
-            game._rolled = _dice(dice)
+            game._rolled = checked_dice(dice)
             game._phase = Phase.MOVE
         game._start = {"position_id": position.position_id(), "turn": turn,
                        "dice": game._rolled, "cube": cube, "cube_owner": cube_owner}
         return game
-
-    def _check_cube(self, cube: Any, cube_owner: Any) -> tuple[int, int | None]:
-        """``(cube, cube_owner)`` as ints, or refuse a cube this game cannot show (a game
-        set up mid-way)."""
-        if _integer(cube) is None or (cube_owner is not None and _integer(cube_owner) is None):
-            raise TypeError(f"cube and cube_owner are integers, got {shown(cube)}, {shown(cube_owner)}")
-        cube = _integer(cube)
-        cube_owner = None if cube_owner is None else _integer(cube_owner)
-        if cube not in (1, 2, 4, 8, 16, 32, 64) or (cube > 1 and not self.rules.cube):
-            raise IllegalActionError(f"the cube shows a power of two up to 64 (RULES 8.4), got {shown(cube)}")
-        if cube > self.rules.max_cube:
-            raise IllegalActionError(f"the cube on {cube} is above max_cube {self.rules.max_cube}")
-        if cube_owner not in (None, 0, 1):
-            raise IllegalActionError(f"cube_owner is None (centred), 0 or 1, got {shown(cube_owner)}")
-        if self.crawford and (cube_owner is not None or cube > 1):
-            raise IllegalActionError("the Crawford game has no cube action (RULES 10.2)")
-        if cube_owner is not None and cube == 1:
-            raise IllegalActionError(
-                "an owned cube shows at least 2: the owner took a double (RULES 8.2)")
-        if cube_owner is None and cube > 1 and self.match_length:
-            raise IllegalActionError(
-                f"a centred cube on {cube} comes only from automatic doubles, which match "
-                "play forbids (RULES 9.3, 9.4)")
-        return cube, cube_owner
-
-    # ------------------------------------------------------------------
-    # State
-
-    @property
-    def player_to_act(self) -> int | None:
-        """The player who must act next; ``None`` at the opening roll and when over."""
-        if self.phase in (Phase.ROLL, Phase.MOVE):
-            return self.turn
-        if self.phase is Phase.DOUBLED:
-            return 1 - self.turn
-        if self.phase is Phase.RESIGNED:
-            assert self.resignation is not None
-            return 1 - self.resignation[0]
-        return None
-
-    @property
-    def cube_turned(self) -> bool:
-        """Whether the cube has been doubled and taken in this game (RULES 9.1)."""
-        return self.cube_owner is not None
-
-    @property
-    def match_play(self) -> bool:
-        return self.match_length > 0
-
-    @property
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def board(self, player: int = 0) -> Position:
-        """The position seen from ``player`` (0 or 1), whoever is on roll."""
-        if isinstance(player, bool) or player not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
-        return self.position if player == self.turn else self.position.swapped()
-
-    def current_position(self) -> Position:
-        """:attr:`position` with the steps made so far this turn (for display)."""
-        if not self.steps:
-            return self.position
-        pos = self.position
-        board = pos.tolist()
-        for src, dst in self.steps:
-            board[src] -= 1
-            if dst:
-                if board[dst] == -1:
-                    board[dst] = 0
-                    board[0] -= 1
-                board[dst] += 1
-        return Position(board)
 
     def cube_decision(self, ply: int = 0, evaluator: Any = None) -> CubeDecision:
         """Double, take or pass now, by the nets (see :func:`backgammon.cube_decision`).
@@ -701,99 +162,15 @@ class Game:
         from backgammon.cube import cube_decision
         return cube_decision(self, ply, evaluator)
 
-    def can_double(self, player: int | None = None) -> bool:
-        """Whether ``player`` (default: the player on roll) may double now (RULES 8)."""
-        who = self.turn if player is None else player
-        if isinstance(who, bool) or who not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
-        return (self.phase is Phase.ROLL and who == self.turn
-                and self._double_refusal(who) is None)
-
-    def may_double(self, player: int) -> bool:
-        """Whether ``player`` may double at its turns as the game stands: the cube
-        is in use, centred or ``player``'s own, this is not the Crawford game, and
-        a double stays within ``max_cube`` (RULES 8, 10.2).  :meth:`can_double`
-        asks in addition that ``player`` be on roll now, before the roll.
-
-            >>> game = Game.from_position(Position.initial(), cube=2, cube_owner=1)
-            >>> game.may_double(0), game.may_double(1), game.can_double(1)
-            (False, True, False)
-        """
-        if isinstance(player, bool) or player not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
-        return self._double_refusal(player) is None
-
-    def _double_refusal(self, player: int) -> str | None:
-        if not self.rules.cube:
-            return "the cube is not used in this game (RULES 8.4)"
-        if self.crawford:
-            return "the Crawford game is played without the cube (RULES 10.2)"
-        if self.cube_owner is not None and self.cube_owner != player:
-            return f"player {self.cube_owner} owns the cube (RULES 8.3)"
-        if self.cube * 2 > self.rules.max_cube:
-            return (f"the cube is on {self.cube} and may not go above "
-                    f"{self.rules.max_cube} (RULES 8.4)")
-        return None
-
-    def legal_moves(self) -> list[Step]:
-        """The single steps that may be made next this turn (RULES 4.3); ``[]`` outside MOVE."""
-        if self.phase is not Phase.MOVE:
-            return []
-        assert self.dice is not None
-        return self.position.legal_moves(self.dice, self.steps)
-
-    def legal_actions(self) -> list[str]:
-        """The names of the actions allowed now, e.g. ``['double', 'roll', 'resign']``
-        (and ``'flag'`` while an unchecked illegal play may be flagged, RULES 12.4)."""
-        flag = ["flag"] if self._unchecked is not None else []
-        phase = self.phase
-        if phase is Phase.OPENING:
-            return ["roll", "resign"]
-        if phase is Phase.ROLL:
-            return (["double"] if self.can_double() else []) + ["roll", "resign"] + flag
-        if phase is Phase.MOVE:
-            acts = []
-            if self.legal_moves():
-                acts.append("move")
-            else:
-                acts.append("commit")
-            if self.steps:
-                acts.append("undo")
-            else:
-                acts.append("play")
-            return acts + ["resign"]
-        if phase is Phase.DOUBLED:
-            beaver = ["beaver"] if self._beaver_refusal() is None else []
-            return ["take", "drop"] + beaver + ["resign"] + flag
-        if phase is Phase.RESIGNED:
-            return ["accept", "reject"] + flag
-        return []
-
     # ------------------------------------------------------------------
-    # Checks shared by the actions
-
-    def _need(self, phase: Phase, action: str, player: int | None) -> None:
-        if self.phase is not phase:
-            raise IllegalActionError(
-                f"cannot {action}: the game is in phase {shown(self.phase.value)}, "
-                f"{action} needs {shown(phase.value)}")
-        self._check_player(action, player)
-
-    def _check_player(self, action: str, player: int | None) -> None:
-        if player is None:
-            return
-        if isinstance(player, bool) or player not in (0, 1):
-            raise IllegalActionError(f"players are 0 and 1, got {shown(player)}"[:300])
-        if player != self.player_to_act:
-            raise IllegalActionError(
-                f"player {player} cannot {action}: it is player {self.player_to_act}'s decision")
+    # Steps shared by the actions
 
     def _record(self, player: int | None, kind: str, value: Any = None) -> None:
         self._actions = self.actions + (Action(player, kind, value),)
 
     def _roll_dice(self, dice: Any) -> tuple[int, int]:
         if dice is not None:
-            return _dice(dice)
+            return checked_dice(dice)
         return self._dice.die(), self._dice.die()
 
     def _end(self, winner: int, kind: str, reason: str, cube: int) -> None:
@@ -852,7 +229,7 @@ class Game:
         the turn ends with :meth:`commit`.
         """
         step = (src, dst)
-        src, dst = _point(src, step), _point(dst, step)
+        src, dst = checked_point(src, step), checked_point(dst, step)
         self._need(Phase.MOVE, "move", player)
         allowed = self.legal_moves()
         if (src, dst) not in allowed:
@@ -912,13 +289,13 @@ class Game:
             except IllegalPlayError:  # well-formed notation that no legal play matches
                 if not self.rules.over_the_board or self._checked_turn:
                     raise
-                steps = _notation_steps(play)  # RULES 12.4: as written, checked below
+                steps = notation_steps(play)  # RULES 12.4: as written, checked below
         elif isinstance(play, Play):
             if play.position != self.position:
                 raise IllegalPlayActionError(f"{shown(play)} is a play of another position")
             steps = tuple(play.moves)
         else:
-            steps = _steps(play)
+            steps = checked_steps(play)
         try:
             self.position.play(steps, self.dice)
         except BackgammonError as e:
@@ -1035,14 +412,6 @@ class Game:
         self._phase = Phase.OVER
         self._unchecked = None
 
-    def _beaver_refusal(self) -> str | None:
-        if not self.rules.beaver:
-            return "beavers are not allowed in this game (RULES 9.2)"
-        if self.cube * 4 > self.rules.max_cube:
-            return (f"a beaver would put the cube on {self.cube * 4}, above "
-                    f"{self.rules.max_cube} (RULES 8.4)")
-        return None
-
     @_action
     def beaver(self, *, player: int | None = None) -> None:
         """Take and redouble at once: the stake goes to 4 times, cube kept by the beaver (RULES 9.2)."""
@@ -1073,7 +442,7 @@ class Game:
         who = self.player_to_act if player is None else player
         if isinstance(who, bool) or who not in (0, 1):
             raise IllegalActionError(f"players are 0 and 1, got {shown(player)}")
-        kind = _resign_kind(kind)
+        kind = checked_resign_kind(kind)
         self._record(who, "resign", kind)
         self._resignation = (who, kind)
         self._resume = self.phase
@@ -1239,7 +608,7 @@ class Game:
         elif kind == "roll":
             self.roll(value, player=player)
         elif kind == "play":
-            self.play(_steps(value), player=player)
+            self.play(checked_steps(value), player=player)
         elif kind == "resign":
             self.resign(value, player=player)
         elif kind in ("double", "take", "drop", "beaver", "accept", "reject", "flag", "forfeit"):

@@ -1,0 +1,157 @@
+"""The game routes: create a game, read its state and journal, act in it, export
+it, and the board of a seat (SVG, and click-to-move's next steps)."""
+
+from typing import Any, Callable, Literal, Optional
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import Response
+
+from backgammon.server import app as bounds   # the MAX_* bounds, read at each request
+from backgammon.server.errors import error
+from backgammon.server.games import MAX_JOURNAL, GameService, NotFound
+from backgammon.server.models import ActionModel, Created, ErrorMessage, GameCreate
+from backgammon.server.routes import checked_game_id
+from backgammon.server.store import Store
+
+__all__ = ["add_routes"]
+
+
+def add_routes(app: FastAPI, store: Store, service: GameService,
+               notify: Callable[[str], None]) -> None:
+    """The ``/games`` routes on ``app``; ``notify(game_id)`` after each action."""
+
+    @app.post("/games", response_model=Created, status_code=201, tags=["games"],
+              responses={429: {"model": ErrorMessage}})
+    def create_game(body: GameCreate, request: Request) -> Any:
+        """A new game: two seats with secret tokens (no token for a bot's seat).
+        A client address may create ``MAX_GAMES_PER_MINUTE`` games at once, then
+        one a second (429 with ``Retry-After`` beyond), counted in the database
+        across every worker."""
+        address = request.state.client   # the proxy's client only from a trusted proxy
+        wait = store.take_token("games:" + address[:100], bounds.MAX_GAMES_PER_MINUTE)
+        if wait:
+            seconds = max(1, int(wait + 0.999))
+            response = error(429, "TooManyRequests",
+                             f"{bounds.MAX_GAMES_PER_MINUTE} new games a minute per client: "
+                             f"try again in {seconds} s")
+            response.headers["Retry-After"] = str(seconds)
+            return response
+        return service.create(body.model_dump())
+
+    @app.get("/games/{game_id}", tags=["games"])
+    def get_game(game_id: str) -> Any:
+        """The full state: seq, phase, the player to act and their legal actions,
+        dice, cube, score, IDs and ``board`` (26 integers seen by the player to act)."""
+        return service.state(checked_game_id(game_id))
+
+    @app.post("/games/{game_id}/actions", tags=["games"],
+              responses={403: {"model": ErrorMessage}, 409: {"model": ErrorMessage}})
+    def post_action(game_id: str, body: ActionModel,
+                    authorization: Optional[str] = Header(None),
+                    idempotency_key: Optional[str] = Header(None, max_length=100)) -> Any:
+        """One action of the seat whose token is given (``Authorization: Bearer
+        TOKEN``), applied only when ``seq`` is the game's; then the bot's
+        answers.  Committed before the reply.  A retry of an applied request
+        with the same ``Idempotency-Key`` returns the state again."""
+        token = None
+        if authorization and authorization.startswith("Bearer "):
+            token = authorization[len("Bearer "):].strip()
+        request = body.model_dump()
+        if request["moves"] is not None:
+            request["play"] = request.pop("moves")
+        state = service.act(checked_game_id(game_id), token, request, idempotency_key)
+        notify(game_id)
+        return state
+
+    @app.get("/games/{game_id}/actions", tags=["games"])
+    def get_actions(game_id: str, start: int = Query(0, ge=0, le=MAX_JOURNAL)) -> Any:
+        """The journal from ``start`` on: ``{"start", "seq", "entries": [{game, player,
+        kind, value}]}``; ``seq`` is the game's (a ``start`` beyond it gives no entries)."""
+        gid = checked_game_id(game_id)
+        seq = store.seq(gid)
+        if seq is None:
+            raise NotFound(f"no game {gid!r}")
+        entries = service.entries(gid, start) if start < seq else []
+        return {"start": start, "seq": start + len(entries) if entries else seq,
+                "entries": entries}
+
+    @app.get("/games/{game_id}/export", tags=["games"])
+    def export(game_id: str, format: Literal["mat", "sgf", "json"] = Query("json")) -> Any:
+        text = service.export(checked_game_id(game_id), format)
+        media = {"json": "application/json", "mat": "text/plain", "sgf": "application/x-go-sgf"}
+        return Response(text, media_type=media[format] + ("; charset=utf-8" if format != "json"
+                                                           else ""),
+                        headers={"Content-Disposition":
+                                 f'attachment; filename="{game_id}.{format}"'})
+
+    @app.get("/games/{game_id}/turn", tags=["games"])
+    def get_turn(game_id: str, seat: int = Query(..., ge=0, le=1),
+                 steps: str = Query("", max_length=200,
+                                    description="steps made so far, e.g. 8/5 or 8/5 6/5")) -> Any:
+        """For click-to-move: the board of ``seat`` after ``steps`` (SVG), the
+        legal next steps, and whether the play is complete."""
+        return _turn(service, checked_game_id(game_id), seat, steps)
+
+    @app.get("/games/{game_id}/board.svg", tags=["games"])
+    def board_svg(game_id: str, seat: int = Query(0, ge=0, le=1),
+                  size: int = Query(540, ge=100, le=2000)) -> Any:
+        """The board seen by ``seat`` (from :mod:`backgammon.display.svg`)."""
+        return Response(_turn(service, checked_game_id(game_id), seat, "", size)["svg"],
+                        media_type="image/svg+xml")
+
+
+def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
+          size: int = 540) -> dict[str, Any]:
+    """What ``GET /games/{id}/turn`` answers: the board of ``seat`` after the steps
+    of ``steps_text`` (each checked), the legal next steps and the SVG."""
+    from backgammon.errors import IllegalPlayError
+    from backgammon.game import Phase
+    from backgammon.position import Position
+    from backgammon.display.svg import board
+    state = service.state(game_id)
+    live, _ = service._live(game_id)
+    with live.lock:
+        game = live.game
+        pos = game.board(seat)
+        mine = game.turn == seat and game.phase is Phase.MOVE
+        steps: list[tuple[int, int]] = []
+        if steps_text.strip():
+            if not mine:
+                raise IllegalPlayError(f"player {seat} has no dice to move")
+            assert game.dice is not None  # the move phase always has its dice
+            for token in steps_text.split()[:8]:
+                src, _, dst = token.partition("/")
+                if not (src.isascii() and src.isdigit() and dst.isascii() and dst.isdigit()
+                        and len(src) <= 2 and len(dst) <= 2):
+                    raise IllegalPlayError(f"a step is FROM/TO in numbers (25 bar, 0 off), "
+                                           f"got {token[:20]!r}")
+                step = (int(src), int(dst))
+                if list(step) not in [list(m) for m in pos.legal_moves(game.dice, steps)]:
+                    raise IllegalPlayError(f"{token} is not a legal step now")
+                steps.append(step)
+        legal: list[list[int]] = []
+        if mine:
+            assert game.dice is not None  # the move phase always has its dice
+            legal = [list(s) for s in pos.legal_moves(game.dice, steps)]
+        current = _after_steps(pos, steps)
+        cube = (game.cube, None if game.cube_owner is None else (0 if game.cube_owner == seat else 1))
+        dice = game.dice if game.dice is not None and game.turn == seat else None
+        svg = board(current, dice=dice, cube=cube, size=size,
+                    orientation="right").svg
+        return {"seq": state["seq"], "seat": seat, "steps": [list(s) for s in steps],
+                "legal_moves": legal, "complete": mine and not legal, "svg": svg,
+                "position_id": Position.position_id(current)}
+
+
+def _after_steps(pos: Any, steps: list[tuple[int, int]]) -> Any:
+    """The board after some single steps (each checked by ``legal_moves``)."""
+    from backgammon.position import Position
+    board = pos.tolist()
+    for src, dst in steps:
+        board[src] -= 1
+        if dst:
+            if board[dst] == -1:
+                board[dst] = 0
+                board[0] -= 1
+            board[dst] += 1
+    return Position(board)
