@@ -410,6 +410,24 @@ def test_undo_within_a_turn(server, driver, shots):
     assert _zones(d)[5][0] == 2
 
 
+def test_over_the_board_dice_are_entered_on_the_page(server, driver):
+    d = driver
+    gid, tokens = _game(server, over_the_board=True)
+    _open(d, server, gid, 0, tokens["0"])
+    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.common.by import By
+    Select(d.find_element(By.ID, "die-a")).select_by_value("2")
+    Select(d.find_element(By.ID, "die-b")).select_by_value("5")
+    _click_id(d, "act-roll")
+    _idle(d, 1)
+    # player 1's 5 beats player 0's 2: the other side's dice, 52, and their move
+    state = _call(server, "GET", f"/games/{gid}")
+    assert state["player_to_act"] == 1 and sorted(state["dice"]) == [2, 5]
+    assert d.execute_script("return [...document.querySelectorAll('#board .die')].map("
+                            "x => +x.dataset.side)") == [1, 1]
+    assert _text(d, "status") == "Waiting for opponent…"
+
+
 # ---------------------------------------------------------------- the bot's moves
 
 def _bot_plays(d, server, at_least):

@@ -847,15 +847,18 @@ function renderActions() {
 }
 
 function rollEntry(row) {
-  // over the board the players say what they rolled (at the opening: each player's die)
-  const pick = (id) => {
+  // over the board the players say what they rolled (at the opening: each player's die,
+  // player 0's first, as the server takes them)
+  const opening = bg.state.phase === "opening";
+  const pick = (id, label) => {
     const sel = document.createElement("select");
-    sel.id = id;
+    sel.id = id; sel.title = label; sel.setAttribute("aria-label", label);
     for (let v = 1; v <= 6; v++) sel.appendChild(new Option(String(v), String(v)));
     row.appendChild(sel);
     return sel;
   };
-  const a = pick("die-a"), b = pick("die-b");
+  const a = pick("die-a", opening ? `${name(0)}: die` : "first die");
+  const b = pick("die-b", opening ? `${name(1)}: die` : "second die");
   button(row, "act-roll", "Enter the roll",
          () => send({action: "roll", dice: [parseInt(a.value, 10), parseInt(b.value, 10)]}), true);
 }
@@ -1005,7 +1008,8 @@ function pointOf(event) {
 $("board").addEventListener("click", (e) => click(pointOf(e)));
 document.addEventListener("keydown", (e) => {
   // Escape puts the checker down, Backspace or Ctrl+Z undoes, Enter plays a complete move
-  if (!bg.turn || (e.target.matches && e.target.matches("input, select, textarea"))) return;
+  // (not while a control has the focus: Enter there is that control's)
+  if (!bg.turn || (e.target.closest && e.target.closest("input, select, textarea, button"))) return;
   if (e.key === "Escape" && bg.selected !== null) { bg.selected = null; render(); }
   else if (e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey))) { e.preventDefault(); undo(); }
   else if (e.key === "Enter" && bg.turn && bg.turn.complete) done();
