@@ -488,7 +488,8 @@ function drawBoard(board, opts = {}) {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${G.W} ${G.H}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Board: your pips ${pips(board, 0)}, opponent's ${pips(board, 1)}`);
+  svg.setAttribute("aria-label", `Board: ${name(bg.seat)} ${pips(board, 0)} pips, ` +
+                                 `${name(1 - bg.seat)} ${pips(board, 1)} pips`);
   drawFrame(svg);
   drawInfo(svg, board);
   drawDice(svg, opts.dice, opts.left || null);
@@ -546,14 +547,16 @@ async function animateStep(board, player, stepped, opts, ms) {
   return after;
 }
 
-async function animate(shown, index) {
-  // what the record made of one journal entry, shown: dice, then each checker
+async function animate(shown, index, live) {
+  // what the record made of one journal entry, shown: dice, then each checker (while
+  // `live()`: the page has not moved on to another game meanwhile)
   if (shown.kind === "opening" || shown.kind === "roll") {
     drawBoard(bg.record.board, {dice: bg.record.dice});
     await pause(motion(MS.dice));
   } else if (shown.kind === "play" && index !== bg.localPlay) {   // my own play is on the board already
     let board = shown.before;
     for (const s of shown.steps) {
+      if (!live()) return;
       board = await animateStep(board, shown.player, s, {dice: bg.record.dice}, motion(MS.theirs));
     }
   } else if (shown.newGame) {
@@ -672,8 +675,9 @@ async function api(method, path, body) {
   const headers = {"Content-Type": "application/json"};
   if (bg.token) headers["Authorization"] = "Bearer " + bg.token;
   const r = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
-  const data = path.includes("/export") ? JSON.parse(await r.text()) : await r.json();
-  if (!r.ok) throw new Error(data.message || r.statusText);
+  let data = null;
+  try { data = await r.json(); } catch (e) { /* not JSON: a proxy's error page, say */ }
+  if (!r.ok || data === null) throw new Error((data && data.message) || `${r.status} ${r.statusText}`);
   return data;
 }
 
@@ -711,34 +715,38 @@ function sync(again = false) {
 
 async function catchUp(force) {
   // shows what happened since the state on the page: each journal entry in turn
-  const game = bg.game;
+  const game = bg.game, generation = bg.generation;
+  const live = () => generation === bg.generation;   // openGame moves the generation on
   const state = await api("GET", `/games/${game}`);
-  if (game !== bg.game) return;
+  if (!live()) return;
   if (bg.state && state.seq === bg.state.seq && !force) return;   // a WebSocket's hello
   const first = !bg.state, start = first ? 0 : bg.state.seq;
   let entries = [];
   if (state.seq > start) {
     entries = (await api("GET", `/games/${game}/actions?start=${start}`)).entries.slice(0, state.seq - start);
+    if (!live()) return;
   }
   if (first) bg.record = new Record(bg.seat);
   bg.animating = !first && entries.length > 0;
   try {
     for (const [k, e] of entries.entries()) {
+      if (!live()) return;
       const shown = bg.record.add(e);
-      if (!first) await animate(shown, start + k);
+      if (!first) await animate(shown, start + k, live);
     }
   } finally { bg.animating = false; }
-  await fetchResults(state);
-  if (game === bg.game) adopt(state);
+  if (!live()) return;
+  await fetchResults(state, live);
+  if (live()) adopt(state);
 }
 
-async function fetchResults(state) {
+async function fetchResults(state, live) {
   // a match's finished games are gone from the state: their results are in the export
   const finished = bg.record.games.map((g) => g.index).filter((i) => i < state.game_number - 1);
   if (!finished.some((i) => !(i in bg.results))) return;
   try {
     const record = await api("GET", `/games/${bg.game}/export?format=json`);
-    record.games.forEach((g, i) => { if (g.result) bg.results[i] = g.result; });
+    if (live()) record.games.forEach((g, i) => { if (g.result) bg.results[i] = g.result; });
   } catch (e) { /* the list goes without those results */ }
 }
 
