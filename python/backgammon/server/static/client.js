@@ -253,6 +253,7 @@ class Record {
       this.cube = 1; this.offered = 1;
     }
     const p = e.player, before = this.board;
+    let text = null;   // what the status line says while it is shown
     switch (e.kind) {
       case "opening": {
         const [d0, d1] = e.value;
@@ -262,13 +263,15 @@ class Record {
         } else {
           const first = d0 > d1 ? 0 : 1;
           this.dice = {player: first, values: first === 0 ? [d0, d1] : [d1, d0]};
+          text = `${name(first)} ${first === this.viewer && isPlayer() ? "start" : "starts"} with ${Math.max(d0, d1)}-${Math.min(d0, d1)}.`;
         }
         break;
       }
-      case "roll": this.dice = {player: p, values: e.value}; break;
+      case "roll": this.dice = {player: p, values: e.value}; text = `${name(p)} rolled ${e.value.join("-")}.`; break;
       case "play": {
-        const text = formatPlay(this.mover(before, p), e.value) || "no move";
-        this.place(p, `${this.dice ? diceText(this.dice.values) : "??"}: ${text}`, true);
+        const play = formatPlay(this.mover(before, p), e.value) || "no move";
+        this.place(p, `${this.dice ? diceText(this.dice.values) : "??"}: ${play}`, true);
+        text = `${name(p)} played ${play}.`;
         this.board = e.value.reduce((b, s) => this.apply(b, p, s), before);
         this.last = {player: p, steps: e.value};
         break;
@@ -283,7 +286,7 @@ class Record {
       case "reject": this.place(p, "Rejects", true); break;
       default: this.place(p, e.kind, true);
     }
-    return {kind: e.kind, player: p, before, steps: e.kind === "play" ? e.value : null, newGame};
+    return {kind: e.kind, player: p, before, steps: e.kind === "play" ? e.value : null, newGame, text};
   }
 }
 
@@ -550,6 +553,7 @@ async function animateStep(board, player, stepped, opts, ms) {
 async function animate(shown, index, live) {
   // what the record made of one journal entry, shown: dice, then each checker (while
   // `live()`: the page has not moved on to another game meanwhile)
+  if (shown.text && index !== bg.localPlay) $("status").textContent = shown.text;
   if (shown.kind === "opening" || shown.kind === "roll") {
     drawBoard(bg.record.board, {dice: bg.record.dice});
     await pause(motion(MS.dice));
