@@ -1,19 +1,34 @@
 """The web client of `backgammon serve` in a real headless Chromium (Selenium and
-Debian's chromium + chromium-driver): a game against the bot is started,
-rolled and played by clicks on the SVG board, and the second browser of a
-game between two people sees the first one's moves.
+Debian's chromium + chromium-driver): games against the bot played by clicks on
+the board the page draws, the highlights of a picked-up checker, undo within a
+turn, the bot's moves animated and listed with their dice, the result as a
+spectator and as each player reads it, a match's score and a new game, a second
+browser seeing the first one's moves, and the page's rules and notation checked
+against the server's on a whole game.
+
+Positions that must be known in advance come from games created
+``over_the_board`` (the test gives the dice) and driven over HTTP; the page then
+shows them.  Every wait is for a state of the page (``bg.isIdle()``: nothing
+sent, caught up or animated), never a fixed sleep.
+
+Screenshots go to ``$BG_SCREENSHOTS`` (a directory, created if need be) or to a
+temporary directory, one PNG per test, each checked to be a real picture.
 
 Skipped outside CI when Chromium, its driver or Selenium is missing; under
 ``CI=true`` that is a failure (``.ci/run`` installs them).
 """
 
+import json
 import os
+import random
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -48,7 +63,7 @@ def server(tmp_path_factory):
                              "--database", f"sqlite:///{db}"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    for _ in range(400):
         try:
             urllib.request.urlopen(url + "/health", timeout=1).read()
             break
@@ -75,111 +90,196 @@ def driver():
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=700,900"):
+                "--window-size=900,1000"):
         options.add_argument(arg)
     d = webdriver.Chrome(service=Service(chromedriver), options=options)
     yield d
     d.quit()
 
 
-def _wait(d, script, seconds=30):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = d.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    shown = d.execute_script("return [window.bg.busy, window.bg.state && window.bg.state.seq, "
-                             "window.bg.turn && window.bg.turn.seq, "
-                             "document.getElementById('actions').innerHTML, "
-                             "document.getElementById('error').textContent, "
-                             "document.getElementById('status').textContent]")
-    raise AssertionError(f"timed out waiting for: {script}; page {shown}")
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    """Where the screenshots go: $BG_SCREENSHOTS, else a temporary directory."""
+    keep = os.environ.get("BG_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        return Path(keep)
+    return tmp_path_factory.mktemp("screenshots")
 
 
-def _point_xy(point):
-    """Centre of a point's column (drawing units of backgammon.display.svg, right orientation)."""
-    if point == 25:
-        return 324, 300
-    if point == 0:
-        return 622, 400
-    k = point - 13 if point >= 13 else 12 - point
-    x = 84 + 40 * k if k < 6 else 364 + 40 * (k - 6)
-    return x, 100 if point >= 13 else 400
+def _shot(d, shots, name):
+    """A screenshot of the page, checked to be a PNG of a board (many colours)."""
+    from PIL import Image
+    png = shots / f"{name}.png"
+    d.save_screenshot(str(png))
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
+    image = np.asarray(Image.open(png).convert("RGB"), np.int16)
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 30      # a board, not a blank page
+    return png
+
+
+# ---------------------------------------------------------------- waiting and clicking
+
+def _page_state(d):
+    return d.execute_script(
+        "const b = window.bg; return b ? [b.busy, !!b.syncing, b.animating, "
+        "b.state && b.state.seq, b.state && b.state.phase, "
+        "document.getElementById('actions').textContent, "
+        "document.getElementById('error').textContent, "
+        "document.getElementById('status').textContent] : 'no bg'")
+
+
+def _wait(d, script, seconds=60):
+    """Waits until ``script`` returns something true (and returns it)."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+    try:
+        return WebDriverWait(d, seconds, poll_frequency=0.05).until(
+            lambda drv: drv.execute_script(script))
+    except TimeoutException:
+        raise AssertionError(f"timed out waiting for: {script}; page {_page_state(d)}") from None
+
+
+def _idle(d, seq=None):
+    """Waits until the page shows the game (at ``seq`` or later) and is doing nothing."""
+    more = "" if seq is None else f" && window.bg.state.seq >= {seq}"
+    _wait(d, "return !!(window.bg && window.bg.state && window.bg.isIdle()"
+             f" && document.getElementById('status').textContent){more}")
+
+
+def _retry(action):
+    """Runs ``action``; again if the page redrew its element meanwhile."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    for attempt in range(10):
+        try:
+            return action()
+        except StaleElementReferenceException:
+            if attempt == 9:
+                raise
 
 
 def _click_point(d, point):
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.common.action_chains import ActionChains
+    """Clicks a point's column on the board (25: my bar, 0: my tray)."""
     from selenium.webdriver.common.by import By
-    for attempt in range(5):   # the page redraws the board (a new svg) when an event comes
-        try:
-            svg = d.find_element(By.CSS_SELECTOR, "#board svg")
-            w, h = svg.size["width"], svg.size["height"]
-            x, y = _point_xy(point)
-            ActionChains(d).move_to_element_with_offset(svg, x * w / 648 - w / 2,
-                                                        y * h / 508 - h / 2).click().perform()
-            return
-        except StaleElementReferenceException:
-            if attempt == 4:
-                raise
-            time.sleep(0.1)
+    _retry(lambda: d.find_element(By.CSS_SELECTOR, f'#board [data-point="{point}"]').click())
 
 
 def _click_id(d, element_id):
-    """Click the element of that id; found again if the page redrew it meanwhile (an
-    event from the WebSocket redraws the buttons)."""
-    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
-    for attempt in range(5):
-        try:
-            d.find_element(By.ID, element_id).click()
-            return
-        except StaleElementReferenceException:
-            if attempt == 4:
-                raise
-            time.sleep(0.1)
+    _retry(lambda: d.find_element(By.ID, element_id).click())
+
+
+def _zones(d):
+    """{point: (mine, theirs, destination, selected)} as the board's click targets say."""
+    rows = d.execute_script(
+        "return [...document.querySelectorAll('#board [data-point]')].map(z => "
+        "[+z.dataset.point, +(z.dataset.own || 0), +(z.dataset.opp || 0), "
+        "z.dataset.dest === '1', z.dataset.selected === '1'])")
+    return {p: (own, opp, dest, sel) for p, own, opp, dest, sel in rows}
+
+
+def _dests(d):
+    return {p for p, (_, _, dest, _) in _zones(d).items() if dest}
+
+
+def _text(d, element_id):
+    from selenium.webdriver.common.by import By
+    return _retry(lambda: d.find_element(By.ID, element_id).text)
+
+
+def _move_cells(d):
+    """The move list's cells, in order: [(seat, [texts])]."""
+    return d.execute_script(
+        "return [...document.querySelectorAll('#moves td[data-seat]')].map(td => "
+        "[+td.dataset.seat, [...td.querySelectorAll('div')].map(x => x.textContent)])")
+
+
+# ---------------------------------------------------------------- the HTTP API
+
+def _call(server, method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server + path, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        raise AssertionError(f"{method} {path}: {e.code} {e.read()[:300]!r}") from None
+
+
+def _game(server, **spec):
+    g = _call(server, "POST", "/games", spec)
+    return g["id"], g["tokens"]
+
+
+def _act(server, gid, token, action, **fields):
+    seq = _call(server, "GET", f"/games/{gid}")["seq"]
+    return _call(server, "POST", f"/games/{gid}/actions", {"action": action, "seq": seq, **fields},
+                 token)
+
+
+def _open(d, server, gid, seat=0, token=None):
+    url = f"{server}/#game={gid}&seat={seat}" + (f"&token={token}" if token else "")
+    d.get("about:blank")   # a new document: the fragment alone would not reload the page
+    d.get(url)
+    _idle(d)
+
+
+def _notation(entries, index):
+    """The library's notation of the play at journal ``index`` (the game rebuilt)."""
+    from backgammon.game import Action, Game
+    from backgammon.position import Play
+    game = Game()
+    for e in entries[:index]:
+        value = e["value"]
+        value = [tuple(s) for s in value] if e["kind"] == "play" else (
+            tuple(value) if isinstance(value, list) else value)
+        game.apply(Action(e["player"], e["kind"], value))
+    e = entries[index]
+    dice = tuple(game.dice)
+    text = str(Play(game.position, [tuple(s) for s in e["value"]])) or "no move"
+    return f"{max(dice)}{min(dice)}: {text}"
+
+
+# ---------------------------------------------------------------- a game against the bot
+
+_READY = ("const b = window.bg, s = b.state; if (!s || !b.isIdle()) return null;"
+          "if (s.over) return 'over';"
+          "for (const a of ['roll', 'take', 'nomove'])"
+          "  if (document.getElementById('act-' + a)) return a;"
+          "if (b.turn && !b.turn.complete) return 'move';"
+          "return null;")
 
 
 def _play_by_clicks(d):
-    """Makes the first legal step each time, clicking its source then (if asked) its target."""
+    """Makes my move by clicks: each time the first legal step's checker, then its
+    destination (highlighted), then Done."""
     seq = d.execute_script("return window.bg.state.seq")
-    for _ in range(8):
-        if d.execute_script("return window.bg.state.seq") != seq:
-            return
+    while True:
         legal = d.execute_script("return window.bg.turn.legal_moves")
         if not legal:
             break
         src, dst = legal[0]
-        before = d.execute_script("return window.bg.steps.length")
+        made = d.execute_script("return window.bg.turn.steps.length")
         _click_point(d, src)
-        time.sleep(0.1)
-        if d.execute_script("return window.bg.selected") is not None:
-            _click_point(d, dst)
-        _wait(d, f"return window.bg.steps.length > {before} || window.bg.state.seq != {seq}")
-        _wait(d, "return !window.bg.busy")
-    _wait(d, f"return window.bg.state.seq != {seq}")
+        _wait(d, f"return window.bg.selected === {src}")
+        assert dst in _dests(d)
+        _click_point(d, dst)
+        _wait(d, f"return window.bg.isIdle() && window.bg.turn.steps.length > {made}")
+    _click_id(d, "act-done")
+    _idle(d, seq + 1)
 
 
-def test_play_the_bot_by_clicks(server, driver, tmp_path):
-    from PIL import Image
-    from selenium.webdriver.common.by import By
-
-    d = driver
-    d.get(server + "/")
-    d.find_element(By.ID, "vs-bot").click()
-    _wait(d, "return window.bg.state && window.bg.turn")
+def _play_the_bot(d, turns):
+    """Rolls, takes and moves against the bot until ``turns`` of my plays are in."""
     plays = 0
-    ready = ("const b = window.bg, s = b.state; if (b.busy || !s || !b.turn) return null;"
-             "if (document.getElementById('act-roll')) return 'roll';"
-             "if (document.getElementById('act-take')) return 'take';"
-             "if (s.phase === 'move' && s.player_to_act === 0 && b.turn.seq === s.seq)"
-             "  return b.turn.complete ? 'nomove' : 'move';"
-             "return null;")
-    for _ in range(40):
-        if plays >= 2:
+    while plays < turns:
+        what = _wait(d, "return (" + "() => {" + _READY + "})()")
+        if what == "over":
             break
-        what = _wait(d, ready)
         seq = d.execute_script("return window.bg.state.seq")
         if what == "move":
             _play_by_clicks(d)
@@ -187,41 +287,374 @@ def test_play_the_bot_by_clicks(server, driver, tmp_path):
         else:
             _click_id(d, f"act-{what}")
             plays += what == "nomove"
-            _wait(d, f"return window.bg.state.seq > {seq}")
-    assert plays >= 2
-    # the journal has our plays and the bot's: every action committed
+            _idle(d, seq + 1)
+    return plays
+
+
+def test_play_the_bot_by_clicks(server, driver, shots):
+    d = driver
+    d.get(server + "/")
+    _click_id(d, "vs-bot")
+    _idle(d)
+    assert _play_the_bot(d, 2) >= 1
     state = d.execute_script("return window.bg.state")
-    journal = urllib.request.urlopen(f"{server}/games/{state['id']}/actions").read()
-    assert journal.count(b'"kind":"play"') >= 3
-    png = tmp_path / "page.png"
-    d.save_screenshot(str(png))
-    keep = os.environ.get("BG_SCREENSHOT")
-    if keep:
-        shutil.copy(png, keep)
-    image = np.asarray(Image.open(png).convert("RGB"), np.int16)
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 30      # a board, not a blank page
-    assert "seq" in d.find_element(By.ID, "info").text
+    journal = _call(server, "GET", f"/games/{state['id']}/actions")["entries"]
+    assert sum(e["kind"] == "play" for e in journal) >= 3   # our plays and the bot's
+    # the board the page shows is the server's position
+    board = state["board"] if state["board_player"] == 0 else [-v for v in state["board"][::-1]]
+    zones = _zones(d)
+    assert all(zones[p][0] == max(board[p], 0) and zones[p][1] == max(-board[p], 0)
+               for p in range(1, 25))
+    _shot(d, shots, "play-the-bot")
+    assert "position" in _text(d, "info")
+
+
+# ---------------------------------------------------------------- picking a checker up, undo
+
+def _opening_31(server, driver):
+    """A game between two people over the board, player 0 to play an opening 3-1."""
+    gid, tokens = _game(server, over_the_board=True)
+    _act(server, gid, tokens["0"], "roll", dice=[3, 1])
+    _open(driver, server, gid, 0, tokens["0"])
+    return gid, tokens
+
+
+def test_a_picked_up_checker_and_its_destinations(server, driver, shots):
+    d = driver
+    gid, _ = _opening_31(server, d)
+    # the checkers that may move are marked before any click; the dice are mine (right half)
+    assert d.execute_script("return document.querySelectorAll('#board .movable').length") == 4
+    assert d.execute_script("return [...document.querySelectorAll('#board .die')].map("
+                            "x => [+x.dataset.side, +x.dataset.value])") == [[0, 3], [0, 1]]
+    _click_point(d, 8)
+    _wait(d, "return window.bg.selected === 8")
+    zones = _zones(d)
+    assert zones[8][3] and d.execute_script(
+        "return document.querySelectorAll('#board .selected').length") == 1
+    # 8/5 and 8/7 with one die, 8/4 with both
+    assert _dests(d) == {5, 7, 4}
+    assert d.execute_script("return document.querySelectorAll('#board .dest').length") == 3
+    assert "Click where it goes" in _text(d, "status")
+    _shot(d, shots, "picked-up")
+    # another checker: 13/10, and 13/9 through 10 (13/12 lands on their midpoint)
+    _click_point(d, 13)
+    _wait(d, "return window.bg.selected === 13")
+    assert _dests(d) == {10, 9}
+    _click_point(d, 13)   # put it down again
+    _wait(d, "return window.bg.selected === null")
+    assert _dests(d) == set()
+    # a back checker to 20 in one click: both dice, one checker (24/20)
+    _click_point(d, 24)
+    _wait(d, "return window.bg.selected === 24")
+    assert _dests(d) == {23, 21, 20}
+    _click_point(d, 20)
+    _wait(d, "return window.bg.isIdle() && window.bg.turn.complete")
+    zones = _zones(d)
+    assert zones[24][0] == 1 and zones[20][0] == 1
+    assert d.execute_script("return window.bg.turn.steps") in ([[24, 21], [21, 20]],
+                                                               [[24, 23], [23, 20]])
+    assert d.execute_script("return document.getElementById('act-done').disabled") is False
+
+
+def test_undo_within_a_turn(server, driver, shots):
+    d = driver
+    gid, tokens = _opening_31(server, d)
+    start = _zones(d)
+    # a click on a destination only one checker reaches by one die moves that checker: 6/3
+    _click_point(d, 3)
+    _wait(d, "return window.bg.isIdle() && window.bg.turn.steps.length === 1")
+    assert _zones(d)[3][0] == 1 and _zones(d)[6][0] == 4
+    assert d.execute_script("return [...document.querySelectorAll('#board .die.used')].map("
+                            "x => +x.dataset.value)") == [3]      # the 3 is played
+    _click_id(d, "act-undo")
+    _wait(d, "return window.bg.turn.steps.length === 0")
+    assert _zones(d) == start
+    assert d.execute_script("return document.getElementById('act-undo').disabled") is True
+    # 8/5 6/5: two clicks each; undo takes back the last checker only, then the first
+    for src, dst in ((8, 5), (6, 5)):
+        _click_point(d, src)
+        _wait(d, f"return window.bg.selected === {src}")
+        _click_point(d, dst)
+        _wait(d, f"return window.bg.isIdle() && window.bg.selected === null && "
+                 f"window.bg.turn.steps.some(s => s[0] === {src})")
+    assert _zones(d)[5][0] == 2 and d.execute_script("return window.bg.turn.complete")
+    _shot(d, shots, "complete-before-undo")
+    _click_id(d, "act-undo")
+    _wait(d, "return window.bg.turn.steps.length === 1")
+    zones = _zones(d)
+    assert zones[5][0] == 1 and zones[6][0] == 5 and zones[8][0] == 2
+    assert d.execute_script("return document.getElementById('act-done').disabled") is True
+    _click_id(d, "act-undo")
+    _wait(d, "return window.bg.turn.steps.length === 0")
+    assert _zones(d) == start
+    # a move of one checker with both dice comes back whole
+    _click_point(d, 24)
+    _wait(d, "return window.bg.selected === 24")
+    _click_point(d, 20)
+    _wait(d, "return window.bg.isIdle() && window.bg.turn.steps.length === 2")
+    _click_id(d, "act-undo")
+    _wait(d, "return window.bg.turn.steps.length === 0")
+    assert _zones(d) == start
+    # nothing went to the server meanwhile; then the play, and it is in the list
+    assert _call(server, "GET", f"/games/{gid}")["seq"] == 1
+    for src, dst in ((8, 5), (6, 5)):
+        _click_point(d, src)
+        _wait(d, f"return window.bg.selected === {src}")
+        _click_point(d, dst)
+        _wait(d, f"return window.bg.isIdle() && window.bg.turn.steps.some(s => s[0] === {src})")
+    _click_id(d, "act-done")
+    _idle(d, 2)
+    journal = _call(server, "GET", f"/games/{gid}/actions")["entries"]
+    assert journal[1]["kind"] == "play" and sorted(journal[1]["value"]) == [[6, 5], [8, 5]]
+    assert _move_cells(d)[0] == [0, ["31: 8/5 6/5"]]
+    assert _zones(d)[5][0] == 2
+
+
+def test_over_the_board_dice_are_entered_on_the_page(server, driver):
+    d = driver
+    gid, tokens = _game(server, over_the_board=True)
+    _open(d, server, gid, 0, tokens["0"])
+    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.common.by import By
+    Select(d.find_element(By.ID, "die-a")).select_by_value("2")
+    Select(d.find_element(By.ID, "die-b")).select_by_value("5")
+    _click_id(d, "act-roll")
+    _idle(d, 1)
+    # player 1's 5 beats player 0's 2: the other side's dice, 52, and their move
+    state = _call(server, "GET", f"/games/{gid}")
+    assert state["player_to_act"] == 1 and sorted(state["dice"]) == [2, 5]
+    assert d.execute_script("return [...document.querySelectorAll('#board .die')].map("
+                            "x => +x.dataset.side)") == [1, 1]
+    assert _text(d, "status") == "Waiting for opponent…"
+
+
+# ---------------------------------------------------------------- the bot's moves
+
+def _bot_plays(d, server, at_least):
+    """Plays the bot until it has made ``at_least`` plays; (game id, journal)."""
+    d.get("about:blank")
+    d.get(server + "/")
+    _click_id(d, "vs-bot")
+    _idle(d)
+    gid = d.execute_script("return window.bg.game")
+    for _ in range(40):
+        journal = _call(server, "GET", f"/games/{gid}/actions")["entries"]
+        if sum(e["kind"] == "play" and e["player"] == 1 for e in journal) >= at_least:
+            break
+        _play_the_bot(d, 1)
+    _idle(d, len(journal))
+    return gid, journal
+
+
+def test_the_bots_moves_are_animated_with_their_dice_and_listed(server, driver, shots):
+    d = driver
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    gid, journal = _bot_plays(d, server, 2)
+    bot = [k for k, e in enumerate(journal) if e["kind"] == "play" and e["player"] == 1]
+    # each step of each bot play flew, in order and for a visible time (a play the
+    # page saw happen; the first page load shows the position as it is)
+    flights = d.execute_script("return window.bg.flights")
+    theirs = [(f["from"], f["to"]) for f in flights if f["player"] == 1]
+    shown = [tuple(s) for k in bot for s in journal[k]["value"]]
+    assert theirs == shown and theirs
+    assert all(f["ms"] > 0 for f in flights)
+    # the bot's dice are on its side of the board (the left half) until I roll
+    last = bot[-1]
+    roll = next(journal[k]["value"] for k in range(last, -1, -1)
+                if journal[k]["kind"] in ("roll", "opening"))
+    if journal[last - 1]["kind"] == "opening":
+        roll = sorted(roll, reverse=True)
+    dice = d.execute_script("return [...document.querySelectorAll('#board .die')].map("
+                            "x => [+x.dataset.side, +x.dataset.value])")
+    if d.execute_script("return window.bg.state.phase") == "roll":   # my roll: the bot's dice shown
+        assert sorted(v for s, v in dice if s == 1) == sorted(roll if roll[0] != roll[1] else roll * 2)
+    # the move list has every play, the bot's in its column, in the library's notation
+    cells = _move_cells(d)
+    bot_texts = [t for seat, texts in cells if seat == 1 for t in texts if ":" in t]
+    assert bot_texts == [_notation(journal, k) for k in bot]
+    mine = [t for seat, texts in cells if seat == 0 for t in texts if ":" in t]
+    assert len(mine) == sum(e["kind"] == "play" and e["player"] == 0 for e in journal)
+    _shot(d, shots, "bot-moved")
+
+
+def test_reduced_motion_shows_the_moves_at_once(server, driver, shots):
+    d = driver
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                      {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        _bot_plays(d, server, 1)
+        flights = d.execute_script("return window.bg.flights")
+        assert any(f["player"] == 1 for f in flights)
+        assert all(f["ms"] == 0 for f in flights)
+        _shot(d, shots, "reduced-motion")
+    finally:
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+# ---------------------------------------------------------------- results, score, new game
+
+def test_spectators_and_players_read_the_result(server, driver, shots):
+    d = driver
+    gid, tokens = _game(server, over_the_board=True)
+    _act(server, gid, tokens["0"], "resign", points=2)     # before the opening roll
+    _act(server, gid, tokens["1"], "accept")
+    expected = {None: "Black wins a gammon, 2 points (resigned).",
+                0: "You lost a gammon, 2 points (resigned).",
+                1: "You won a gammon, 2 points (resigned)."}
+    for seat, text in expected.items():
+        _open(d, server, gid, seat or 0, None if seat is None else tokens[str(seat)])
+        assert _text(d, "status") == text
+        assert d.execute_script("return document.querySelector('#moves tr.result').textContent") == text
+        if seat is None:
+            assert d.execute_script("return [...document.querySelectorAll('#moves th')].map("
+                                    "x => x.textContent)") == ["#", "White", "Black"]
+            _shot(d, shots, "spectator-result")
+        assert "Money game" in _text(d, "score")
+
+
+def test_match_score_results_and_a_new_game(server, driver, shots):
+    d = driver
+    gid, tokens = _game(server, over_the_board=True, match_length=3)
+    _open(d, server, gid, 0, tokens["0"])
+    assert _text(d, "score") == "Match to 3: You 0 · Opponent 0"
+    _act(server, gid, tokens["0"], "resign", points=2)
+    _act(server, gid, tokens["1"], "accept")
+    _idle(d, 2)   # the WebSocket brings it
+    assert _text(d, "score") == "Match to 3: You 0 · Opponent 2 · Crawford game"
+    assert _text(d, "status") == ("You lost a gammon, 2 points (resigned). "
+                                  "Roll to start game 2.")
+    rows = d.execute_script("return [...document.querySelectorAll('#moves tr')].map("
+                            "r => [r.className, r.textContent])")
+    assert ["game", "Game 1"] in rows and ["result", "You lost a gammon, 2 points (resigned)."] in rows
+    # the Crawford game: a roll, a play, then the opponent's resignation
+    _act(server, gid, tokens["0"], "roll", dice=[6, 5])
+    _act(server, gid, tokens["0"], "play", play="24/13")
+    _act(server, gid, tokens["1"], "resign", points=1)
+    _act(server, gid, tokens["0"], "accept")
+    _idle(d, 6)
+    assert _text(d, "status") == "You won a single game, 1 point (resigned). Roll to start game 3."
+    state = _call(server, "GET", f"/games/{gid}")
+    assert state["score"] == [1, 2] and not state["over"]
+    assert _text(d, "score") == "Match to 3: You 1 · Opponent 2"
+    assert ["game", "Game 2"] in d.execute_script(
+        "return [...document.querySelectorAll('#moves tr')].map(r => [r.className, r.textContent])")
+    # the match's last game: resigned by me, a gammon
+    _act(server, gid, tokens["0"], "resign", points=2)
+    _act(server, gid, tokens["1"], "accept")
+    _idle(d, 8)
+    assert _text(d, "status") == ("You lost a gammon, 2 points (resigned). "
+                                  "You lost the match, 1–4.")
+    assert [0, ["65: 24/13"]] in _move_cells(d)
+    assert [1, ["Resigns a single game"]] in _move_cells(d)
+    _shot(d, shots, "match-over")
+    # New game: the lobby, with this game's settings; then a game against the bot
+    _click_id(d, "new-game")
+    _wait(d, "return !document.getElementById('lobby').classList.contains('hidden')")
+    assert d.execute_script("return document.getElementById('length').value") == "3"
+    _click_id(d, "vs-bot")
+    _wait(d, f"return window.bg.game && window.bg.game !== '{gid}'")
+    _idle(d)
+    assert _text(d, "status") == "Roll to start game 1."
+    assert _text(d, "score") == "Match to 3: You 0 · Bot 0"
+    assert _move_cells(d) == []
+
+
+def test_play_again_after_a_game_against_the_bot(server, driver):
+    d = driver
+    d.get("about:blank")
+    d.get(server + "/")
+    d.execute_script("document.getElementById('length').value = '0'")
+    _click_id(d, "vs-bot")
+    _idle(d)
+    gid = d.execute_script("return window.bg.game")
+    token = d.execute_script("return window.bg.token")
+    _act(server, gid, token, "resign", points=1)   # before the opening roll: the bot accepts
+    _idle(d, 2)
+    assert _text(d, "status") == "You lost a single game, 1 point (resigned)."
+    _click_id(d, "act-again")
+    _wait(d, f"return window.bg.game && window.bg.game !== '{gid}'")
+    _idle(d)
+    assert d.execute_script("return window.bg.state.bot") == {"seat": 1, "ply": 0}
+    assert _text(d, "status") == "Roll to start."
 
 
 def test_a_second_browser_sees_the_moves(server, driver):
     from selenium.webdriver.common.by import By
 
     d = driver
+    d.get("about:blank")
     d.get(server + "/")
     d.find_element(By.ID, "vs-human").click()
-    _wait(d, "return window.bg.state && window.bg.turn")
+    _idle(d)
     other = d.find_element(By.ID, "other-link").get_attribute("value")
     assert "seat=1" in other and "token=" in other
     first = d.current_window_handle
     d.switch_to.new_window("window")
-    d.get(other)
-    _wait(d, "return window.bg.state && window.bg.state.phase === 'opening'")
-    second = d.current_window_handle
-    d.switch_to.window(first)
-    d.find_element(By.ID, "act-roll").click()
-    d.switch_to.window(second)
-    # the WebSocket brings the opening roll to the second browser
-    state = _wait(d, "return window.bg.state.seq >= 1 && window.bg.state")
-    assert state["phase"] in ("opening", "move")
-    d.close()
-    d.switch_to.window(first)
+    try:
+        d.get(other)
+        _wait(d, "return window.bg.state && window.bg.state.phase === 'opening'")
+        second = d.current_window_handle
+        d.switch_to.window(first)
+        _click_id(d, "act-roll")
+        _idle(d, 1)
+        d.switch_to.window(second)
+        # the WebSocket brings the opening roll to the second browser, dice and all
+        _idle(d, 1)
+        state = d.execute_script("return window.bg.state")
+        assert state["phase"] in ("opening", "move")
+        shown = d.execute_script("return [...document.querySelectorAll('#board .die')].map("
+                                 "x => +x.dataset.value)")
+        journal = _call(server, "GET", f"/games/{state['id']}/actions")["entries"]
+        assert sorted(shown) == sorted(journal[0]["value"])
+    finally:
+        d.close()
+        d.switch_to.window(first)
+
+
+# ---------------------------------------------------------------- the page's rules
+
+def test_the_pages_rules_and_notation_are_the_librarys(driver, server):
+    """Whole games of random plays to the end: at each turn the page's legal steps,
+    after each step of the play chosen, are Position.legal_moves' (what GET
+    /games/{id}/turn answers), and its notation of every legal play is the library's
+    (the server's legal_plays)."""
+    from backgammon.position import Position
+
+    d = driver
+    d.get("about:blank")
+    d.get(server + "/")
+    _wait(d, "return !!(window.bg && window.bg.lib)")
+    rng = random.Random(20240607)
+    turns = []
+    for _ in range(3):
+        pos = Position.initial()
+        while True:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = list(pos.legal_plays(dice))
+            play = rng.choice(plays)
+            prefixes = [list(play.moves[:k]) for k in range(len(play.moves) + 1)]
+            turns.append({"board": pos.tolist(), "dice": list(dice),
+                          "plays": [{"play": str(p), "moves": [list(m) for m in p.moves]}
+                                    for p in plays],
+                          "prefixes": [[list(m) for m in p] for p in prefixes],
+                          "legal": [[list(m) for m in pos.legal_moves(dice, p)] for p in prefixes]})
+            after = play.result.tolist()
+            if not any(v > 0 for v in after):   # the mover bore off their last checker
+                break
+            pos = play.result.swapped()
+    assert len(turns) > 100 and any(t["board"][0] < 0 or t["board"][25] > 0 for t in turns)
+    wrong = d.execute_script(
+        "const L = window.bg.lib, wrong = [];"
+        "for (const t of arguments[0]) {"
+        "  const rules = new L.Turn(t.board, t.dice, t.plays);"
+        "  t.prefixes.forEach((p, k) => {"
+        "    const got = rules.legalMoves(p);"
+        "    if (JSON.stringify(got) !== JSON.stringify(t.legal[k])) wrong.push([t.board, t.dice, p, got]);"
+        "  });"
+        "  for (const p of t.plays) {"
+        "    const text = L.formatPlay(t.board, p.moves);"
+        "    if (text !== p.play) wrong.push([t.board, p.moves, text, p.play]);"
+        "  }"
+        "}"
+        "return wrong.slice(0, 5)", turns)
+    assert wrong == []
