@@ -574,7 +574,7 @@ def test_play_again_after_a_game_against_the_bot(server, driver):
     _click_id(d, "act-again")
     _wait(d, f"return window.bg.game && window.bg.game !== '{gid}'")
     _idle(d)
-    assert d.execute_script("return window.bg.state.bot") == {"seat": 1, "ply": 0}
+    assert d.execute_script("return window.bg.state.bot") == {"seat": 1, "ply": 2}
     assert _text(d, "status") == "Roll to start."
 
 

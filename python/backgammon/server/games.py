@@ -91,7 +91,8 @@ def check_spec(data: dict[str, Any]) -> dict[str, Any]:
     if bot is not None:
         if not isinstance(bot, dict) or set(bot) - {"seat", "ply"}:
             raise InvalidSetupError('bot is {"seat": 0 or 1, "ply": 0, 1 or 2}')
-        seat, ply = bot.get("seat", 1), bot.get("ply", 0)
+        # 2-ply by default: the filtered search costs a few ms a move (benchmarks/README.md)
+        seat, ply = bot.get("seat", 1), bot.get("ply", 2)
         if seat not in (0, 1) or isinstance(seat, bool):
             raise InvalidSetupError(f"the bot's seat is 0 or 1, got {seat!r}"[:200])
         if ply not in (0, 1, 2) or isinstance(ply, bool):

@@ -43,7 +43,8 @@ class RulesModel(Strict):
 
 class BotModel(Strict):
     seat: JsonInt = Field(1, ge=0, le=1)
-    ply: JsonInt = Field(0, ge=0, le=2)
+    ply: JsonInt = Field(2, ge=0, le=2, description="search depth (default 2: a few "
+                                                   "milliseconds of CPU a move)")
 
 
 class GameCreate(Strict):
