@@ -29,14 +29,15 @@ static int16_t rnd16(int bound) { return (int16_t)((int)(rnd() % (2u * bound + 1
 
 int main(void)
 {
-    static const int shapes[][2] = {{32, 0}, {64, 8}, {96, 0}, {256, 32}, {512, 32}, {160, 16}};
+    static const int shapes[][2] = {{32, 0}, {64, 8}, {96, 0}, {256, 32}, {512, 32}, {160, 16},
+                                    {128, 8}};
     int targets[8], nt = 0, t, s, c, i, j;
     for (t = BG_Q_PLAIN; t <= BG_Q_NEON; t++) if (bg_q_has(t)) targets[nt++] = t;
     for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
         int hpad = shapes[s][0], mid = shapes[s][1], rows = mid ? mid : BG_Q_OUTROWS;
         int16_t *w1 = malloc(sizeof(int16_t) * NIN * hpad), *b1 = malloc(sizeof(int16_t) * hpad);
         int16_t *wd = malloc(sizeof(int16_t) * rows * hpad);
-        float bd[BG_NN_MAXMID], w2[BG_NN_NOUT * BG_NN_MAXMID], b2[BG_NN_NOUT];
+        float bd[BG_NN_MAXMID], w2[BG_NN_NOUT * BG_NN_MAXMID], b2[BG_NN_NOUT], s1[BG_NN_MAXH];
         bg_qnet q;
         /* |b1| + 8 inputs of up to 3000 stays in int16 only modulo wrapping: the sums
          * may wrap in between, and must come out equal anyway */
@@ -46,8 +47,12 @@ int main(void)
         for (i = 0; i < rows; i++) bd[i] = (float)rnd16(1000) / 1000.0f;
         for (i = 0; i < BG_NN_NOUT * rows; i++) w2[i] = (float)rnd16(1000) / 700.0f;
         for (i = 0; i < BG_NN_NOUT; i++) b2[i] = (float)rnd16(1000) / 1000.0f;
+        for (i = 0; i < hpad; i++) s1[i] = 1.0f / (float)(1 << (9 + rnd() % 4));   /* per unit */
+        memset(&q, 0, sizeof q);
         q.hpad = hpad; q.mid = mid; q.drows = rows;
-        q.s1 = 1.0f / 2048.0f; q.s2 = 1.0f / (float)(1 << (BG_Q_HBITS + 9));
+        q.crelu = mid && s % 2;          /* the clipped ReLU in some nets with a middle layer */
+        q.top = 2048;
+        q.s1 = s1; q.s2 = 1.0f / (float)(1 << (BG_Q_HBITS + 9));
         q.w1 = w1; q.b1 = b1; q.wd = wd; q.bd = bd; q.w2 = w2; q.b2 = b2;
         for (c = 0; c < CASES; c++) {
             int16_t idx[24];

@@ -13,7 +13,7 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluator
-from backgammon.nn.quant import input_groups, quantise, quantise_net
+from backgammon.nn.quant import ROUNDING, input_groups, quantise, quantise_net, sum_bounds
 from boards import board
 
 SIDE = 26 * 15
@@ -191,9 +191,15 @@ def test_only_encoding_5_runs_quantised():
 def test_quantise_refuses_arrays_of_the_wrong_shapes():
     ev = Evaluator.random((64, 32), seed=1, encoding=5)
     nets = quantise(ev)
-    bad = nets[0]._replace(w1=nets[0].w1[:, :48].copy())      # not a multiple of 32
-    with pytest.raises(ValueError, match="wrong shapes"):
+    bad = nets[0]._replace(w1=nets[0].w1[:, :48].copy(), s1=nets[0].s1[:48].copy())
+    with pytest.raises(ValueError, match="wrong shapes"):                # 48: not a multiple of 32
         ev._nets.quantise([bad, nets[1]])
+    with pytest.raises(ValueError, match="s1 must be 64 shifts"):
+        ev._nets.quantise([nets[0]._replace(s1=nets[0].s1[:8].copy()), nets[1]])
+    before = ev.evaluate_batch(bg.Position.initial().to_array()[None])
+    with pytest.raises(ValueError):                                      # the second net is bad:
+        ev._nets.quantise([nets[0], nets[1]._replace(s1=-nets[1].s1 - 1)])  # the first unchanged
+    assert np.array_equal(ev.evaluate_batch(bg.Position.initial().to_array()[None]), before)
     with pytest.raises(ValueError, match="8 items for each"):
         ev._nets.quantise(nets[:1])
 
@@ -201,23 +207,53 @@ def test_quantise_refuses_arrays_of_the_wrong_shapes():
 # ----------------------------------------------------------------------
 # The quantiser's bounds
 
-def test_first_layer_scale_is_the_finest_that_cannot_overflow():
+def test_the_sum_bound_by_hand():
+    # unit 0: our 6-point's count n weighs n, their 4-point's 2n, a bias of 1: at most
+    # 1 + 15 + 30; at least -1 (no checkers there).  Unit 1: also a lone checker on our
+    # 20-point weighs 10, so 14 on the 6 and that one: 1 + (14 + 10) + 30
+    w1 = np.zeros((938, 2), np.float32)
+    for n in range(1, 16):
+        w1[5 * 15 + n - 1] = n
+        w1[SIDE + 3 * 15 + n - 1] = 2 * n
+    w1[19 * 15 + 0, 1] = 10
+    b1 = np.ones(2, np.float32)
+    assert sum_bounds(w1, b1, input_groups()).tolist() == [46.0, 55.0]
+    # a feature adds its largest weight; the most negative side bounds too
+    w1[RAW + 5, 0] = 7         # our hits, count 6
+    w1[RAW + 80, 0] = -100     # their hits, count 2
+    assert sum_bounds(w1, b1, input_groups()).tolist() == [99.0, 55.0]
+
+
+def test_no_position_reaches_past_the_bound(positions):
+    rng = np.random.default_rng(3)
+    w1 = rng.normal(0, 0.5, (938, 64))
+    b1 = rng.normal(0, 0.5, 64)
+    bound = sum_bounds(w1, b1, input_groups())
+    for row in positions:
+        idx, _ = _bgcore.nn_encode(row.tobytes(), 5)
+        assert (np.abs(b1 + w1[idx].sum(axis=0)) <= bound + 1e-9).all()
+
+
+def test_each_unit_takes_the_finest_scale_that_cannot_overflow():
     rng = np.random.default_rng(2)
-    w1 = rng.normal(0, 0.4, (938, 64)).astype(np.float32)
+    w1 = (rng.normal(0, 0.4, (938, 64)) * rng.uniform(0.1, 3, 64)).astype(np.float32)
     b1 = rng.normal(0, 0.4, 64).astype(np.float32)
     q = quantise_net(w1, b1, rng.normal(0, 0.3, (5, 64)).astype(np.float32),
                      np.zeros(5, np.float32))
-    groups = input_groups()
-
-    def worst(shift: int) -> float:
-        a = np.abs(np.rint(w1.astype(np.float64) * 2.0**shift))
-        per_group = np.array([a[groups == g].max(axis=0) for g in range(groups.max() + 1)])
-        return float((per_group.sum(axis=0) + np.abs(np.rint(b1 * 2.0**shift))).max())
-    assert worst(q.s1) <= 32767 < worst(q.s1 + 1)
-    assert np.array_equal(q.w1[:, :64], np.rint(w1.astype(np.float64) * 2.0**q.s1))
+    bound = sum_bounds(w1, b1, input_groups())
+    s = q.s1.astype(np.float64)
+    assert len(set(q.s1.tolist())) > 1                    # units of other sizes, other scales
+    assert (bound * 2**s + ROUNDING <= 32767).all()
+    assert (bound * 2**(s + 1) + ROUNDING > 32767).all()
+    assert np.array_equal(q.w1[:, :64], np.rint(w1.astype(np.float64) * 2**s))
     assert q.w1.shape == (938, 64) and q.wd.shape == (8, 64)
     # the dense rows: sum of |w| times the largest activation within int32
     assert np.abs(q.wd.astype(np.int64)).sum(axis=1).max() * 2**13 <= 2**31 - 1
+    # the clipped ReLU: one scale for every unit (its activation is the sum itself)
+    c = quantise_net(w1, b1, np.zeros((5, 8), np.float32), np.zeros(5, np.float32),
+                     rng.normal(0, 0.3, (8, 64)).astype(np.float32), np.zeros(8, np.float32),
+                     crelu=True)
+    assert len(set(c.s1.tolist())) == 1 and c.s1[0] == min(q.s1.min(), 14)
 
 
 def test_weights_too_large_to_quantise_are_refused():

@@ -31,7 +31,8 @@ cdef extern from "nn.h" nogil:
 
     ctypedef struct bg_qnet "struct bg_qnet_s":
         int hpad, mid, drows
-        float s1, s2
+        const float *s1
+        float s2
         int crelu
         int16_t top
         const int16_t *w1

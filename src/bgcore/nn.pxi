@@ -80,6 +80,7 @@ cdef class Nets:
     cdef readonly bint crelu
     cdef bg_qnet qn[3]
     cdef readonly tuple qarrays    # the quantised nets' arrays (quantise), or None
+    cdef tuple qscales             # their first layers' float scales, kept alive here
     cdef readonly object pruning   # the screening Nets of set_pruning, or None
     cdef readonly int keep
     cdef readonly float margin
@@ -159,7 +160,8 @@ cdef class Nets:
         ``(rows, hq)``, float32 ``bd`` ``(rows,)``, float32 ``w2`` ``(5,
         rows)`` and ``b2`` ``(5,)`` with a middle layer of ``rows`` units,
         else ``(5, 0)`` and ``(0,)`` with ``rows`` NN_QUANT_OUTROWS; the shifts
-        ``s1`` and ``s2``.  The arrays' bounds (no sum overflows) are the
+        ``s1`` (one a first-layer unit, ``(hq,)`` integers; all equal with the
+        clipped ReLU) and ``s2`` (an int).  The arrays' bounds (no sum overflows) are the
         caller's to keep.  Only nets of encoding 5.  Call it before the nets
         are used, not while other threads evaluate."""
         cdef const int16_t[:, ::1] w1, wd
@@ -168,19 +170,31 @@ cdef class Nets:
         cdef const float[:, ::1] w2
         cdef int c, hq, rows, mid
         cdef bint crelu
+        cdef int s1
+        cdef const float[::1] scv
         if nets is None:
             for c in range(self.nn.nnets):
                 self.nn.net[c].q = NULL
             self.qarrays = None
+            self.qscales = None
             return
         nets = tuple(tuple(n) for n in nets)
         if self.encoding != 5:
             raise ValueError(f"only nets of encoding 5 run quantised, these are of {self.encoding}")
         if len(nets) != self.nn.nnets or any(len(n) != 8 for n in nets):
             raise ValueError(f"quantise needs 8 items for each of the {self.nn.nnets} nets")
+        scales = []
         for c in range(self.nn.nnets):
             w1, b1, wd, bd, w2, b2 = nets[c][:6]
             hq = w1.shape[1]
+            shifts = np.asarray(nets[c][6])
+            if (shifts.shape != (hq,) or shifts.dtype.kind not in "iu"
+                    or (len(shifts) and not (0 <= shifts.min() and shifts.max() <= 30))):
+                raise ValueError(f"quantised net {c}: s1 must be {hq} shifts from 0 to 30")
+            s1 = int(shifts[0]) if len(shifts) else 0
+            sc = np.ascontiguousarray(np.ldexp(np.float32(1.0), -shifts.astype(np.int32)),
+                                      dtype=np.float32)
+            scales.append(sc)
             rows = wd.shape[0]
             mid = w2.shape[1]
             if (w1.shape[0] != self.nn.net[c].nin or hq % BG_Q_ALIGN or hq > BG_NN_MAXH
@@ -188,19 +202,27 @@ cdef class Nets:
                     or bd.shape[0] != rows or w2.shape[0] != BG_NN_NOUT or b2.shape[0] != 5 * (mid > 0)
                     or (mid and (mid != rows or mid % 8 or mid > BG_NN_MAXMID))
                     or (not mid and rows != BG_Q_OUTROWS)
-                    or not 0 <= nets[c][6] <= 30 or not 0 <= nets[c][7] <= 30):
+                    or not 0 <= nets[c][7] <= 30):
                 raise ValueError(f"quantised net {c}: arrays of the wrong shapes")
             crelu = self.nn.net[c].act == BG_NN_CRELU
-            if crelu and nets[c][6] > 14:
-                raise ValueError(f"quantised net {c}: a clipped ReLU's scale 2**{nets[c][6]} "
-                                 "leaves int16")
+            if crelu and (s1 > 14 or (shifts != s1).any()):
+                raise ValueError(f"quantised net {c}: a clipped ReLU takes one shift for all "
+                                 "units, at most 14 (2**s1 is an int16)")
+        for c in range(self.nn.nnets):   # all checked: now in place, none half done
+            w1, b1, wd, bd, w2, b2 = nets[c][:6]
+            hq = w1.shape[1]
+            rows = wd.shape[0]
+            mid = w2.shape[1]
+            s1 = int(nets[c][6][0])
+            scv = scales[c]
+            crelu = self.nn.net[c].act == BG_NN_CRELU
             self.qn[c].hpad = hq
             self.qn[c].mid = mid
             self.qn[c].drows = rows
-            self.qn[c].s1 = 2.0 ** -int(nets[c][6])
+            self.qn[c].s1 = &scv[0]
             self.qn[c].crelu = crelu
-            self.qn[c].top = 1 << int(nets[c][6]) if crelu else 0
-            self.qn[c].s2 = 2.0 ** -((int(nets[c][6]) if crelu else BG_Q_HBITS) + int(nets[c][7]))
+            self.qn[c].top = 1 << s1 if crelu else 0
+            self.qn[c].s2 = 2.0 ** -((s1 if crelu else BG_Q_HBITS) + int(nets[c][7]))
             self.qn[c].w1 = &w1[0, 0]
             self.qn[c].b1 = &b1[0]
             self.qn[c].wd = &wd[0, 0]
@@ -208,6 +230,7 @@ cdef class Nets:
             self.qn[c].w2 = &w2[0, 0] if mid else NULL
             self.qn[c].b2 = &b2[0] if mid else NULL
         self.qarrays = nets
+        self.qscales = tuple(scales)
         for c in range(self.nn.nnets):
             self.nn.net[c].q = &self.qn[c]
 

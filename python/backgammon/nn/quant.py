@@ -7,9 +7,12 @@ multiplies int16 weights by int16 activations into exact int32 sums
 (``src/bgcore/nn/quant.h``).  This module picks each layer's power-of-two
 scale, as fine as the bounds allow:
 
-- first layer: for every unit, ``|bias|`` plus the largest ``|weight|`` of each
-  group of inputs of which at most one is set (a point's 15 counts, a
-  feature's values) stays within int16, so no position's sum can overflow;
+- first layer: each unit its own scale, the finest at which no position's
+  sum can leave int16.  The bound: the bias, plus for each side the largest
+  sum its slots can give with at most 15 checkers among them (a point's 15
+  counts are one slot: at most one is set), plus each feature's largest
+  weight, plus half a unit of rounding for each input a position can set;
+  the same for the smallest sum;
 - dense layer: every row's sum of ``|weight|`` times the largest activation
   (``2**HBITS`` for the soft sigmoid; ``2**s1``, the first layer's 1.0, for
   the clipped ReLU, whose activation is the clamped sum itself) stays within
@@ -54,7 +57,8 @@ class QuantisedNet(NamedTuple):
     bd: np.ndarray    #: float32 ``(rows,)``: its biases
     w2: np.ndarray    #: float32 ``(5, rows)`` after a middle layer, else ``(5, 0)``
     b2: np.ndarray    #: float32 ``(5,)`` after a middle layer, else ``(0,)``
-    s1: int           #: the first layer's scale: 2**s1
+    s1: np.ndarray    #: int32 ``(hq,)``: each first-layer unit's scale, 2**s1 (one for all
+                      #: with the clipped ReLU)
     s2: int           #: the dense layer's scale: 2**s2
 
 
@@ -82,17 +86,56 @@ def _round(a: np.ndarray, shift: int) -> np.ndarray:
     return np.rint(a.astype(np.float64) * 2.0**shift)
 
 
-def _first_shift(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray, most: int = MAX_SHIFT) -> int:
-    """The largest shift (at most ``most``) at which no unit's sum can leave int16."""
-    order = np.argsort(groups, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(groups[order]) != 0])
-    for shift in range(most, -1, -1):
-        q = np.abs(_round(w1, shift))[order]
-        worst = np.maximum.reduceat(q, starts, axis=0).sum(axis=0) + np.abs(_round(b1, shift))
-        if worst.max() <= INT16_MAX:
-            return shift
-    raise InvalidWeightsError("first-layer weights too large to quantise (a unit's sums "
-                              "could leave int16 at any scale)")
+SLOTS = 26            # a side's points, its bar and its borne-off checkers (feat5.h)
+COUNTS = 15
+ROUNDING = 0.5 * (2 * (COUNTS + 1) + 6 + 1)   # inputs a position sets at most, and the bias
+
+
+def _side_most(w: np.ndarray) -> np.ndarray:
+    """For each unit, the largest sum of ``w`` (a side's ``SLOTS * COUNTS`` rows,
+    slot-major) over positions of at most 15 checkers: a knapsack over the
+    slots, the checkers its budget (0: none).  The borne-off slot counts as
+    checkers too (board and off together are 15)."""
+    best = np.full((COUNTS + 1, w.shape[1]), -np.inf)
+    best[0] = 0.0                       # best[c]: the most with c checkers placed
+    for slot in range(SLOTS):
+        f = w[slot * COUNTS:(slot + 1) * COUNTS]     # row n - 1: n checkers there
+        new = best.copy()
+        for n in range(1, COUNTS + 1):
+            new[n:] = np.maximum(new[n:], best[:COUNTS + 1 - n] + f[n - 1])
+        best = new
+    most: np.ndarray = best.max(axis=0)
+    return most
+
+
+def sum_bounds(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """For each first-layer unit, a bound on ``|sum|`` over every position:
+    ``max(largest, -smallest)`` of bias + both sides' slots + the features."""
+    w = w1.astype(np.float64)
+    side = SLOTS * COUNTS
+    feats = [w[groups == g] for g in np.unique(groups[2 * side:])]
+    out = np.zeros(w.shape[1])
+    for sign in (1.0, -1.0):
+        total = sign * b1.astype(np.float64) + _side_most(sign * w[:side]) \
+            + _side_most(sign * w[side:2 * side])
+        for f in feats:                  # at most one value of a feature is set, or none
+            total += np.maximum((sign * f).max(axis=0), 0.0)
+        out = np.maximum(out, total)
+    return out
+
+
+def _first_shifts(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray,
+                  most: int = MAX_SHIFT) -> np.ndarray:
+    """Each unit's largest shift (at most ``most``) at which its sum cannot leave
+    int16: ``bound * 2**s`` plus the rounding of every input stays within 32767."""
+    bound = sum_bounds(w1, b1, groups)
+    room = INT16_MAX - ROUNDING
+    with np.errstate(divide="ignore"):
+        shifts = np.floor(np.log2(room / np.maximum(bound, 1e-30)))
+    if (shifts < 0).any():
+        raise InvalidWeightsError("first-layer weights too large to quantise (a unit's sums "
+                                  "could leave int16 at any scale)")
+    return np.minimum(shifts, most).astype(np.int32)
 
 
 def _dense_shift(w: np.ndarray, hbits: int) -> int:
@@ -118,11 +161,15 @@ def quantise_net(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
         raise InvalidWeightsError(f"{w1.shape[0]} inputs, encoding 5 has {groups.size}")
     if crelu and wm is None:
         raise InvalidWeightsError("the clipped ReLU runs in nets with a middle layer")
-    s1 = _first_shift(w1, b1, groups, 14 if crelu else MAX_SHIFT)   # crelu: 2**s1 is an int16
+    shifts = _first_shifts(w1, b1, groups, 14 if crelu else MAX_SHIFT)  # crelu: 2**s1 is an int16
+    if crelu:       # its activation is the sum itself: one scale for every unit
+        shifts[:] = shifts.min()
+    s1 = np.full(hq, shifts.min() if crelu else 0, np.int32)   # padding: silent units
+    s1[:h] = shifts
     q1 = np.zeros((w1.shape[0], hq), np.int16)
-    q1[:, :h] = _round(w1, s1)
+    q1[:, :h] = np.rint(w1.astype(np.float64) * np.ldexp(1.0, shifts))
     qb1 = np.zeros(hq, np.int16)
-    qb1[:h] = _round(b1, s1)
+    qb1[:h] = np.rint(b1.astype(np.float64) * np.ldexp(1.0, shifts))
     if wm is not None and bm is not None:
         mid = wm.shape[0]
         rows = -(-mid // 8) * 8
@@ -141,7 +188,7 @@ def quantise_net(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
         bd[:5] = b2
         out_w = np.zeros((5, 0), np.float32)
         out_b = np.zeros(0, np.float32)
-    s2 = _dense_shift(dense, s1 if crelu else HBITS)
+    s2 = _dense_shift(dense, int(shifts[0]) if crelu else HBITS)
     return QuantisedNet(q1, qb1, _round(dense, s2).astype(np.int16), bd, out_w, out_b, s1, s2)
 
 

@@ -19,9 +19,9 @@
  * are the same IEEE operations in the same order on every target (the
  * module is built with -ffp-contract=off: no fused multiply-add).  The
  * quantiser picks the scales so that no sum can leave its type: every
- * first-layer unit's |bias| plus, for each group of inputs of which at most
- * one is set, the group's largest |weight| is at most 32767 (the adds wrap,
- * so any order of adds and subtracts ends at the same exact sum); every
+ * first-layer unit's scale keeps its bound over all positions (docs/nn.md,
+ * "Integer nets") within int16 (the adds wrap, so any order of adds and
+ * subtracts ends at the same exact sum); every
  * dense row's sum of |weight| times the largest activation (2^BG_Q_HBITS, or
  * 2^s1 for the clipped ReLU) fits an int32.
  */
@@ -36,10 +36,11 @@ typedef struct bg_qnet_s {
     int hpad;                  /* first-layer units, a multiple of BG_Q_ALIGN (padding zero) */
     int mid;                   /* middle units (padded, a multiple of 8), or 0: the dense layer is the outputs */
     int drows;                 /* rows of the dense layer: mid, or BG_Q_OUTROWS */
-    float s1;                  /* 2^-s1: a first-layer sum to float */
+    const float *s1;           /* hpad: 2^-s1 of each unit, its first-layer sum to float (each
+                                  unit its own scale: the finest its bound allows) */
     float s2;                  /* a dense sum to float: 2^-(BG_Q_HBITS + s2), or 2^-(s1 + s2) */
     int crelu;                 /* the first layer's clipped ReLU: h = min(max(sum, 0), top) */
-    int16_t top;               /* with crelu: 2^s1, the sum of 1.0 */
+    int16_t top;               /* with crelu: 2^s1, the sum of 1.0 (one s1 for all units) */
     const int16_t *w1;         /* inputs x hpad, input-major */
     const int16_t *b1;         /* hpad */
     const int16_t *wd;         /* drows x hpad, row-major */
@@ -82,10 +83,10 @@ static inline int16_t bg_q_act1(int16_t a, float scale)
     return (int16_t)(int)(s * (float)(1 << BG_Q_HBITS) + 0.5f);
 }
 
-static inline void bg_q_act_plain(const int16_t *acc, int16_t *h, int hpad, float scale)
+static inline void bg_q_act_plain(const int16_t *acc, int16_t *h, int hpad, const float *scale)
 {
     int j;
-    for (j = 0; j < hpad; j++) h[j] = bg_q_act1(acc[j], scale);
+    for (j = 0; j < hpad; j++) h[j] = bg_q_act1(acc[j], scale[j]);
 }
 
 static inline void bg_q_clip_plain(const int16_t *acc, int16_t *h, int hpad, int16_t top)
@@ -144,16 +145,16 @@ static inline __m128i bg_q_act4_sse2(__m128i a, __m128 scale)
     return _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(s, top), half));
 }
 
-static inline void bg_q_act_sse2(const int16_t *acc, int16_t *h, int hpad, float scale)
+static inline void bg_q_act_sse2(const int16_t *acc, int16_t *h, int hpad, const float *scale)
 {
-    const __m128 sc = _mm_set1_ps(scale);
     int j;
     for (j = 0; j < hpad; j += 8) {
         __m128i v = _mm_loadu_si128((const __m128i *)(acc + j));
         __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);   /* sign-extended */
         __m128i hi = _mm_srai_epi32(_mm_unpackhi_epi16(v, v), 16);
         _mm_storeu_si128((__m128i *)(h + j),
-                         _mm_packs_epi32(bg_q_act4_sse2(lo, sc), bg_q_act4_sse2(hi, sc)));
+                         _mm_packs_epi32(bg_q_act4_sse2(lo, _mm_loadu_ps(scale + j)),
+                                         bg_q_act4_sse2(hi, _mm_loadu_ps(scale + j + 4))));
     }
 }
 
@@ -228,14 +229,15 @@ __attribute__((target("avx2"))) static inline __m256i bg_q_act8_avx2(__m256i a, 
 }
 
 __attribute__((target("avx2"))) static void bg_q_act_avx2(const int16_t *acc, int16_t *h, int hpad,
-                                                           float scale)
+                                                           const float *scale)
 {
-    const __m256 sc = _mm256_set1_ps(scale);
     int j;
     for (j = 0; j < hpad; j += 16) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(acc + j));
-        __m256i lo = bg_q_act8_avx2(_mm256_cvtepi16_epi32(_mm256_castsi256_si128(v)), sc);
-        __m256i hi = bg_q_act8_avx2(_mm256_cvtepi16_epi32(_mm256_extracti128_si256(v, 1)), sc);
+        __m256i lo = bg_q_act8_avx2(_mm256_cvtepi16_epi32(_mm256_castsi256_si128(v)),
+                                    _mm256_loadu_ps(scale + j));
+        __m256i hi = bg_q_act8_avx2(_mm256_cvtepi16_epi32(_mm256_extracti128_si256(v, 1)),
+                                    _mm256_loadu_ps(scale + j + 8));
         /* packs works within 128-bit halves: restore the order of the quarters */
         _mm256_storeu_si256((__m256i *)(h + j),
                             _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8));
@@ -324,14 +326,13 @@ static inline int32x4_t bg_q_act4_neon(int32x4_t a, float32x4_t scale)
     return vcvtq_s32_f32(vaddq_f32(vmulq_f32(s, top), half));   /* truncates, as cvtt */
 }
 
-static inline void bg_q_act_neon(const int16_t *acc, int16_t *h, int hpad, float scale)
+static inline void bg_q_act_neon(const int16_t *acc, int16_t *h, int hpad, const float *scale)
 {
-    const float32x4_t sc = vdupq_n_f32(scale);
     int j;
     for (j = 0; j < hpad; j += 8) {
         int16x8_t v = vld1q_s16(acc + j);
-        int32x4_t lo = bg_q_act4_neon(vmovl_s16(vget_low_s16(v)), sc);
-        int32x4_t hi = bg_q_act4_neon(vmovl_s16(vget_high_s16(v)), sc);
+        int32x4_t lo = bg_q_act4_neon(vmovl_s16(vget_low_s16(v)), vld1q_f32(scale + j));
+        int32x4_t hi = bg_q_act4_neon(vmovl_s16(vget_high_s16(v)), vld1q_f32(scale + j + 4));
         vst1q_s16(h + j, vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)));
     }
 }
@@ -421,7 +422,7 @@ static inline void bg_q_cols(int16_t *acc, const int16_t *a0, const int16_t *w1,
     }
 }
 
-static inline void bg_q_act(const int16_t *acc, int16_t *h, int hpad, float scale)
+static inline void bg_q_act(const int16_t *acc, int16_t *h, int hpad, const float *scale)
 {
     switch (bg_q_target) {
 #ifdef BG_NN_X86_DISPATCH
