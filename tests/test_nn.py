@@ -395,7 +395,8 @@ def test_avx2_and_baseline_kernels_agree_exactly(net, positions):
 
 
 @pytest.mark.parametrize("module", ["backgammon.nn", "backgammon.nn.evaluator", "backgammon.nn.search",
-                                    "backgammon.analysis.duel", "backgammon.training.train"])
+                                    "backgammon.nn.quant", "backgammon.analysis.duel",
+                                    "backgammon.training.train"])
 def test_docstring_examples(module):
     import doctest
     import importlib

@@ -250,18 +250,7 @@ class GameState:
 
     def current_position(self) -> Position:
         """:attr:`position` with the steps made so far this turn (for display)."""
-        if not self.steps:
-            return self.position
-        pos = self.position
-        board = pos.tolist()
-        for src, dst in self.steps:
-            board[src] -= 1
-            if dst:
-                if board[dst] == -1:
-                    board[dst] = 0
-                    board[0] -= 1
-                board[dst] += 1
-        return Position(board)
+        return self.position.after_steps(self.steps) if self.steps else self.position
 
     def can_double(self, player: int | None = None) -> bool:
         """Whether ``player`` (default: the player on roll) may double now (RULES 8)."""

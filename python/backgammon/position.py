@@ -258,6 +258,24 @@ class Position:
                         found.add((src, max(src - die, 0)))
         return sorted(found, reverse=True)
 
+    def after_steps(self, steps: Iterable[Step]) -> Position:
+        """The position after single steps ``(src, dst)`` of the player on
+        roll, part of a turn (for display): each is assumed legal, as
+        :meth:`legal_moves` gives them; a blot hit goes to the bar.
+
+            >>> Position.initial().after_steps([(24, 21)]).tolist()[21:]
+            [1, 0, 0, 1, 0]
+        """
+        board = self.tolist()
+        for src, dst in steps:
+            board[src] -= 1
+            if dst:
+                if board[dst] == -1:
+                    board[dst] = 0
+                    board[0] -= 1
+                board[dst] += 1
+        return Position(board)
+
     def play(self, play: Play | Iterable[Step], dice: Dice | None = None) -> Position:
         """The position after a complete legal play (checked).
 

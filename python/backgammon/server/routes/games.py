@@ -133,7 +133,7 @@ def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
         if mine:
             assert game.dice is not None  # the move phase always has its dice
             legal = [list(s) for s in pos.legal_moves(game.dice, steps)]
-        current = _after_steps(pos, steps)
+        current = pos.after_steps(steps)
         cube = (game.cube, None if game.cube_owner is None else (0 if game.cube_owner == seat else 1))
         dice = game.dice if game.dice is not None and game.turn == seat else None
         svg = board(current, dice=dice, cube=cube, size=size,
@@ -141,17 +141,3 @@ def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
         return {"seq": state["seq"], "seat": seat, "steps": [list(s) for s in steps],
                 "legal_moves": legal, "complete": mine and not legal, "svg": svg,
                 "position_id": Position.position_id(current)}
-
-
-def _after_steps(pos: Any, steps: list[tuple[int, int]]) -> Any:
-    """The board after some single steps (each checked by ``legal_moves``)."""
-    from backgammon.position import Position
-    board = pos.tolist()
-    for src, dst in steps:
-        board[src] -= 1
-        if dst:
-            if board[dst] == -1:
-                board[dst] = 0
-                board[0] -= 1
-            board[dst] += 1
-    return Position(board)
