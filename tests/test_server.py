@@ -57,8 +57,7 @@ def _games_unlimited(monkeypatch):
     # the limit on new games is shared through the database, and the PostgreSQL
     # database is the session's: the tests' games must not count against each other
     # (the tests of the limit set their own)
-    from backgammon.server import app as app_module
-    monkeypatch.setattr(app_module, "MAX_GAMES_PER_MINUTE", 1_000_000)
+    monkeypatch.setenv("BACKGAMMON_LIMIT_GAMES_PER_MINUTE", "1000000")
     # likewise the per-client budgets (issue 37): every test client is one address,
     # and a whole match played to the end is more than a player's minute of requests
     # (tests/test_server_hostile.py tests the budgets with limits of its own)
@@ -677,8 +676,7 @@ def test_rate_limit_bucket_hand_worked(database):
 
 
 def test_new_games_are_rate_limited_per_client(database, monkeypatch):
-    from backgammon.server import app as app_module
-    monkeypatch.setattr(app_module, "MAX_GAMES_PER_MINUTE", 3)
+    monkeypatch.setenv("BACKGAMMON_LIMIT_GAMES_PER_MINUTE", "3")
     app = create_app(database)
     me = f"rate-test-{time.time()}"    # an address of this run only (the database may be shared)
     with TestClient(app, client=(me, 4000)) as one, \

@@ -135,7 +135,8 @@ def _first_shifts(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray,
     if (shifts < 0).any():
         raise InvalidWeightsError("first-layer weights too large to quantise (a unit's sums "
                                   "could leave int16 at any scale)")
-    return np.minimum(shifts, most).astype(np.int32)
+    result: np.ndarray = np.minimum(shifts, most).astype(np.int32)
+    return result
 
 
 def _dense_shift(w: np.ndarray, hbits: int) -> int:

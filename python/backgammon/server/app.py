@@ -32,7 +32,7 @@ from backgammon.server.limits import Buckets, Limits
 from backgammon.server.store import open_store
 
 __all__ = ["create_app", "MAX_BODY", "MAX_UPLOAD", "MAX_QUERY", "MAX_SOCKETS",
-           "MAX_SOCKETS_PER_GAME", "MAX_ROLLOUT_GAMES", "MAX_GAMES_PER_MINUTE",
+           "MAX_SOCKETS_PER_GAME", "MAX_ROLLOUT_GAMES",
            "JOB_LEASE_SECONDS"]
 
 log = logging.getLogger("backgammon.server")
@@ -47,7 +47,6 @@ MAX_ROLLOUT_GAMES = 1296 * 100
 MAX_JOBS_QUEUED = 16         # rollouts waiting per process
 MAX_ANALYSES = 2             # analyses running at once per process
 POLL_SECONDS = 0.5           # how often a WebSocket looks for actions of other workers
-MAX_GAMES_PER_MINUTE = 60    # POST /games per client address (a burst of as many, then 1 a second)
 HEARTBEAT_SECONDS = 10.0     # how often a process renews the lease of its rollout jobs
 JOB_LEASE_SECONDS = 60.0     # a queued or running job not renewed for this long has lost its process
 PURGE_SECONDS = 3600.0       # how often a process with keep_days deletes idle games and old jobs

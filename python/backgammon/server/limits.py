@@ -44,6 +44,9 @@ class Limits:
     4
     """
 
+    #: new games a minute (a burst of as many, then evenly), counted in the database
+    #: across every worker
+    games_per_minute: int = 60
     #: HTTP requests a minute (a burst of as many, then evenly); /health and /ready are free
     requests_per_minute: int = 600
     #: HTTP requests of one client being answered at once

@@ -24,15 +24,16 @@ def add_routes(app: FastAPI, store: Store, service: GameService,
               responses={429: {"model": ErrorMessage}})
     def create_game(body: GameCreate, request: Request) -> Any:
         """A new game: two seats with secret tokens (no token for a bot's seat).
-        A client address may create ``MAX_GAMES_PER_MINUTE`` games at once, then
-        one a second (429 with ``Retry-After`` beyond), counted in the database
+        A client address may create ``Limits.games_per_minute`` games at once,
+        then evenly (429 with ``Retry-After`` beyond), counted in the database
         across every worker."""
         address = request.state.client   # the proxy's client only from a trusted proxy
-        wait = store.take_token("games:" + address[:100], bounds.MAX_GAMES_PER_MINUTE)
+        per_minute = request.app.state.limits.games_per_minute
+        wait = store.take_token("games:" + address[:100], per_minute)
         if wait:
             seconds = max(1, int(wait + 0.999))
             response = error(429, "TooManyRequests",
-                             f"{bounds.MAX_GAMES_PER_MINUTE} new games a minute per client: "
+                             f"{per_minute} new games a minute per client: "
                              f"try again in {seconds} s")
             response.headers["Retry-After"] = str(seconds)
             return response
