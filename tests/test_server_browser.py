@@ -9,7 +9,14 @@ against the server's on a whole game.
 Positions that must be known in advance come from games created
 ``over_the_board`` (the test gives the dice) and driven over HTTP; the page then
 shows them.  Every wait is for a state of the page (``bg.isIdle()``: nothing
-sent, caught up or animated), never a fixed sleep.
+sent, caught up or animated), never a fixed sleep; the page itself checks the
+condition every few milliseconds (one WebDriver call a wait, not one a poll).
+
+Kept quick for CI (the machines are small and busy; what costs is CPU): one
+Chromium and one server for the module, started side by side; the page in
+reduced motion (``prefers-reduced-motion: reduce``, as CDP emulates it) except in
+the test of the animation itself; the bot at 0-ply where its strength does not
+matter; the screenshots' colours counted on packed integers.
 
 Screenshots go to ``$BG_SCREENSHOTS`` (a directory, created if need be) or to a
 temporary directory, one PNG per test, each checked to be a real picture.
@@ -53,7 +60,8 @@ def _browser():
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def _server_process(tmp_path_factory):
+    """`backgammon serve` started, not yet waited for: it boots while Chromium does."""
     pytest.importorskip("fastapi")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -62,22 +70,37 @@ def server(tmp_path_factory):
     proc = subprocess.Popen([sys.executable, "-m", "backgammon", "serve", "--port", str(port),
                              "--database", f"sqlite:///{db}"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(400):
+    yield proc, f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def server(_server_process, driver):
+    """The server's URL, once it answers (after Chromium started: the two boot together)."""
+    proc, url = _server_process
+    deadline = time.monotonic() + 120
+    while True:
         try:
             urllib.request.urlopen(url + "/health", timeout=1).read()
             break
         except OSError:
             if proc.poll() is not None:
                 raise AssertionError(proc.stderr.read().decode()[-2000:])
+            if time.monotonic() > deadline:
+                raise AssertionError("the server did not answer /health") from None
             time.sleep(0.05)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+    return url
+
+
+def _reduced_motion(d, reduce=True):
+    """The page as a reader who asked for reduced motion sees it (or, False, as any other)."""
+    features = [{"name": "prefers-reduced-motion", "value": "reduce"}] if reduce else []
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
 
 
 @pytest.fixture(scope="module")
-def driver():
+def driver(_server_process):
     chromium = _browser()
     _need("Chromium", chromium is not None)
     chromedriver = shutil.which("chromedriver")
@@ -93,6 +116,8 @@ def driver():
                 "--window-size=900,1000"):
         options.add_argument(arg)
     d = webdriver.Chrome(service=Service(chromedriver), options=options)
+    d.set_script_timeout(_WAIT_S + 30)    # _wait's in-page wait ends first
+    _reduced_motion(d)   # no animation but in the test of the animation itself
     yield d
     d.quit()
 
@@ -114,8 +139,9 @@ def _shot(d, shots, name):
     d.save_screenshot(str(png))
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
-    image = np.asarray(Image.open(png).convert("RGB"), np.int16)
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 30      # a board, not a blank page
+    image = np.asarray(Image.open(png).convert("RGB"), np.int32)
+    colours = (image[..., 0] << 16) | (image[..., 1] << 8) | image[..., 2]   # one int a colour
+    assert len(np.unique(colours)) > 30      # a board, not a blank page
     return png
 
 
@@ -130,15 +156,35 @@ def _page_state(d):
         "document.getElementById('status').textContent] : 'no bg'")
 
 
-def _wait(d, script, seconds=60):
+_WAIT_S = 60
+
+# ``script`` (a function body) checked in the page every 10 ms until it returns
+# something true or the time is up: one WebDriver call a wait, where polling from
+# here cost a round trip through chromedriver and Chromium's browser process each
+# time, most of these tests' CPU on a busy machine.  An exception ends the wait, as
+# it ended WebDriverWait's.
+_WAIT_JS = """
+const done = arguments[arguments.length - 1], until = Date.now() + arguments[0];
+const check = () => { /*CHECK*/ };
+const poll = () => {
+  let value;
+  try { value = check(); } catch (e) { return done({error: String(e && e.stack || e)}); }
+  if (value) return done({value});
+  if (Date.now() > until) return done({timeout: true});
+  setTimeout(poll, 10);
+};
+poll();
+"""
+
+
+def _wait(d, script, seconds=_WAIT_S):
     """Waits until ``script`` returns something true (and returns it)."""
-    from selenium.common.exceptions import TimeoutException
-    from selenium.webdriver.support.ui import WebDriverWait
-    try:
-        return WebDriverWait(d, seconds, poll_frequency=0.05).until(
-            lambda drv: drv.execute_script(script))
-    except TimeoutException:
-        raise AssertionError(f"timed out waiting for: {script}; page {_page_state(d)}") from None
+    got = d.execute_async_script(_WAIT_JS.replace("/*CHECK*/", script), int(seconds * 1000))
+    if "error" in got:
+        raise AssertionError(f"{script}: {got['error']}")
+    if "timeout" in got:
+        raise AssertionError(f"timed out waiting for: {script}; page {_page_state(d)}")
+    return got["value"]
 
 
 def _idle(d, seq=None):
@@ -159,15 +205,39 @@ def _retry(action):
                 raise
 
 
+# The element (scrolled into view) and what covers its centre, if anything.
+_TARGET = """
+const el = document.querySelector(arguments[0]);
+if (!el) return [null, 'not on the page'];
+el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+const r = el.getBoundingClientRect(), top = document.elementFromPoint(r.left + r.width / 2,
+                                                                      r.top + r.height / 2);
+return [el, top && (top === el || el.contains(top)) ? null
+            : 'covered by ' + (top ? top.outerHTML.slice(0, 100) : 'nothing')];
+"""
+
+
+def _click(d, selector):
+    """Clicks the middle of an element as a mouse does (WebDriver actions: the pointer
+    moves there, presses, releases; the browser finds what is under it), once the
+    page says nothing covers it there.  WebElement.click() did the same with more
+    checks of its own, at twice the CPU (Chromium's and chromedriver's) a click."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    def click():
+        element, covered = d.execute_script(_TARGET, selector)
+        assert covered is None, f"cannot click {selector}: {covered}"
+        ActionChains(d, duration=0).click(element).perform()
+    _retry(click)
+
+
 def _click_point(d, point):
     """Clicks a point's column on the board (25: my bar, 0: my tray)."""
-    from selenium.webdriver.common.by import By
-    _retry(lambda: d.find_element(By.CSS_SELECTOR, f'#board [data-point="{point}"]').click())
+    _click(d, f'#board [data-point="{point}"]')
 
 
 def _click_id(d, element_id):
-    from selenium.webdriver.common.by import By
-    _retry(lambda: d.find_element(By.ID, element_id).click())
+    _click(d, f"#{element_id}")
 
 
 def _zones(d):
@@ -228,6 +298,17 @@ def _open(d, server, gid, seat=0, token=None):
     _idle(d)
 
 
+def _lobby(d, server, ply=None):
+    """The lobby on a new page; the bot's strength picked there when ``ply`` is given
+    (0-ply: its moves at once, where how well it plays does not matter)."""
+    d.get("about:blank")
+    d.get(server + "/")
+    if ply is not None:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import Select
+        Select(d.find_element(By.ID, "ply")).select_by_value(str(ply))
+
+
 def _notation(entries, index):
     """The library's notation of the play at journal ``index`` (the game rebuilt)."""
     from backgammon.game import Action, Game
@@ -259,11 +340,10 @@ def _play_by_clicks(d):
     destination (highlighted), then Done."""
     seq = d.execute_script("return window.bg.state.seq")
     while True:
-        legal = d.execute_script("return window.bg.turn.legal_moves")
+        legal, made = d.execute_script("return [window.bg.turn.legal_moves, window.bg.turn.steps.length]")
         if not legal:
             break
         src, dst = legal[0]
-        made = d.execute_script("return window.bg.turn.steps.length")
         _click_point(d, src)
         _wait(d, f"return window.bg.selected === {src}")
         assert dst in _dests(d)
@@ -293,9 +373,10 @@ def _play_the_bot(d, turns):
 
 def test_play_the_bot_by_clicks(server, driver, shots):
     d = driver
-    d.get(server + "/")
+    _lobby(d, server, ply=0)
     _click_id(d, "vs-bot")
     _idle(d)
+    assert d.execute_script("return window.bg.state.bot") == {"seat": 1, "ply": 0}
     assert _play_the_bot(d, 2) >= 1
     state = d.execute_script("return window.bg.state")
     journal = _call(server, "GET", f"/games/{state['id']}/actions")["entries"]
@@ -431,9 +512,8 @@ def test_over_the_board_dice_are_entered_on_the_page(server, driver):
 # ---------------------------------------------------------------- the bot's moves
 
 def _bot_plays(d, server, at_least):
-    """Plays the bot until it has made ``at_least`` plays; (game id, journal)."""
-    d.get("about:blank")
-    d.get(server + "/")
+    """Plays the bot (0-ply) until it has made ``at_least`` plays; (game id, journal)."""
+    _lobby(d, server, ply=0)
     _click_id(d, "vs-bot")
     _idle(d)
     gid = d.execute_script("return window.bg.game")
@@ -448,7 +528,14 @@ def _bot_plays(d, server, at_least):
 
 def test_the_bots_moves_are_animated_with_their_dice_and_listed(server, driver, shots):
     d = driver
-    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    _reduced_motion(d, False)   # the one test that animates; the others do not wait for it
+    try:
+        _animated_and_listed(d, server, shots)
+    finally:
+        _reduced_motion(d)
+
+
+def _animated_and_listed(d, server, shots):
     gid, journal = _bot_plays(d, server, 2)
     bot = [k for k, e in enumerate(journal) if e["kind"] == "play" and e["player"] == 1]
     # each step of each bot play flew, in order and for a visible time (a play the
@@ -479,16 +566,12 @@ def test_the_bots_moves_are_animated_with_their_dice_and_listed(server, driver, 
 
 def test_reduced_motion_shows_the_moves_at_once(server, driver, shots):
     d = driver
-    d.execute_cdp_cmd("Emulation.setEmulatedMedia",
-                      {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
-    try:
-        _bot_plays(d, server, 1)
-        flights = d.execute_script("return window.bg.flights")
-        assert any(f["player"] == 1 for f in flights)
-        assert all(f["ms"] == 0 for f in flights)
-        _shot(d, shots, "reduced-motion")
-    finally:
-        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    _reduced_motion(d)   # as every test but the one above has it; said again here
+    _bot_plays(d, server, 1)
+    flights = d.execute_script("return window.bg.flights")
+    assert any(f["player"] == 1 for f in flights)
+    assert all(f["ms"] == 0 for f in flights)
+    _shot(d, shots, "reduced-motion")
 
 
 # ---------------------------------------------------------------- results, score, new game
@@ -561,8 +644,7 @@ def test_match_score_results_and_a_new_game(server, driver, shots):
 
 def test_play_again_after_a_game_against_the_bot(server, driver):
     d = driver
-    d.get("about:blank")
-    d.get(server + "/")
+    _lobby(d, server)   # the bot's strength as the page offers it (2-ply)
     d.execute_script("document.getElementById('length').value = '0'")
     _click_id(d, "vs-bot")
     _idle(d)
@@ -582,9 +664,8 @@ def test_a_second_browser_sees_the_moves(server, driver):
     from selenium.webdriver.common.by import By
 
     d = driver
-    d.get("about:blank")
-    d.get(server + "/")
-    d.find_element(By.ID, "vs-human").click()
+    _lobby(d, server)
+    _click_id(d, "vs-human")
     _idle(d)
     other = d.find_element(By.ID, "other-link").get_attribute("value")
     assert "seat=1" in other and "token=" in other
@@ -621,8 +702,7 @@ def test_the_pages_rules_and_notation_are_the_librarys(driver, server):
     from backgammon.position import Position
 
     d = driver
-    d.get("about:blank")
-    d.get(server + "/")
+    _lobby(d, server)
     _wait(d, "return !!(window.bg && window.bg.lib)")
     rng = random.Random(20240607)
     turns = []
@@ -643,9 +723,11 @@ def test_the_pages_rules_and_notation_are_the_librarys(driver, server):
                 break
             pos = play.result.swapped()
     assert len(turns) > 100 and any(t["board"][0] < 0 or t["board"][25] > 0 for t in turns)
+    # sent as one JSON string: WebDriver's conversion of the nested lists, value by
+    # value, cost twice as much as the checks themselves
     wrong = d.execute_script(
         "const L = window.bg.lib, wrong = [];"
-        "for (const t of arguments[0]) {"
+        "for (const t of JSON.parse(arguments[0])) {"
         "  const rules = new L.Turn(t.board, t.dice, t.plays);"
         "  t.prefixes.forEach((p, k) => {"
         "    const got = rules.legalMoves(p);"
@@ -656,5 +738,5 @@ def test_the_pages_rules_and_notation_are_the_librarys(driver, server):
         "    if (text !== p.play) wrong.push([t.board, p.moves, text, p.play]);"
         "  }"
         "}"
-        "return wrong.slice(0, 5)", turns)
+        "return wrong.slice(0, 5)", json.dumps(turns))
     assert wrong == []
