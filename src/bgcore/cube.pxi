@@ -57,7 +57,7 @@ cdef class CubeTable:
                 self.met.pre[i][j] = _met_entry(pre_crawford[i][j])
             self.met.post[i] = _met_entry(post_crawford[i])
         self.name = name
-        from backgammon.met import extension  # the numbers of the extension past n (met.py)
+        from backgammon.cube.met import extension  # the numbers of the extension past n (cube/met.py)
         ext = extension([[self.met.pre[i][j] for j in range(n)] for i in range(n)],
                         [self.met.post[i] for i in range(n)])
         self.met.ext = ext is not None
