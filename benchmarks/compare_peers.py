@@ -1217,8 +1217,9 @@ def nn_vs_gnubg(bg, gnubg_nn, pairs: int, seed: int, check: int = 0,
 
 def run_nn(bg, args) -> dict[str, Any]:
     print("\n== The neural evaluator (docs/nn.md) ==")
-    policy = args.nn_nets   # "net" (Evaluator.default), "fast" or "strong"
-    ev = bg.Evaluator.named(policy)
+    policy = args.nn_nets   # "net" (Evaluator.default), "fast", "strong" or a nets file
+    named = policy in ("net", "fast", "strong")
+    ev = bg.Evaluator.named(policy) if named else bg.Evaluator.load(policy)
     played = "net" if policy == "net" else ev   # rollout and duel take "net" or an Evaluator
     from backgammon import _bgcore
     print(f"  {ev!r}; AVX2 kernels: {_bgcore.NN_AVX2}")
@@ -1349,9 +1350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="distinct positions a round in the evaluation comparison")
     ap.add_argument("--nn-rollout-games", type=int, default=1296, metavar="N",
                     help="games a round in the net rollout comparison (default 1296)")
-    ap.add_argument("--nn-nets", choices=("net", "fast", "strong"), default="net",
-                    help="the bundled nets the evaluator comparison measures: net "
-                         "(Evaluator.default, the default), fast or strong")
+    ap.add_argument("--nn-nets", default="net", metavar="NETS",
+                    help="the nets the evaluator comparison measures: net "
+                         "(Evaluator.default, the default), fast, strong or a nets file")
     ap.add_argument("--nn-pairs", type=int, default=20000, metavar="N",
                     help="duplicate pairs of the net against pubeval (default 20,000)")
     ap.add_argument("--nn-gnubg-pairs", type=int, default=1000, metavar="N",
