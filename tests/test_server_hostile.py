@@ -807,7 +807,9 @@ def test_a_read_only_postgresql_is_answered_503(postgres):
 
 
 def test_the_docs_work_offline_with_the_operators_assets(sqlite_url, tmp_path, monkeypatch):
-    with TestClient(create_app(sqlite_url)) as client:     # by default: FastAPI's CDN
+    from backgammon.server import app as app_module
+    monkeypatch.setattr(app_module, "bundled_docs_assets", lambda: None)
+    with TestClient(create_app(sqlite_url)) as client:     # no local copy: FastAPI's CDN
         assert "cdn.jsdelivr.net" in client.get("/docs").text
     (tmp_path / "swagger-ui-bundle.js").write_text("window.SwaggerUIBundle = 1;")
     (tmp_path / "swagger-ui.css").write_text("body {}")
@@ -820,9 +822,31 @@ def test_the_docs_work_offline_with_the_operators_assets(sqlite_url, tmp_path, m
         assert client.get("/docs-assets/swagger-ui.css").headers["content-type"].startswith("text/css")
         is_error(client.get("/docs-assets/..%2Fgames.sqlite3"), 404)
         is_error(client.get("/docs-assets/index.html"), 404)
+        # no ReDoc in this directory: neither its page nor its script
+        assert client.get("/redoc").status_code == 404
+        is_error(client.get("/docs-assets/redoc.standalone.js"), 404)
     monkeypatch.setenv("BACKGAMMON_DOCS_ASSETS", str(tmp_path / "nowhere"))
     with pytest.raises(ValueError, match="swagger-ui-bundle.js"):
         create_app(sqlite_url)
+
+
+def test_the_docs_work_offline_with_the_server_extra(sqlite_url):
+    # the server extra installs fastapi-offline: its Swagger UI and ReDoc, served here
+    import importlib.util
+    if importlib.util.find_spec("fastapi_offline") is None:
+        if os.environ.get("CI") == "true":
+            raise AssertionError("fastapi-offline (the server extra) is not installed")
+        pytest.skip("fastapi-offline is not installed (pip install backgammon[server])")
+    with TestClient(create_app(sqlite_url)) as client:
+        for route, script in (("/docs", "/docs-assets/swagger-ui-bundle.js"),
+                              ("/redoc", "/docs-assets/redoc.standalone.js")):
+            page = client.get(route)
+            assert page.status_code == 200 and script in page.text and "cdn." not in page.text
+            js = client.get(script)
+            assert js.status_code == 200 and "javascript" in js.headers["content-type"]
+            assert len(js.content) > 100_000          # the real library, not a stand-in
+        css = client.get("/docs-assets/swagger-ui.css")
+        assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
 
 
 def test_websocket_handshakes_count_as_requests(sqlite_url):

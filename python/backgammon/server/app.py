@@ -71,22 +71,39 @@ def cors_origins(text: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-DOCS_ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}
+DOCS_ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css",
+               "redoc.standalone.js": "text/javascript"}   # ReDoc's is optional
+_SWAGGER_UI = ("swagger-ui-bundle.js", "swagger-ui.css")
+
+
+def bundled_docs_assets() -> str | None:
+    """The directory of the Swagger UI and ReDoc that the ``fastapi-offline``
+    package (the ``server`` extra) installs, or None when it is not installed."""
+    import importlib.util
+    spec = importlib.util.find_spec("fastapi_offline")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    static = os.path.join(list(spec.submodule_search_locations)[0], "static")
+    return static if all(os.path.isfile(os.path.join(static, n)) for n in _SWAGGER_UI) else None
 
 
 def docs_assets(path: str | None) -> str | None:
-    """The directory of ``BACKGAMMON_DOCS_ASSETS`` (Swagger UI 5's
-    ``swagger-ui-bundle.js`` and ``swagger-ui.css``, e.g. the ``dist`` of npm's
-    ``swagger-ui-dist``), checked; None: ``/docs`` loads them from FastAPI's CDN.
+    """Where ``/docs`` takes Swagger UI from: the directory ``path``
+    (``BACKGAMMON_DOCS_ASSETS``: Swagger UI 5's ``swagger-ui-bundle.js`` and
+    ``swagger-ui.css``, e.g. the ``dist`` of npm's ``swagger-ui-dist``; with
+    ``redoc.standalone.js``, ``/redoc`` too), checked; else the copy of the
+    ``fastapi-offline`` package; None (neither): FastAPI's CDN.
 
-    >>> docs_assets(None) is None
-    True
+    >>> docs_assets("/nowhere")
+    Traceback (most recent call last):
+    ...
+    ValueError: BACKGAMMON_DOCS_ASSETS is a directory with swagger-ui-bundle.js and swagger-ui.css (Swagger UI 5); swagger-ui-bundle.js, swagger-ui.css missing in '/nowhere'
     """
     if not path:
-        return None
-    missing = [n for n in DOCS_ASSETS if not os.path.isfile(os.path.join(path, n))]
+        return bundled_docs_assets()
+    missing = [n for n in _SWAGGER_UI if not os.path.isfile(os.path.join(path, n))]
     if missing:
-        raise ValueError(f"BACKGAMMON_DOCS_ASSETS is a directory with {' and '.join(DOCS_ASSETS)}"
+        raise ValueError(f"BACKGAMMON_DOCS_ASSETS is a directory with {' and '.join(_SWAGGER_UI)}"
                          f" (Swagger UI 5); {', '.join(missing)} missing in {path[:100]!r}")
     return os.path.abspath(path)
 
@@ -168,7 +185,7 @@ def create_app(database: str | None = None, *, evaluator: Any = None,
                               "(GET /move, GET /eval), cube decisions, rollouts as jobs and "
                               "match analysis, from the backgammon library.",
                   docs_url=None if assets else "/docs", redoc_url=None if assets else "/redoc")
-    if assets is not None:   # Swagger UI from the operator's copy, not from a CDN
+    if assets is not None:   # Swagger UI from a local copy, not from a CDN
         page.add_docs_routes(app, assets)
     app.state.store, app.state.service, app.state.limits = store, service, limits
 

@@ -27,8 +27,10 @@ PAGE_HEADERS = {
 
 
 def add_docs_routes(app: FastAPI, assets: str) -> None:
-    """``/docs`` with Swagger UI from the directory ``assets``, not from a CDN."""
-    from fastapi.openapi.docs import get_swagger_ui_html
+    """``/docs`` with Swagger UI from the directory ``assets``, not from a CDN;
+    ``/redoc`` too where ``assets`` holds ReDoc."""
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+    present = {n for n in DOCS_ASSETS if os.path.isfile(os.path.join(assets, n))}
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> Any:
@@ -37,9 +39,16 @@ def add_docs_routes(app: FastAPI, assets: str) -> None:
                                    swagger_css_url="/docs-assets/swagger-ui.css",
                                    swagger_favicon_url="/favicon.svg")
 
+    if "redoc.standalone.js" in present:
+        @app.get("/redoc", include_in_schema=False)
+        def redoc() -> Any:
+            return get_redoc_html(openapi_url="/openapi.json", title="backgammon: API",
+                                  redoc_js_url="/docs-assets/redoc.standalone.js",
+                                  redoc_favicon_url="/favicon.svg", with_google_fonts=False)
+
     @app.get("/docs-assets/{name}", include_in_schema=False)
     def docs_asset(name: str) -> Any:
-        if name not in DOCS_ASSETS:
+        if name not in present:
             raise NotFound(f"no asset {name[:40]!r}")
         with open(os.path.join(assets, name), "rb") as f:
             return Response(f.read(), media_type=DOCS_ASSETS[name],
