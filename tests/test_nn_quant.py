@@ -1,7 +1,8 @@
-"""Encoding 5 (binary one-hot inputs) and the integer kernels that run its nets:
-the inputs worked by hand and by an independent implementation, incremental move
-choice against full evaluation, quantised outputs against the float reference,
-the same answers on every target, the quantiser's bounds, and clear errors."""
+"""Encodings 5 and 6 (binary one-hot inputs) and the integer kernels that run
+their nets: the inputs worked by hand and by an independent implementation,
+incremental move choice against full evaluation, quantised outputs against the
+float reference, the same answers on every target, the quantiser's bounds, and
+clear errors."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import backgammon as bg
 from backgammon import _bgcore
 from backgammon.nn import Evaluator
-from backgammon.nn.quant import ROUNDING, input_groups, quantise, quantise_net, sum_bounds
+from backgammon.nn.quant import input_groups, quantise, quantise_net, rounding, sum_bounds
 from boards import board
 
 SIDE = 26 * 15
@@ -93,10 +94,11 @@ def test_swapping_sides_swaps_the_blocks(positions):
         assert {flip(i) for i in own} == other
 
 
-def test_every_input_group_has_at_most_one_input_set(positions):
-    groups = input_groups()
+@pytest.mark.parametrize("encoding", [5, 6])
+def test_every_input_group_has_at_most_one_input_set(positions, encoding):
+    groups = input_groups(encoding)
     for row in positions:
-        idx, _ = _bgcore.nn_encode(row.tobytes(), 5)
+        idx, _ = _bgcore.nn_encode(row.tobytes(), encoding)
         g = groups[idx]
         assert len(set(g.tolist())) == len(g)
 
@@ -109,14 +111,138 @@ def test_encoding_5_does_not_grow_from_or_into_another():
 
 
 # ----------------------------------------------------------------------
+# Encoding 6: encoding 5's board, eleven feature counts a side
+
+SIDE6 = 394                                     # a side's feature inputs (nn/feat6.h)
+BASE6 = (0, 36, 72, 79, 115, 129, 189, 214, 250, 290, 370)
+MAX6 = (36, 36, 7, 36, 14, 60, 25, 36, 40, 80, 24)
+
+
+def counts6(row: np.ndarray) -> list[int]:
+    """Encoding 6's 22 feature counts from their definitions (docs/nn.md): the bar
+    counts from the board itself, the others from encodings 1, 3 and 4's features
+    (tested on their own) scaled back to integers and binned."""
+    f1 = _bgcore.nn_features(row.tobytes(), 1)
+    f4 = _bgcore.nn_features(row.tobytes(), 4)
+    b = [int(x) for x in row]
+    out = []
+    for side in (0, 1):
+        hits, escapes, run = (f1[2], f1[6], f1[4]) if side == 0 else (f1[3], f1[7], f1[5])
+        e3 = f4[28 + 7 * side: 35 + 7 * side]   # contain, contain2, dance, dance2, break, rear, dshots
+        e4 = f4[42 + 5 * side: 47 + 5 * side]   # saved, cross, outside, turns, first
+        on_bar = b[25] if side == 0 else -b[0]
+        if side == 0:   # the opponent's made home points: ours 19..24 / theirs (our 1..6)
+            made = sum(1 for p in range(19, 25) if b[p] <= -2)
+        else:
+            made = sum(1 for p in range(1, 7) if b[p] >= 2)
+        bar = 1 + made + (7 if on_bar >= 2 else 0) if on_bar > 0 else 0
+        pips = round(e3[4] * 150)
+        race = any(e4)                           # contact positions leave them all 0
+        cross = min(round(e4[1] * 10), 40) if race else 0
+        turns = 1 + min(max(round(4 * e4[3] * 10), 0), 79) if race else 0
+        first = min(max(round(4 * e4[4] * 3), 1), 24) if race and not e4[0] else 0
+        out += [round(hits * 36), round(escapes * 36), min(round(run * 6), 7),
+                round(e3[0] * 36), bar, min((pips + 5) // 6, 60), round(e3[5] * 25),
+                round(e3[6] * 36), cross, turns, first]
+    return out
+
+
+def encode6(row: np.ndarray) -> list[int]:
+    """Encoding 6's set inputs: encoding 5's board inputs and the counts, one-hot."""
+    on = [i for i in encode5(row) if i < RAW]
+    for k, v in enumerate(counts6(row)):
+        assert 0 <= v <= MAX6[k % 11], (k, v)
+        if v:
+            on.append(RAW + (k // 11) * SIDE6 + BASE6[k % 11] + v - 1)
+    return sorted(on)
+
+
+def _near_a_tie(row: np.ndarray) -> bool:
+    """A race whose bear-off means sit within float error of a bin's edge (4 x
+    turns ending in .5): the float features of encoding 4 may round either way."""
+    f4 = _bgcore.nn_features(row.tobytes(), 4)
+    vals = [4 * f4[45] * 10, 4 * f4[50] * 10, 4 * f4[46] * 3, 4 * f4[51] * 3]
+    return any(abs(v - np.floor(v) - 0.5) < 1e-4 for v in vals)
+
+
+def test_encoding_6_layout():
+    assert sum(MAX6) == SIDE6 and tuple(np.cumsum((0,) + MAX6[:-1])) == BASE6
+    assert _bgcore.NN_INPUTS_BY_ENCODING[6] == RAW + 2 * SIDE6 == 1568
+    from backgammon.nn.quant import FEATURE_VALUES
+    assert FEATURE_VALUES[6] == MAX6
+
+
+def test_encoding_6_of_the_initial_position_by_hand():
+    # encoding 5's board; each side: no hit, no escape, run 1; its rearmost checkers
+    # on its 24-point; to pass the other's rearmost (on our 1-point) ours move
+    # 5 x 5 + 3 x 7 + 5 x 12 + 2 x 23 = 152 pips, 26 sixes rounded up; no blots,
+    # nobody on the bar, no race.  The blockade: a checker on our 1-point faces our
+    # points 6, 8 and 13 (5, 7 and 12 pips ahead): no roll passes the 13 (6-6 and
+    # 3-3 stop on it, 4-4 lands on it, 5-5 on the 6), so contain is 36 - 0
+    idx, val = _bgcore.nn_encode(bg.Position.initial()._b, 6)
+    x = [RAW + BASE6[2] + 0, RAW + BASE6[3] + 35, RAW + BASE6[5] + 25, RAW + BASE6[6] + 23]
+    assert idx == [i for i in _bgcore.nn_encode(bg.Position.initial()._b, 5)[0] if i < RAW] \
+        + x + [i + SIDE6 for i in x]
+    assert val == [1.0] * len(idx)
+
+
+def test_encoding_6_bar_and_race_by_hand():
+    # ours: two on the bar, 13 on the 1; theirs: made points on our 19, 20 and 22
+    pos = board({25: 2, 1: 13}, {19: 5, 20: 5, 22: 5})
+    counts = _bgcore.nn_features(pos._b, 6)
+    assert counts[4] == 1 + 3 + 7 and counts[11 + 4] == 0
+    # a race: ours 15 on the 1 (8 turns: seven 2-checker rolls and the last; doubles
+    # take 4), theirs 15 on their 1 too: no crossovers, first checker off in 1 turn
+    race = board({1: 15}, {24: 15})
+    c = _bgcore.nn_features(race._b, 6)
+    assert c[8] == 0 and c[10] == 4 and c[11 + 8] == 0 and c[11 + 10] == 4
+    assert c[9] == c[11 + 9] == 1 + round(4 * _bgcore.nn_features(race._b, 4)[45] * 10)
+    assert 1 + 4 * 6 <= c[9] <= 1 + 4 * 8
+    # one checker borne off: saved, no first-off count
+    saved = board({1: 14}, {24: 15})
+    assert _bgcore.nn_features(saved._b, 6)[10] == 0
+
+
+def test_encoding_6_matches_an_independent_implementation(positions):
+    checked = 0
+    for row in positions:
+        if _near_a_tie(row):
+            continue
+        idx, val = _bgcore.nn_encode(row.tobytes(), 6)
+        assert sorted(idx) == encode6(row)
+        assert set(val) == {1.0}
+        checked += 1
+    assert checked > 0.99 * len(positions)
+    races = sum(1 for row in positions if any(_bgcore.nn_features(row.tobytes(), 6)[8:11]))
+    assert races > 100                     # the race counts are exercised too
+
+
+def test_encoding_6_swapping_sides_swaps_the_blocks(positions):
+    for row in positions[:500]:
+        own = set(_bgcore.nn_encode(row.tobytes(), 6)[0])
+        other = set(_bgcore.nn_encode(_bgcore.swapped(row.tobytes()), 6)[0])
+
+        def flip(i: int) -> int:
+            return (i + SIDE) % RAW if i < RAW else RAW + (i - RAW + SIDE6) % (2 * SIDE6)
+        assert {flip(i) for i in own} == other
+
+
+def test_encoding_6_does_not_grow_from_or_into_another():
+    for a, b in ((1, 6), (4, 6), (5, 6), (6, 5), (6, 4)):
+        with pytest.raises(bg.InvalidWeightsError):
+            Evaluator.random((8, 8), seed=1, encoding=a).grown(encoding=b)
+
+
+# ----------------------------------------------------------------------
 # Float and integer evaluation
 
 SHAPES = [((64, 32, 32), (16, 0, 8)), ((96, 32), (0, 0)), ((256, 64, 128), (32, 0, 0))]
 
 
+@pytest.mark.parametrize("encoding", [5, 6])
 @pytest.mark.parametrize("hidden, middle", SHAPES)
-def test_incremental_choice_equals_full_evaluation(positions, hidden, middle):
-    ev = Evaluator.random(hidden, seed=3, encoding=5, middle=middle)
+def test_incremental_choice_equals_full_evaluation(positions, hidden, middle, encoding):
+    ev = Evaluator.random(hidden, seed=3, encoding=encoding, middle=middle)
     for nets, tol in ((ev, 0.0), (ev.as_float(), 2e-6)):    # integer sums are exact
         rng = np.random.default_rng(4)
         for row in positions[:400]:
@@ -127,9 +253,10 @@ def test_incremental_choice_equals_full_evaluation(positions, hidden, middle):
             np.testing.assert_allclose(probs, full, atol=tol, rtol=0)
 
 
+@pytest.mark.parametrize("encoding", [5, 6])
 @pytest.mark.parametrize("hidden, middle", SHAPES)
-def test_quantised_within_tolerance_of_float_in_every_class(positions, hidden, middle):
-    ev = Evaluator.random(hidden, seed=5, encoding=5, middle=middle)
+def test_quantised_within_tolerance_of_float_in_every_class(positions, hidden, middle, encoding):
+    ev = Evaluator.random(hidden, seed=5, encoding=encoding, middle=middle)
     q, f = ev.evaluate_batch(positions), ev.as_float().evaluate_batch(positions)
     cls = ev._nets.classify(positions)
     assert set(cls.tolist()) >= set(range(len(hidden)))      # every net answers some
@@ -138,8 +265,9 @@ def test_quantised_within_tolerance_of_float_in_every_class(positions, hidden, m
     assert np.abs(eq(q) - eq(f)).mean() < 2e-4
 
 
-def test_the_same_answers_on_every_target(positions):
-    ev = Evaluator.random((256, 64, 128), seed=7, encoding=5, middle=(32, 0, 16))
+@pytest.mark.parametrize("encoding", [5, 6])
+def test_the_same_answers_on_every_target(positions, encoding):
+    ev = Evaluator.random((256, 64, 128), seed=7, encoding=encoding, middle=(32, 0, 16))
     targets = _bgcore.nn_quant_targets()
     assert "plain" in targets and _bgcore.nn_quant_target() in targets
     was = _bgcore.nn_quant_target()
@@ -179,12 +307,12 @@ def test_files_pickles_and_copies_keep_the_mode(tmp_path, positions):
                           ev.as_float().evaluate_batch(positions[:50]))
 
 
-def test_only_encoding_5_runs_quantised():
-    with pytest.raises(bg.InvalidWeightsError, match="only nets of encoding 5"):
+def test_only_encodings_5_and_6_run_quantised():
+    with pytest.raises(bg.InvalidWeightsError, match="only nets of encodings 5 and 6"):
         Evaluator(Evaluator.random((8, 8), seed=1).weights(), quantised=True)
     ev = Evaluator.random((8, 8), seed=1)
     assert not ev.quantised and ev.as_float() is ev
-    with pytest.raises(ValueError, match="encoding 5"):
+    with pytest.raises(ValueError, match="encodings 5 and 6"):
         ev._nets.quantise(quantise(Evaluator.random((8, 8), seed=1, encoding=5)))
 
 
@@ -224,13 +352,15 @@ def test_the_sum_bound_by_hand():
     assert sum_bounds(w1, b1, input_groups()).tolist() == [99.0, 55.0]
 
 
-def test_no_position_reaches_past_the_bound(positions):
+@pytest.mark.parametrize("encoding", [5, 6])
+def test_no_position_reaches_past_the_bound(positions, encoding):
     rng = np.random.default_rng(3)
-    w1 = rng.normal(0, 0.5, (938, 64))
+    groups = input_groups(encoding)
+    w1 = rng.normal(0, 0.5, (groups.size, 64))
     b1 = rng.normal(0, 0.5, 64)
-    bound = sum_bounds(w1, b1, input_groups())
+    bound = sum_bounds(w1, b1, groups)
     for row in positions:
-        idx, _ = _bgcore.nn_encode(row.tobytes(), 5)
+        idx, _ = _bgcore.nn_encode(row.tobytes(), encoding)
         assert (np.abs(b1 + w1[idx].sum(axis=0)) <= bound + 1e-9).all()
 
 
@@ -243,8 +373,8 @@ def test_each_unit_takes_the_finest_scale_that_cannot_overflow():
     bound = sum_bounds(w1, b1, input_groups())
     s = q.s1.astype(np.float64)
     assert len(set(q.s1.tolist())) > 1                    # units of other sizes, other scales
-    assert (bound * 2**s + ROUNDING <= 32767).all()
-    assert (bound * 2**(s + 1) + ROUNDING > 32767).all()
+    assert (bound * 2**s + rounding(input_groups()) <= 32767).all()
+    assert (bound * 2**(s + 1) + rounding(input_groups()) > 32767).all()
     assert np.array_equal(q.w1[:, :64], np.rint(w1.astype(np.float64) * 2**s))
     assert q.w1.shape == (938, 64) and q.wd.shape == (8, 64)
     # the dense rows: sum of |w| times the largest activation within int32
@@ -261,7 +391,7 @@ def test_weights_too_large_to_quantise_are_refused():
     with pytest.raises(bg.InvalidWeightsError, match="too large"):
         quantise_net(w1, np.zeros(32, np.float32), np.zeros((5, 32), np.float32),
                      np.zeros(5, np.float32))
-    with pytest.raises(bg.InvalidWeightsError, match="encoding 5"):
+    with pytest.raises(bg.InvalidWeightsError, match="encoding 5 or 6"):
         input_groups(4)
 
 

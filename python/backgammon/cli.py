@@ -595,11 +595,11 @@ def _parser() -> argparse.ArgumentParser:
         tr.add_argument(f"--middle-{name}", type=int, default=0, metavar="M",
                         help=f"supervised: a second hidden layer of M units in a fresh {name} "
                              "net (0: none, the default)")
-    tr.add_argument("--encoding", type=int, choices=(1, 2, 3, 4, 5), default=1,
+    tr.add_argument("--encoding", type=int, choices=(1, 2, 3, 4, 5, 6), default=1,
                     help="input encoding of fresh nets (docs/nn.md; default 1)")
     tr.add_argument("--crelu", action="store_true",
                     help="supervised: the clipped ReLU in the first layer of fresh nets with a "
-                         "middle layer (encoding 5's integer kernels run it without a division)")
+                         "middle layer (the integer kernels of encodings 5 and 6 run it without a division)")
     tr.add_argument("--lr", type=float, default=None,
                     help="start learning rate (self-play 0.1; adam 0.003, momentum 0.1)")
     tr.add_argument("--lr-final", type=float, default=None,

@@ -54,9 +54,9 @@
 #define BG_NN_MAXMID 128       /* units of a second hidden layer at most */
 #define BG_NN_HBUF (BG_NN_MAXH + BG_NN_MAXMID)   /* activations of both hidden layers */
 #define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack
-                                                              (encoding 5: 26 x 2 + 4 + 12 at most) */
+                                                              (encoding 6: 26 x 2 + 4 + 44 at most) */
 #define BG_NN_ENCODING 1       /* the encoding of the bundled nets (docs/nn.md) */
-#define BG_NN_ENCODING_MAX 5   /* encodings this core runs: 1 to 5 (5: nn/feat5.h) */
+#define BG_NN_ENCODING_MAX 6   /* encodings this core runs: 1 to 6 (5: nn/feat5.h, 6: nn/feat6.h) */
 #define BG_NN_SOFT 0           /* the soft sigmoid below */
 #define BG_NN_CRELU 1          /* the clipped ReLU min(max(x, 0), 1) */
 #define BG_NN_CRASHED_MAX 6    /* a side with this many checkers in play or fewer is crashed */

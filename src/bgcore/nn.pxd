@@ -14,6 +14,7 @@ cdef extern from "nn.h" nogil:
         BG_NN_NIN4
         BG_NN_NFEAT4
         BG_NN_NIN5
+        BG_NN_NIN6
         BG_NN_NFEAT5
         BG_NN_MAXFEAT
         BG_NN_ENCODING_MAX

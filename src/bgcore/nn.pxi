@@ -5,7 +5,7 @@ from train cimport *
 from sgd cimport *
 
 NN_INPUTS = BG_NN_NIN
-NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3, 4: BG_NN_NIN4, 5: BG_NN_NIN5}
+NN_INPUTS_BY_ENCODING = {1: BG_NN_NIN, 2: BG_NN_NIN2, 3: BG_NN_NIN3, 4: BG_NN_NIN4, 5: BG_NN_NIN5, 6: BG_NN_NIN6}
 NN_FEATURES_BY_ENCODING = {1: BG_NN_NFEAT, 2: BG_NN_NFEAT2, 3: BG_NN_NFEAT3, 4: BG_NN_NFEAT4, 5: BG_NN_NFEAT5}
 bg_nn3_init()   # encoding 3's escape table, once, before any evaluation
 NN_MAX_NETS = BG_NN_MAXNETS
@@ -162,7 +162,7 @@ cdef class Nets:
         else ``(5, 0)`` and ``(0,)`` with ``rows`` NN_QUANT_OUTROWS; the shifts
         ``s1`` (one a first-layer unit, ``(hq,)`` integers; all equal with the
         clipped ReLU) and ``s2`` (an int).  The arrays' bounds (no sum overflows) are the
-        caller's to keep.  Only nets of encoding 5.  Call it before the nets
+        caller's to keep.  Only nets of encodings 5 and 6 (binary inputs).  Call it before the nets
         are used, not while other threads evaluate."""
         cdef const int16_t[:, ::1] w1, wd
         cdef const int16_t[::1] b1
@@ -179,8 +179,9 @@ cdef class Nets:
             self.qscales = None
             return
         nets = tuple(tuple(n) for n in nets)
-        if self.encoding != 5:
-            raise ValueError(f"only nets of encoding 5 run quantised, these are of {self.encoding}")
+        if self.encoding not in (5, 6):
+            raise ValueError(f"only nets of encodings 5 and 6 run quantised, these are of "
+                             f"{self.encoding}")
         if len(nets) != self.nn.nnets or any(len(n) != 8 for n in nets):
             raise ValueError(f"quantise needs 8 items for each of the {self.nn.nnets} nets")
         scales = []
@@ -550,8 +551,8 @@ def nn_encode(bytes board, int encoding=1):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
-    if encoding == 4:
-        _bearoff_db()   # encoding 4's race inputs read its means (built on first use)
+    if encoding in (4, 6):
+        _bearoff_db()   # encoding 4's and 6's race inputs read its means (built on first use)
     n = bg_nn_encode_enc(encoding, b, idx, val)
     return [idx[i] for i in range(n)], [val[i] for i in range(n)]
 
@@ -564,7 +565,7 @@ def nn_features(bytes board, int encoding=2):
     cdef int n, i
     if not 1 <= encoding <= BG_NN_ENCODING_MAX:
         raise ValueError(f"encoding {encoding}: this core runs 1 to {BG_NN_ENCODING_MAX}")
-    if encoding == 4:
+    if encoding in (4, 6):
         _bearoff_db()
     bg_nn_scan(b, &sc)
     n = bg_nn_features_enc(encoding, b, &sc, f)

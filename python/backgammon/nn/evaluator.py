@@ -50,8 +50,10 @@ clipped ReLU min(max(x, 0), 1) (middle layer and nets without one: soft
 sigmoids): :attr:`Evaluator.crelu`."""
 ENCODINGS = {1: "tesauro4-bar-off-feat6-v1", 2: "tesauro4-bar-off-feat28-v2",
              3: "tesauro4-bar-off-feat42-v3", 4: "tesauro4-bar-off-feat52-race-v4",
-             5: "onehot15-bar-off-counts6-v5"}
+             5: "onehot15-bar-off-counts6-v5", 6: "onehot15-bar-off-counts22-v6"}
 """The input encodings by number, as files name them (docs/nn.md)."""
+BINARY_ENCODINGS = (5, 6)
+"""Encodings whose inputs are all 0 or 1: their nets run on the integer kernels."""
 ENCODING = ENCODINGS[1]
 INPUTS = _bgcore.NN_INPUTS
 """Inputs of encoding 1 (``INPUTS_BY_ENCODING`` for each)."""
@@ -162,7 +164,7 @@ class Evaluation:
 
 class Evaluator:
     """Two or three nets (contact, race, optionally crashed) and the code that
-    runs them in the core, over one input encoding (1 to 5).
+    runs them in the core, over one input encoding (1 to 6).
 
     ``Evaluator.default()`` is the bundled pair; :meth:`load` and
     :meth:`save` read and write ``.npz`` files; :meth:`random` makes
@@ -187,7 +189,7 @@ class Evaluator:
         those of ``encoding`` (1: 204, 2: 224, 3: 238, 4: 248); ``meta`` is free
         text kept in files.  A net with a second hidden layer of M units adds
         ``"contact_wm"`` ``(M, H)`` and ``"contact_bm"`` ``(M,)``, and its
-        ``"contact_w2"`` is ``(5, M)``.  Nets of encoding 5 run on the
+        ``"contact_w2"`` is ``(5, M)``.  Nets of encodings 5 and 6 run on the
         core's integer kernels (:attr:`quantised`, the default for them;
         ``quantised=False``: in float, as they were trained).  ``crelu``: the
         nets with a middle layer use the clipped ReLU in their first layer
@@ -195,10 +197,10 @@ class Evaluator:
         if isinstance(encoding, bool) or encoding not in ENCODINGS:
             raise InvalidWeightsError(f"encoding must be one of {sorted(ENCODINGS)}, got {encoding!r}")
         if quantised is None:
-            quantised = encoding == 5
-        if quantised and encoding != 5:
-            raise InvalidWeightsError(f"only nets of encoding 5 run quantised, these are of "
-                                      f"encoding {encoding}")
+            quantised = encoding in BINARY_ENCODINGS
+        if quantised and encoding not in BINARY_ENCODINGS:
+            raise InvalidWeightsError(f"only nets of encodings 5 and 6 run quantised, these are "
+                                      f"of encoding {encoding}")
         arrays, hidden, middle = _padded(weights, INPUTS_BY_ENCODING[encoding])
         crelu = bool(crelu)
         if crelu and not any(middle):
@@ -222,7 +224,7 @@ class Evaluator:
         """With :attr:`pruning`: only plays within this equity of the screen's best
         are scored (0: no margin)."""
         self.quantised: bool = False
-        """Whether the core runs these nets in integers (encoding 5; nn/quant.py)."""
+        """Whether the core runs these nets in integers (encodings 5 and 6; nn/quant.py)."""
         if quantised:
             from backgammon.nn.quant import quantise
             self._nets.quantise(quantise(self))
@@ -684,9 +686,10 @@ class Evaluator:
         if len(hidden) not in (2, 3) or len(hidden) < len(self.hidden):
             raise InvalidWeightsError(f"grown nets need {len(self.hidden)} or 3 hidden sizes, "
                                       f"got {hidden!r}")
-        if encoding != self.encoding and (5 in (encoding, self.encoding) or
+        if encoding != self.encoding and (encoding in BINARY_ENCODINGS
+                                          or self.encoding in BINARY_ENCODINGS or
                                           INPUTS_BY_ENCODING[encoding] < INPUTS_BY_ENCODING[self.encoding]):
-            # encoding 5's one-hot inputs are not an extension of the others'
+            # the one-hot inputs of encodings 5 and 6 are not an extension of the others'
             raise InvalidWeightsError("the later encoding must extend the inputs")
         old = self.weights()
         inputs = INPUTS_BY_ENCODING[encoding]

@@ -1,6 +1,6 @@
-"""Quantisation: float nets of encoding 5 as the integer nets the core runs.
+"""Quantisation: float nets of encodings 5 and 6 as the integer nets the core runs.
 
-Encoding 5's inputs are all 0 or 1 (docs/nn.md), so a net's first layer is a
+The inputs of encodings 5 and 6 are all 0 or 1 (docs/nn.md), so a net's first layer is a
 sum of weight columns, which the core keeps in int16 and updates by adding
 and subtracting the columns a play changes; the dense layer after it
 multiplies int16 weights by int16 activations into exact int32 sums
@@ -62,33 +62,50 @@ class QuantisedNet(NamedTuple):
     s2: int           #: the dense layer's scale: 2**s2
 
 
+SLOTS = 26            # a side's points, its bar and its borne-off checkers (nn/feat5.h)
+COUNTS = 15
+FEATURE_VALUES = {5: (36, 36, 7), 6: (36, 36, 7, 36, 14, 60, 25, 36, 40, 80, 24)}
+"""The values of each feature count of a side, by encoding (nn/feat5.h, nn/feat6.h)."""
+
+
 def input_groups(encoding: int = 5) -> np.ndarray:
-    """The group of each input of ``encoding`` (only 5): inputs of one group
+    """The group of each input of ``encoding`` (5 or 6): inputs of one group
     are never set together (a point's counts, a feature's values).
 
         >>> g = input_groups()
         >>> len(g), int(g.max()) + 1     # 26 slots and 3 features, a side each
         (938, 58)
+        >>> g = input_groups(6)
+        >>> len(g), int(g.max()) + 1     # 26 slots and 11 features, a side each
+        (1568, 74)
     """
-    if encoding != 5:
-        raise InvalidWeightsError(f"quantised nets need encoding 5's binary inputs, "
+    if encoding not in FEATURE_VALUES:
+        raise InvalidWeightsError(f"quantised nets need the binary inputs of encoding 5 or 6, "
                                   f"not encoding {encoding}")
-    raw = 2 * 26 * 15
-    groups = np.empty(_bgcore.NN_INPUTS_BY_ENCODING[5], np.int64)
-    groups[:raw] = np.arange(raw) // 15
-    side = (groups.size - raw) // 2                     # hits 36, escapes 36, run 7
-    kinds = np.repeat([0, 1, 2], [36, 36, side - 72])
-    groups[raw:] = 52 + np.concatenate([kinds, 3 + kinds])
+    raw = 2 * SLOTS * COUNTS
+    sizes = FEATURE_VALUES[encoding]
+    groups = np.empty(_bgcore.NN_INPUTS_BY_ENCODING[encoding], np.int64)
+    groups[:raw] = np.arange(raw) // COUNTS
+    kinds = np.repeat(np.arange(len(sizes)), sizes)
+    groups[raw:] = 2 * SLOTS + np.concatenate([kinds, len(sizes) + kinds])
     return groups
+
+
+def rounding(groups: np.ndarray) -> float:
+    """Half a unit for each input a position sets at most (15 cells and the
+    borne-off count a side, one value of each feature) and for the bias.
+
+        >>> rounding(input_groups(5)), rounding(input_groups(6))
+        (19.5, 27.5)
+    """
+    features = len(np.unique(groups[2 * SLOTS * COUNTS:]))
+    return 0.5 * (2 * (COUNTS + 1) + features + 1)
 
 
 def _round(a: np.ndarray, shift: int) -> np.ndarray:
     return np.rint(a.astype(np.float64) * 2.0**shift)
 
 
-SLOTS = 26            # a side's points, its bar and its borne-off checkers (feat5.h)
-COUNTS = 15
-ROUNDING = 0.5 * (2 * (COUNTS + 1) + 6 + 1)   # inputs a position sets at most, and the bias
 
 
 def _side_most(w: np.ndarray) -> np.ndarray:
@@ -129,7 +146,7 @@ def _first_shifts(w1: np.ndarray, b1: np.ndarray, groups: np.ndarray,
     """Each unit's largest shift (at most ``most``) at which its sum cannot leave
     int16: ``bound * 2**s`` plus the rounding of every input stays within 32767."""
     bound = sum_bounds(w1, b1, groups)
-    room = INT16_MAX - ROUNDING
+    room = INT16_MAX - rounding(groups)
     with np.errstate(divide="ignore"):
         shifts = np.floor(np.log2(room / np.maximum(bound, 1e-30)))
     if (shifts < 0).any():
@@ -159,7 +176,7 @@ def quantise_net(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
     h = w1.shape[1]
     hq = -(-h // ALIGN) * ALIGN
     if w1.shape[0] != groups.size:
-        raise InvalidWeightsError(f"{w1.shape[0]} inputs, encoding 5 has {groups.size}")
+        raise InvalidWeightsError(f"{w1.shape[0]} inputs, the encoding has {groups.size}")
     if crelu and wm is None:
         raise InvalidWeightsError("the clipped ReLU runs in nets with a middle layer")
     shifts = _first_shifts(w1, b1, groups, 14 if crelu else MAX_SHIFT)  # crelu: 2**s1 is an int16
@@ -194,7 +211,7 @@ def quantise_net(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
 
 
 def quantise(evaluator: Evaluator) -> list[QuantisedNet]:
-    """Every net of ``evaluator`` (encoding 5) in integers, in its nets' order."""
+    """Every net of ``evaluator`` (encoding 5 or 6) in integers, in its nets' order."""
     groups = input_groups(evaluator.encoding)
     w = evaluator.weights()
     return [quantise_net(w[f"{n}_w1"], w[f"{n}_b1"], w[f"{n}_w2"], w[f"{n}_b2"],

@@ -92,7 +92,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
     or a read :class:`~backgammon.training.targets.TargetSet`) and returns the
     :class:`~backgammon.Evaluator` after ``epochs`` epochs (counting a resumed
     run's).  ``hidden`` gives the sizes of the contact, race and (a third
-    size) crashed nets; ``encoding`` the inputs (1 to 5, docs/nn.md);
+    size) crashed nets; ``encoding`` the inputs (1 to 6, docs/nn.md);
     ``middle``, one size a net (0: none), a second hidden layer between the
     first and the outputs; ``crelu``, the clipped ReLU in those nets' first
     layer (:data:`~backgammon.nn.ARCHITECTURE_CRELU`).  ``start`` (an Evaluator or a nets file) replaces
@@ -202,7 +202,7 @@ def fit(targets: Source | TargetSet, *, out: str | os.PathLike[str] | None = Non
                               f"fingerprint {st.fingerprint}")
     net.meta["train_settings"] = json.dumps(asdict(settings))
     net.meta.pop("train_state", None)
-    # as any nets of its encoding run: encoding 5's on the integer kernels
+    # as any nets of its encoding run: encodings 5 and 6 on the integer kernels
     return Evaluator(net.weights(), meta=net.meta, encoding=net.encoding, crelu=net.crelu)
 
 

@@ -79,8 +79,9 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
     const int8_t *b0 = s->base;
     const float *a0 = bg_nn_base_acc(s, m, cls);   /* fills s->f[cls] */
-    if (m->enc == 5) {
-        n = bg_nn5_delta(b0, &s->scan, s->f[cls], e, es, f, idx, val);
+    if (m->enc >= 5) {    /* binary inputs (nn/feat5.h, nn/feat6.h) */
+        n = m->enc == 5 ? bg_nn5_delta(b0, &s->scan, s->f[cls], e, es, f, idx, val)
+                        : bg_nn6_delta(b0, &s->scan, s->f[cls], e, es, f, idx, val);
         if (m->q) bg_q_outputs(m->q, s->qacc[cls], idx, val, n, out);
         else bg_nn_outputs_from(m, a0, idx, val, n, acc, h, out);
         return;

@@ -64,12 +64,11 @@ static inline int16_t bg_nn5_off_input(int side, int off)
     return (int16_t)(side * BG_NN5_SIDE + 25 * 15 + off - 1);
 }
 
-/* The set inputs of board b (scanned as s), ascending, their values 1; f
- * receives the feature counts.  Returns how many. */
-static inline int bg_nn5_encode(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val,
-                                float *f)
+/* The set inputs of board b's cells and borne-off checkers (scanned as s),
+ * ascending (encoding 6 shares them).  Returns how many. */
+static inline int bg_nn5_encode_board(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx)
 {
-    int i, n = 0, k, own_off = BG_MAXCHK - s->own_count, opp_off = BG_MAXCHK - s->opp_count;
+    int i, n = 0, own_off = BG_MAXCHK - s->own_count, opp_off = BG_MAXCHK - s->opp_count;
     uint32_t cells = s->own;
     while (cells) {                       /* own cells 1..25, ascending */
         i = bg_ctz(cells);
@@ -84,6 +83,15 @@ static inline int bg_nn5_encode(const int8_t *b, const bg_nn_scan_t *s, int16_t 
         idx[n++] = bg_nn5_cell_input(25 - i, b[25 - i]);
     }
     if (opp_off) idx[n++] = bg_nn5_off_input(1, opp_off);
+    return n;
+}
+
+/* The set inputs of board b (scanned as s), ascending, their values 1; f
+ * receives the feature counts.  Returns how many. */
+static inline int bg_nn5_encode(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val,
+                                float *f)
+{
+    int i, n = bg_nn5_encode_board(b, s, idx), k;
     bg_nn5_features(s, f);
     for (k = 0; k < BG_NN_NFEAT5; k++)
         if (f[k] != 0.0f) idx[n++] = bg_nn5_feature_input(k, (int)f[k]);
@@ -91,14 +99,13 @@ static inline int bg_nn5_encode(const int8_t *b, const bg_nn_scan_t *s, int16_t 
     return n;
 }
 
-/* The inputs that change from base b0 (its feature counts bf, scanned as
- * s0) to board e (scanned as es, its counts into f): (input, -1) for each
- * unit cleared, (input, +1) for each set.  Returns how many. */
-static inline int bg_nn5_delta(const int8_t *b0, const bg_nn_scan_t *s0, const float *bf,
-                               const int8_t *e, const bg_nn_scan_t *es, float *f,
-                               int16_t *idx, float *val)
+/* The cell and borne-off inputs that change from base b0 (scanned as s0)
+ * to board e (scanned as es): (input, -1) for each unit cleared, (input,
+ * +1) for each set (encoding 6 shares them).  Returns how many. */
+static inline int bg_nn5_delta_board(const int8_t *b0, const bg_nn_scan_t *s0, const int8_t *e,
+                                     const bg_nn_scan_t *es, int16_t *idx, float *val)
 {
-    int i, n = 0, k;
+    int i, n = 0;
     int off0 = BG_MAXCHK - s0->own_count, off1 = BG_MAXCHK - es->own_count;
     int opp0 = BG_MAXCHK - s0->opp_count, opp1 = BG_MAXCHK - es->opp_count;
     for (i = 0; i < BG_NPTS; i++) {
@@ -114,6 +121,17 @@ static inline int bg_nn5_delta(const int8_t *b0, const bg_nn_scan_t *s0, const f
         if (opp0) { idx[n] = bg_nn5_off_input(1, opp0); val[n++] = -1.0f; }
         if (opp1) { idx[n] = bg_nn5_off_input(1, opp1); val[n++] = 1.0f; }
     }
+    return n;
+}
+
+/* The inputs that change from base b0 (its feature counts bf, scanned as
+ * s0) to board e (scanned as es, its counts into f): the board's, then the
+ * feature counts'.  Returns how many. */
+static inline int bg_nn5_delta(const int8_t *b0, const bg_nn_scan_t *s0, const float *bf,
+                               const int8_t *e, const bg_nn_scan_t *es, float *f,
+                               int16_t *idx, float *val)
+{
+    int n = bg_nn5_delta_board(b0, s0, e, es, idx, val), k;
     bg_nn5_features(es, f);
     for (k = 0; k < BG_NN_NFEAT5; k++) {
         if (f[k] == bf[k]) continue;

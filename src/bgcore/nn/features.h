@@ -341,6 +341,7 @@ static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
 #include "nn/feat3.h"
 #include "nn/feat4.h"
 #include "nn/feat5.h"
+#include "nn/feat6.h"
 
 /* The feature inputs of encoding enc from board b and its scan; returns
  * how many (BG_NN_NFEAT, BG_NN_NFEAT2, BG_NN_NFEAT3 or BG_NN_NFEAT4): each
@@ -348,6 +349,7 @@ static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
 static inline int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
     if (enc == 5) { bg_nn5_features(s, f); return BG_NN_NFEAT5; }   /* counts, not values */
+    if (enc == 6) { bg_nn6_features(b, s, f); return BG_NN_NFEAT6; }
     bg_nn_scan_features(s, f);
     if (enc == 1) return BG_NN_NFEAT;
     bg_nn2_features(b, s, f + BG_NN_NFEAT);
@@ -362,7 +364,7 @@ static inline int bg_nn_features_enc(int enc, const int8_t *b, const bg_nn_scan_
 static inline int bg_nn_inputs(int enc)
 {
     return enc == 1 ? BG_NN_NIN : enc == 2 ? BG_NN_NIN2 : enc == 3 ? BG_NN_NIN3
-         : enc == 4 ? BG_NN_NIN4 : BG_NN_NIN5;
+         : enc == 4 ? BG_NN_NIN4 : enc == 5 ? BG_NN_NIN5 : BG_NN_NIN6;
 }
 
 /* The nonzero inputs of board b with its scan in encoding enc: n (index,
@@ -375,6 +377,7 @@ static inline int bg_nn_encode_scan_enc(int enc, const int8_t *b, const bg_nn_sc
     float f[BG_NN_MAXFEAT];
     uint32_t cells = (s->own >> 0) | bg_nn_rev26(s->opp);   /* nonzero cells, ascending */
     if (enc == 5) return bg_nn5_encode(b, s, idx, val, f);
+    if (enc == 6) return bg_nn6_encode(b, s, idx, val, f);
     while (cells) {
         i = bg_highbit(cells & (~cells + 1u));
         cells &= cells - 1;
