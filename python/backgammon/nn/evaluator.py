@@ -38,7 +38,7 @@ VERSION = 2
 (two nets, encoding 1: the bundled nets) are read, and written, as before."""
 VERSIONS = (1, 2)
 ARCHITECTURE = "mlp-1-softsigmoid-logistic5"
-"""One hidden layer of soft sigmoids (1/2 + x / (2 (1 + |x|))), five logistic outputs."""
+"""One hidden layer of soft sigmoids (``1/2 + x / (2 (1 + |x|))``), five logistic outputs."""
 ARCHITECTURE_MIDDLE = "mlp-2-softsigmoid-logistic5"
 """The same, where a net may have a second ("middle") hidden layer of soft
 sigmoids between the first and the outputs (``NAME_wm``, ``NAME_bm``).

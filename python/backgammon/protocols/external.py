@@ -1,14 +1,14 @@
 """``backgammon external --port N``: GNU Backgammon's "external player" socket protocol.
 
 gnubg (``external localhost:N``) or any client connects over TCP and sends
-one line per question; each is answered with one line:
+one line per question; each is answered with one line::
 
-| request | answer |
-|---|---|
-| a FIBS board (``board:...``, see ``backgammon.protocols.fibs``) with dice | the play in gnubg notation (``8/5 6/5``; an empty line when no checker can move: gnubg 1.07 reads that as "no move" and crashes on a word such as ``pass``) |
-| the same without dice, the player on roll able to double | ``double`` or ``roll`` |
-| the same with a double pending (field 40) | ``take`` or ``drop`` |
-| ``evaluation <board>`` (any words before the board are ignored) | the five cubeless chances of the player on roll before rolling, ``win win_gammon win_backgammon lose_gammon lose_backgammon``, and the equity |
+    | request | answer |
+    |---|---|
+    | a FIBS board (``board:...``, see ``backgammon.protocols.fibs``) with dice | the play in gnubg notation (``8/5 6/5``; an empty line when no checker can move: gnubg 1.07 reads that as "no move" and crashes on a word such as ``pass``) |
+    | the same without dice, the player on roll able to double | ``double`` or ``roll`` |
+    | the same with a double pending (field 40) | ``take`` or ``drop`` |
+    | ``evaluation <board>`` (any words before the board are ignored) | the five cubeless chances of the player on roll before rolling, ``win win_gammon win_backgammon lose_gammon lose_backgammon``, and the equity |
 
 The board is read from "you"'s side: you are the player to act.  A request
 ends at a newline; NUL bytes are dropped wherever they are, so gnubg's own

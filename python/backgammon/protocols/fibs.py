@@ -2,22 +2,22 @@
 Backgammon prints them (``set output rawboard``) and reads them (its
 external player).
 
-A board string is ``board:`` and 52 colon-separated fields:
+A board string is ``board:`` and 52 colon-separated fields::
 
-| fields | meaning |
-|---|---|
-| 1, 2 | your name, the opponent's name |
-| 3, 4, 5 | match length (0 money), your score, the opponent's score |
-| 6..31 | the board, 26 integers: index 0 and 25 are the bars, positive counts are the checkers of colour 1 (X), negative of colour -1 (O) |
-| 32 | turn: the colour on roll (1 or -1), 0 when the game is over |
-| 33, 34, 35, 36 | your dice, the opponent's dice (0 0: not rolled) |
-| 37 | the cube value |
-| 38, 39 | whether you may double, whether the opponent may double |
-| 40 | whether a double was offered (1) |
-| 41, 42 | your colour (1 or -1), your direction (-1: you move from index 24 down to 1, 1: up) |
-| 43, 44 | your home and bar index (0 and 25 for direction -1, 25 and 0 for direction 1) |
-| 45, 46, 47, 48 | checkers borne off (you, opponent), on the bar (you, opponent) |
-| 49, 50, 51, 52 | checkers you can move, forced move, whether the Crawford game is done, redoubles |
+    | fields | meaning |
+    |---|---|
+    | 1, 2 | your name, the opponent's name |
+    | 3, 4, 5 | match length (0 money), your score, the opponent's score |
+    | 6..31 | the board, 26 integers: index 0 and 25 are the bars, positive counts are the checkers of colour 1 (X), negative of colour -1 (O) |
+    | 32 | turn: the colour on roll (1 or -1), 0 when the game is over |
+    | 33, 34, 35, 36 | your dice, the opponent's dice (0 0: not rolled) |
+    | 37 | the cube value |
+    | 38, 39 | whether you may double, whether the opponent may double |
+    | 40 | whether a double was offered (1) |
+    | 41, 42 | your colour (1 or -1), your direction (-1: you move from index 24 down to 1, 1: up) |
+    | 43, 44 | your home and bar index (0 and 25 for direction -1, 25 and 0 for direction 1) |
+    | 45, 46, 47, 48 | checkers borne off (you, opponent), on the bar (you, opponent) |
+    | 49, 50, 51, 52 | checkers you can move, forced move, whether the Crawford game is done, redoubles |
 
 Fields 45..52 are derived or advisory: they are checked for range, and
 the board itself decides.  The cube owner comes from fields 38 and 39:

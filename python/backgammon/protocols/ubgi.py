@@ -4,17 +4,19 @@ No public UBGI draft was found when this was written, so this is the
 protocol implemented, modelled on UCI.  One command per line; the engine
 answers only what is listed and never speaks unasked.
 
-| command | answer |
-|---|---|
-| ``ubgi`` | ``id name backgammon``, ``id author ...``, ``id version V``, ``option name ply type spin default 0 min 0 max 2``, ``ubgiok`` |
-| ``isready`` | ``readyok`` |
-| ``setoption name ply value N`` | nothing (``error ...`` if N is not 0..2) |
-| ``newgame`` | nothing: forgets the position |
-| ``position fibs board:...`` | nothing: a FIBS board string (``Game.from_fibs_board``) |
-| ``position xgid XGID=...`` / ``position gnubgid POS:MATCH`` | nothing: an XGID or a GNUbgID |
-| ``go`` | ``bestmove 8/5 6/5`` (a play in gnubg notation; ``bestmove pass`` when no checker can move), before the roll ``bestmove double`` or ``bestmove roll``, when doubled ``bestmove take`` or ``bestmove drop`` |
-| ``stop`` | nothing: ``go`` answers at once, there is no search to stop |
-| ``quit`` | the engine exits |
+::
+
+    | command | answer |
+    |---|---|
+    | ``ubgi`` | ``id name backgammon``, ``id author ...``, ``id version V``, ``option name ply type spin default 0 min 0 max 2``, ``ubgiok`` |
+    | ``isready`` | ``readyok`` |
+    | ``setoption name ply value N`` | nothing (``error ...`` if N is not 0..2) |
+    | ``newgame`` | nothing: forgets the position |
+    | ``position fibs board:...`` | nothing: a FIBS board string (``Game.from_fibs_board``) |
+    | ``position xgid XGID=...`` / ``position gnubgid POS:MATCH`` | nothing: an XGID or a GNUbgID |
+    | ``go`` | ``bestmove 8/5 6/5`` (a play in gnubg notation; ``bestmove pass`` when no checker can move), before the roll ``bestmove double`` or ``bestmove roll``, when doubled ``bestmove take`` or ``bestmove drop`` |
+    | ``stop`` | nothing: ``go`` answers at once, there is no search to stop |
+    | ``quit`` | the engine exits |
 
 Anything malformed is answered ``error <what was wrong>`` on one line and
 the engine keeps its state and goes on.  Left open (no draft to follow):
