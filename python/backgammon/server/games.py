@@ -237,6 +237,47 @@ class GameService:
             games = obj if isinstance(obj, Match) else [obj]
             return write_mat(games) if fmt == "mat" else write_sgf(games)
 
+    def turn(self, game_id: str, seat: int, steps_text: str, size: int = 540) -> dict[str, Any]:
+        """What ``GET /games/{id}/turn`` answers: the board of ``seat`` after the steps
+        of ``steps_text`` (each checked), the legal next steps and the SVG."""
+        from backgammon.errors import IllegalPlayError
+        from backgammon.game import Phase
+        from backgammon.position import Position
+        from backgammon.display.svg import board
+        state = self.state(game_id)
+        live, _ = self._live(game_id)
+        with live.lock:
+            game = live.game
+            pos = game.board(seat)
+            mine = game.turn == seat and game.phase is Phase.MOVE
+            steps: list[tuple[int, int]] = []
+            if steps_text.strip():
+                if not mine:
+                    raise IllegalPlayError(f"player {seat} has no dice to move")
+                assert game.dice is not None  # the move phase always has its dice
+                for token in steps_text.split()[:8]:
+                    src, _, dst = token.partition("/")
+                    if not (src.isascii() and src.isdigit() and dst.isascii() and dst.isdigit()
+                            and len(src) <= 2 and len(dst) <= 2):
+                        raise IllegalPlayError(f"a step is FROM/TO in numbers (25 bar, 0 off), "
+                                               f"got {token[:20]!r}")
+                    step = (int(src), int(dst))
+                    if list(step) not in [list(m) for m in pos.legal_moves(game.dice, steps)]:
+                        raise IllegalPlayError(f"{token} is not a legal step now")
+                    steps.append(step)
+            legal: list[list[int]] = []
+            if mine:
+                assert game.dice is not None  # the move phase always has its dice
+                legal = [list(s) for s in pos.legal_moves(game.dice, steps)]
+            current = pos.after_steps(steps)
+            cube = (game.cube, None if game.cube_owner is None else (0 if game.cube_owner == seat else 1))
+            dice = game.dice if game.dice is not None and game.turn == seat else None
+            svg = board(current, dice=dice, cube=cube, size=size,
+                        orientation="right").svg
+            return {"seq": state["seq"], "seat": seat, "steps": [list(s) for s in steps],
+                    "legal_moves": legal, "complete": mine and not legal, "svg": svg,
+                    "position_id": Position.position_id(current)}
+
     def _state(self, game_id: str, live: _Live) -> dict[str, Any]:
         game, obj, spec = live.game, live.obj, live.spec
         to_act = game.player_to_act

@@ -6,7 +6,6 @@ from typing import Any, Callable, Literal, Optional
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response
 
-from backgammon.server import app as bounds   # the MAX_* bounds, read at each request
 from backgammon.server.errors import error
 from backgammon.server.games import MAX_JOURNAL, GameService, NotFound
 from backgammon.server.models import ActionModel, Created, ErrorMessage, GameCreate
@@ -91,54 +90,11 @@ def add_routes(app: FastAPI, store: Store, service: GameService,
                                     description="steps made so far, e.g. 8/5 or 8/5 6/5")) -> Any:
         """For click-to-move: the board of ``seat`` after ``steps`` (SVG), the
         legal next steps, and whether the play is complete."""
-        return _turn(service, checked_game_id(game_id), seat, steps)
+        return service.turn(checked_game_id(game_id), seat, steps)
 
     @app.get("/games/{game_id}/board.svg", tags=["games"])
     def board_svg(game_id: str, seat: int = Query(0, ge=0, le=1),
                   size: int = Query(540, ge=100, le=2000)) -> Any:
         """The board seen by ``seat`` (from :mod:`backgammon.display.svg`)."""
-        return Response(_turn(service, checked_game_id(game_id), seat, "", size)["svg"],
+        return Response(service.turn(checked_game_id(game_id), seat, "", size)["svg"],
                         media_type="image/svg+xml")
-
-
-def _turn(service: GameService, game_id: str, seat: int, steps_text: str,
-          size: int = 540) -> dict[str, Any]:
-    """What ``GET /games/{id}/turn`` answers: the board of ``seat`` after the steps
-    of ``steps_text`` (each checked), the legal next steps and the SVG."""
-    from backgammon.errors import IllegalPlayError
-    from backgammon.game import Phase
-    from backgammon.position import Position
-    from backgammon.display.svg import board
-    state = service.state(game_id)
-    live, _ = service._live(game_id)
-    with live.lock:
-        game = live.game
-        pos = game.board(seat)
-        mine = game.turn == seat and game.phase is Phase.MOVE
-        steps: list[tuple[int, int]] = []
-        if steps_text.strip():
-            if not mine:
-                raise IllegalPlayError(f"player {seat} has no dice to move")
-            assert game.dice is not None  # the move phase always has its dice
-            for token in steps_text.split()[:8]:
-                src, _, dst = token.partition("/")
-                if not (src.isascii() and src.isdigit() and dst.isascii() and dst.isdigit()
-                        and len(src) <= 2 and len(dst) <= 2):
-                    raise IllegalPlayError(f"a step is FROM/TO in numbers (25 bar, 0 off), "
-                                           f"got {token[:20]!r}")
-                step = (int(src), int(dst))
-                if list(step) not in [list(m) for m in pos.legal_moves(game.dice, steps)]:
-                    raise IllegalPlayError(f"{token} is not a legal step now")
-                steps.append(step)
-        legal: list[list[int]] = []
-        if mine:
-            assert game.dice is not None  # the move phase always has its dice
-            legal = [list(s) for s in pos.legal_moves(game.dice, steps)]
-        current = pos.after_steps(steps)
-        cube = (game.cube, None if game.cube_owner is None else (0 if game.cube_owner == seat else 1))
-        dice = game.dice if game.dice is not None and game.turn == seat else None
-        svg = board(current, dice=dice, cube=cube, size=size,
-                    orientation="right").svg
-        return {"seq": state["seq"], "seat": seat, "steps": [list(s) for s in steps],
-                "legal_moves": legal, "complete": mine and not legal, "svg": svg,
-                "position_id": Position.position_id(current)}
