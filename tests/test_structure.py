@@ -12,12 +12,12 @@ The rule, checked on the source of every module of the installed package with
 - Internal modules, whose own name starts with an underscore, are meant to be
   imported: their names without an underscore are their interface.  They are
   listed in :data:`INTERNAL_MODULES`, so that a new one is added on purpose:
-  ``_bgcore`` (the compiled core), ``_dicts``, ``_npz``, ``_numbers``, ``_show``,
-  ``_game_args`` and ``_game_state`` (the checked arguments of a game's actions, and
-  the state that ``Game`` extends with them),
-  ``formats._walk`` (the record writers' walk over a game's actions) and
-  ``env._checks``
-  (the record writers' walk over a game's actions).  An internal module
+  ``_bgcore`` (the compiled core), ``_dicts``, ``_numbers``, ``_show``,
+  ``_game_state`` (the state that ``Game`` extends with its actions, and their
+  checked arguments), ``nn._npz`` (reading untrusted ``.npz`` files),
+  ``formats._walk`` (the record writers' walk over a game's actions),
+  ``env._checks`` (the environments' checks of their arguments) and
+  ``server._protocol``.  An internal module
   with ``__all__`` offers exactly those names: importing another of its names is
   an error too.
 - Dunder names (``__version__``) are public; a module's own private names, and
@@ -42,8 +42,8 @@ import backgammon
 
 PACKAGE = Path(backgammon.__file__).parent
 INTERNAL_MODULES = {f"backgammon.{name}" for name in (
-    "_bgcore", "_dicts", "_npz", "_numbers", "_show", "_game_args", "_game_state",
-    "formats._walk", "env._checks", "server._protocol")}
+    "_bgcore", "_dicts", "_numbers", "_show", "_game_state",
+    "nn._npz", "formats._walk", "env._checks", "server._protocol")}
 
 
 def _modules() -> dict[str, Path]:
@@ -160,8 +160,8 @@ def test_the_internal_modules_are_those_listed():
     ("from backgammon.rollout.engine import estimate, STRATA\n", []),
     ("from backgammon.rollout.engine import _threaded\n",
      ["from backgammon.rollout.engine import _threaded"]),
-    ("from backgammon._npz import zipfile\n",
-     ["from backgammon._npz import zipfile (not in its __all__)"]),
+    ("from backgammon.nn._npz import zipfile\n",
+     ["from backgammon.nn._npz import zipfile (not in its __all__)"]),
     ("from backgammon import __version__\n", []),
     ("from backgammon.formats.mat import _hidden\n",
      ["from backgammon.formats.mat import _hidden"]),
@@ -298,11 +298,10 @@ def test_the_version_is_one_everywhere(capsys):
 # conveniences of UPWARD.  The longest prefix decides a module's layer.
 LAYERS = [
     ("core", ("backgammon._bgcore", "backgammon.errors", "backgammon._show", "backgammon._numbers",
-              "backgammon._npz", "backgammon._dicts")),
+              "backgammon._dicts")),
     ("model", ("backgammon.position", "backgammon.notation", "backgammon.rules", "backgammon.batch",
                "backgammon.perft", "backgammon.bearoff", "backgammon.pubeval", "backgammon.game",
-               "backgammon.game_types", "backgammon.dice", "backgammon._game_args",
-               "backgammon._game_state", "backgammon.match", "backgammon.chouette", "backgammon.formats",
+               "backgammon.game_types", "backgammon.dice", "backgammon._game_state", "backgammon.match", "backgammon.chouette", "backgammon.formats",
                "backgammon.display")),
     ("nn", ("backgammon.nn",)),
     ("cube", ("backgammon.cube",)),

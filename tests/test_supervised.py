@@ -431,7 +431,7 @@ def test_cli_supervised_with_init(tmp_path, data, capsys):
 
 
 @pytest.mark.parametrize("module", ["backgammon.training.supervised", "backgammon.training.targets",
-                                    "backgammon._npz"])
+                                    "backgammon.nn._npz"])
 def test_docstring_examples(module):
     import doctest
     import importlib

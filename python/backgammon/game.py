@@ -44,15 +44,15 @@ from backgammon.errors import (
 from backgammon.game_types import MAX_MATCH_LENGTH, RESIGN_KINDS, Action, GameResult, Phase
 from backgammon.position import Play, Position, Step
 from backgammon.rules import OPENING_DICE, Rules
-from backgammon._game_args import (
+from backgammon._game_state import (
     MAX_STEPS,
+    GameState,
     checked_dice,
     checked_point,
     checked_resign_kind,
     checked_steps,
     notation_steps,
 )
-from backgammon._game_state import GameState
 from backgammon._show import shown
 from backgammon._numbers import integer
 

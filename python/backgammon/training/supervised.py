@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from backgammon import _bgcore
-from backgammon._npz import read_npz
+from backgammon.nn._npz import read_npz
 from backgammon.errors import BackgammonError, InvalidWeightsError, TrainingDataError
 from backgammon.nn import Evaluator
 from backgammon.training.targets import Source, TargetSet, read_targets

@@ -46,7 +46,7 @@ import numpy as np
 
 from backgammon import _bgcore
 from backgammon import pubeval
-from backgammon._npz import read_npz
+from backgammon.nn._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
 from backgammon.rollout.engine import MAX_GAMES, estimate
