@@ -64,9 +64,10 @@ static inline void bg_nn6_race_side(const int *c, float *f)
     home[5] = (int8_t)(home[5] + outside);
     idx = bg_bearoff_index(home);
     f[0] = (float)(cross < 40 ? cross : 40);
-    f[1] = (float)(1 + bg_nn6_clamp((int)lrintf(4.0f * bg_nn4_mean[idx]), 0, 79));
+    /* rounded half up (the means are positive) */
+    f[1] = (float)(1 + bg_nn6_clamp((int)(4.0f * bg_nn4_mean[idx] + 0.5f), 0, 79));
     f[2] = n < BG_MAXCHK ? 0.0f
-         : (float)bg_nn6_clamp((int)lrintf(4.0f * bg_nn4_mean_first[idx]), 1, 24);
+         : (float)bg_nn6_clamp((int)(4.0f * bg_nn4_mean_first[idx] + 0.5f), 1, 24);
 }
 
 /* The 22 feature counts (as floats, exact) of board b from its scan: the
@@ -93,13 +94,13 @@ static inline void bg_nn6_features(const int8_t *b, const bg_nn_scan_t *s, float
     f[4] = bar_x ? (float)(1 + ky + (bar_x >= 2 ? 7 : 0)) : 0.0f;
     g[4] = bar_y ? (float)(1 + kx + (bar_y >= 2 ? 7 : 0)) : 0.0f;
     if (rear_x && rear_y) {
+        /* without branches (the compiler vectorises them): each side's checkers
+         * past the other's rearmost, weighted by how far past */
         int r = 25 - rear_y;                 /* Y's rearmost in our numbering (its bar: 0) */
-        for (p = r + 1; p <= 25; p++) if (b[p] > 0) brk_x += (p - r) * b[p];
+        for (p = r + 1; p <= 25; p++) brk_x += (p - r) * (b[p] > 0 ? b[p] : 0);
         r = 25 - rear_x;                     /* ours in its numbering (our bar: 0) */
-        for (p = r + 1; p <= 25; p++) {      /* its point p is our 25 - p; its bar our 0 */
-            int v = p == 25 ? b[0] : b[25 - p];
-            if (v < 0) brk_y += (p - r) * -v;
-        }
+        for (p = r + 1; p <= 25; p++)        /* its point p is our 25 - p (its bar, 25: our 0) */
+            brk_y += (p - r) * (b[25 - p] < 0 ? -b[25 - p] : 0);
     }
     f[5] = (float)bg_nn6_clamp((brk_x + 5) / 6, 0, 60);
     g[5] = (float)bg_nn6_clamp((brk_y + 5) / 6, 0, 60);
