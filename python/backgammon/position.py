@@ -335,7 +335,7 @@ class Position:
         return (Position, (self.tolist(),))
 
     # ------------------------------------------------------------------
-    # Notation, interchange and pictures (issue 3): parse_play,
+    # Notation, interchange and pictures: parse_play,
     # from_gnubg_board / to_gnubg_board, __str__ (ASCII board), _repr_svg_.
 
     def parse_play(self, text: str, dice: Dice) -> Play:
@@ -428,9 +428,8 @@ class Position:
         from backgammon.display.svg import board
         return board(self)._repr_svg_()
 
-    # End of the issue 3 block.
     # ------------------------------------------------------------------
-    # The neural evaluator (issue 10): thin delegations to backgammon.nn
+    # The neural evaluator: thin delegations to backgammon.nn
 
     def evaluate(self, ply: int = 0, evaluator: Any = None,
                  filtered: bool | None = None) -> Any:
