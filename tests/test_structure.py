@@ -294,15 +294,15 @@ def test_the_version_is_one_everywhere(capsys):
 
 
 # The layers (docs/architecture.md): a module imports only from its own layer and
-# those below it, counting imports made inside functions too, except the named
-# conveniences of UPWARD.  The longest prefix decides a module's layer.
+# those below it, counting imports made inside functions too (not those for type
+# annotations alone, under TYPE_CHECKING), except the named conveniences of UPWARD.  The longest prefix decides a module's layer.
 LAYERS = [
     ("core", ("backgammon._bgcore", "backgammon.errors", "backgammon._show", "backgammon._numbers",
               "backgammon._dicts")),
     ("model", ("backgammon.position", "backgammon.notation", "backgammon.rules", "backgammon.batch",
                "backgammon.perft", "backgammon.bearoff", "backgammon.pubeval", "backgammon.game",
-               "backgammon.game_types", "backgammon.dice", "backgammon._game_state", "backgammon.match", "backgammon.chouette", "backgammon.formats",
-               "backgammon.display")),
+               "backgammon.game_types", "backgammon.dice", "backgammon._game_state",
+               "backgammon.match", "backgammon.chouette", "backgammon.formats", "backgammon.display")),
     ("nn", ("backgammon.nn",)),
     ("cube", ("backgammon.cube",)),
     ("rollout", ("backgammon.rollout",)),
@@ -333,10 +333,27 @@ def _layer(module: str) -> int | None:
     return None if best is None else best[0]
 
 
+def _type_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under ``if TYPE_CHECKING:``: imports for annotations
+    alone, which never run, so they may name the types of any layer."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+                (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+                or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")):
+            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return out
+
+
 def _imports(path: Path) -> list[tuple[str, int]]:
-    """The package's modules a source file imports (anywhere in it), with lines."""
+    """The package's modules a source file imports (anywhere in it, but for the
+    type-only imports under ``if TYPE_CHECKING:``), with lines."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module == "backgammon":
                 out += [(f"backgammon.{a.name}", node.lineno) for a in node.names
@@ -346,6 +363,16 @@ def _imports(path: Path) -> list[tuple[str, int]]:
         elif isinstance(node, ast.Import):
             out += [(a.name, node.lineno) for a in node.names if a.name.startswith("backgammon.")]
     return out
+
+
+def test_type_only_imports_do_not_count(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("from typing import TYPE_CHECKING\nimport typing\n"
+                     "from backgammon.rules import Rules\n"
+                     "if TYPE_CHECKING:\n    from backgammon.nn import Evaluator\n"
+                     "if typing.TYPE_CHECKING:\n    import backgammon.server.app\n"
+                     "def f():\n    from backgammon.cube import met\n")
+    assert _imports(probe) == [("backgammon.rules", 3), ("backgammon.cube", 9)]
 
 
 def test_every_module_has_a_layer():

@@ -166,9 +166,11 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         from backgammon.nn import Evaluator
 
         chosen = _policy(args.nets, args.prune)
-        evaluator = Evaluator.default() if chosen == "net" else chosen
-        if not isinstance(evaluator, Evaluator):
+        if chosen == "net":
+            chosen = Evaluator.default()
+        if not isinstance(chosen, Evaluator):
             raise BackgammonError(f"--nets: the analysis needs nets, not {args.nets}")
+        evaluator = chosen
     result = dataclasses.replace(analyse(source, ply=args.ply, cube=not args.no_cube,
                                          evaluator=evaluator, workers=args.workers),
                                  names=names)

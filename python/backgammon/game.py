@@ -30,7 +30,8 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator  # pragma: no cover
     from backgammon.cube import CubeDecision
 
 from backgammon.dice import DiceSource
@@ -153,7 +154,7 @@ class Game(GameState):
                        "dice": game._rolled, "cube": cube, "cube_owner": cube_owner}
         return game
 
-    def cube_decision(self, ply: int = 0, evaluator: Any = None) -> CubeDecision:
+    def cube_decision(self, ply: int = 0, evaluator: Evaluator | None = None) -> CubeDecision:
         """Double, take or pass now, by the nets (see :func:`backgammon.cube_decision`).
 
         Asked before the roll, it is the decision of the player on roll; while

@@ -30,7 +30,8 @@ from backgammon.errors import IllegalPlayError, InvalidPositionError
 from backgammon.formats.position_id import decode_position_id, encode_position_id
 from backgammon.notation import format_play
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator  # pragma: no cover
     from backgammon.display import RankedPlays
 
 __all__ = ["Position", "Play", "LegalPlays", "Outcome", "Step", "Dice", "ALL_ROLLS",
@@ -431,14 +432,14 @@ class Position:
     # ------------------------------------------------------------------
     # The neural evaluator: thin delegations to backgammon.nn
 
-    def evaluate(self, ply: int = 0, evaluator: Any = None,
+    def evaluate(self, ply: int = 0, evaluator: Evaluator | None = None,
                  filtered: bool | None = None) -> Any:
         """The nets' :class:`~backgammon.nn.Evaluation` of this position for
         the player on roll, before rolling (see :func:`backgammon.evaluate`)."""
         from backgammon.nn import evaluate
         return evaluate(self, ply, evaluator, filtered)
 
-    def rank_plays(self, dice: Dice, ply: int = 0, evaluator: Any = None,
+    def rank_plays(self, dice: Dice, ply: int = 0, evaluator: Evaluator | None = None,
                    filtered: bool | None = None) -> RankedPlays:
         """Every legal play with its equity, best first (see :func:`backgammon.nn.rank_plays`):
         a list of :class:`~backgammon.RankedPlay` that shows as a table."""
@@ -446,7 +447,7 @@ class Position:
         from backgammon.nn import rank_plays
         return RankedPlays(rank_plays(self, dice, ply, evaluator, filtered))
 
-    def best_play(self, dice: Dice, ply: int = 0, evaluator: Any = None,
+    def best_play(self, dice: Dice, ply: int = 0, evaluator: Evaluator | None = None,
                   filtered: bool | None = None) -> Play:
         """The nets' best play of ``dice`` (see :func:`backgammon.nn.rank_plays`;
         at ply 2 with gnubg-style move filters unless ``filtered=False``)."""

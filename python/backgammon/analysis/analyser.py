@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -75,6 +75,9 @@ from backgammon.analysis.decisions import (CLOSE_CUBE, OPENING_ROLLS, OPENING_WE
                                            ROLLS, SKILL_THRESHOLDS, XG_CLOSE_CUBE, Decision,
                                            GameEnd, Roll, luck_label, skill_of, xg_of)
 from backgammon.analysis.report import Analysis
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["analyse", "default_evaluator"]
 
@@ -136,7 +139,7 @@ def default_evaluator() -> Any:
 class Valuer:
     """Values positions for analysis with an evaluator at a ply."""
 
-    def __init__(self, evaluator: Any, ply: int) -> None:
+    def __init__(self, evaluator: Evaluator | None, ply: int) -> None:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 2:
             raise BackgammonError(f"ply is 0, 1 or 2, got {ply!r}")
         if evaluator is None:
@@ -459,8 +462,8 @@ def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
     return (("very bad", limits[2]), ("bad", limits[1]), ("doubtful", limits[0]))
 
 
-def analyse(match: Any, ply: int | None = None, cube: bool = True, evaluator: Any = None, *,
-            thresholds: Any = (0.03, 0.06, 0.12), workers: int | None = None) -> Analysis:
+def analyse(match: Any, ply: int | None = None, cube: bool = True,
+            evaluator: Evaluator | None = None, *, thresholds: Any = (0.03, 0.06, 0.12), workers: int | None = None) -> Analysis:
     """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`,
     a list of games or a record file read by :func:`backgammon.formats.read_record`
     (its names kept, money sessions too), with ``evaluator`` (default: the bundled

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from backgammon.analysis.analyser import (DEFAULT_PLY, Valuer, decision_context,
                                           games_of, is_nets, play_text, taker_choice)
 from backgammon.errors import BackgammonError, InvalidSetupError
 from backgammon.game import Game, Phase
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["JudgedDecision", "Judgement", "judge"]
 
@@ -243,7 +246,7 @@ class _Judge:
                                        None if ctx.score is None else loss * ctx.scale))
 
 
-def judge(bot: Any, games: Any, ply: int | None = None, evaluator: Any = None, *,
+def judge(bot: Any, games: Any, ply: int | None = None, evaluator: Evaluator | None = None, *,
           players: tuple[int, ...] = (0, 1)) -> Judgement:
     """Ask ``bot`` every decision of ``games`` and value its answers as the analysis does.
 

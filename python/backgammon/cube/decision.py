@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from backgammon.errors import BackgammonError, GameOverError, IllegalActionError
 from backgammon.game import Game, Phase
 from backgammon.position import Position
 from backgammon._show import shown
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["CubeDecision", "EvaluatorCubePolicy", "PipCountCubePolicy", "cube_decision"]
 
@@ -337,7 +340,8 @@ class CubeDecision:
 
 
 
-def cube_decision(game_or_position: Game | Position, ply: int = 0, evaluator: Any = None, *,
+def cube_decision(game_or_position: Game | Position, ply: int = 0,
+                  evaluator: Evaluator | None = None, *,
                   cube: int = 1, owner: str = "centred", score: tuple[int, int] | None = None,
                   post_crawford: bool = False, rules: Any = None,
                   x: float | None = None) -> CubeDecision:
@@ -428,7 +432,7 @@ class EvaluatorCubePolicy(_CubePolicy):
     """
 
     ply: int = 0
-    evaluator: Any = None
+    evaluator: Evaluator | None = None
 
     def decision(self, game: Game) -> CubeDecision:
         return cube_decision(game, self.ply, self.evaluator)

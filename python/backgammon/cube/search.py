@@ -38,7 +38,7 @@ money play, match winning chances in match play.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from backgammon.cube import met
 from backgammon.errors import BackgammonError
 from backgammon.nn import search_screen
 from backgammon.rules import Rules
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["CubeState", "CubeValues", "decision_values", "efficiencies", "leaf_values",
            "position_values"]
@@ -175,7 +178,7 @@ def _flip(p: np.ndarray) -> np.ndarray:
     return np.stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
 
 
-def _search(evaluator: Any, boards: np.ndarray, states: list[CubeState], ply: int, top: bool,
+def _search(evaluator: Evaluator, boards: np.ndarray, states: list[CubeState], ply: int, top: bool,
             chances: np.ndarray | None, x: float | None,
             static: Chances) -> tuple[np.ndarray, np.ndarray]:
     """((m, len(states)) values in points or MWC, (m, 5) cubeless chances) of
@@ -231,7 +234,7 @@ def _search(evaluator: Any, boards: np.ndarray, states: list[CubeState], ply: in
     return decided, out_chances
 
 
-def _checked(evaluator: Any, boards: Any, ply: int) -> np.ndarray:
+def _checked(evaluator: Evaluator, boards: Any, ply: int) -> np.ndarray:
     if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or not 0 <= ply <= 2:
         raise BackgammonError(f"ply is 0, 1 or 2, got {ply!r}")
     if ply and not hasattr(evaluator, "_nets"):
@@ -242,7 +245,7 @@ def _checked(evaluator: Any, boards: Any, ply: int) -> np.ndarray:
     return arr
 
 
-def _static(evaluator: Any) -> Chances:
+def _static(evaluator: Evaluator) -> Chances:
     """``evaluator.evaluate_batch`` with its answer checked."""
     def chances(boards: np.ndarray) -> np.ndarray:
         out = np.asarray(evaluator.evaluate_batch(boards), np.float32)
@@ -263,7 +266,7 @@ class CubeValues(NamedTuple):
     chances: tuple[float, float, float, float, float]
 
 
-def position_values(evaluator: Any, boards: Any, state: CubeState, ply: int, *,
+def position_values(evaluator: Evaluator, boards: Any, state: CubeState, ply: int, *,
                     x: float | None = None, static: Chances | None = None) -> np.ndarray:
     """The native cubeful value of each board for its player on roll, whose
     cube action at the board counts (gnubg's value of a position after a
@@ -280,7 +283,7 @@ def position_values(evaluator: Any, boards: Any, state: CubeState, ply: int, *,
     return points / state.cube if state.score is None else points
 
 
-def decision_values(evaluator: Any, board: Any, state: CubeState, ply: int, *,
+def decision_values(evaluator: Evaluator, board: Any, state: CubeState, ply: int, *,
                     x: float | None = None, static: Chances | None = None) -> CubeValues:
     """The cube decision of one board's player on roll, searched ``ply`` deep
     with the cube at every node below the top: no double, double, take and

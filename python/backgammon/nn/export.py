@@ -42,13 +42,16 @@ rounding (tested on the bundled nets).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
 from backgammon import _bgcore
 from backgammon._show import shown
 from backgammon.errors import InvalidPositionError, InvalidWeightsError
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 NETS = ("contact", "race", "crashed")
 INPUTS = {1: 204, 2: 224, 3: 238, 4: 248}   # inputs of each encoding (docs/nn.md)
@@ -103,7 +106,7 @@ class NumpyNets:
                     f"{self.encoding} ({INPUTS[self.encoding]} inputs) and 5 outputs")
 
     @classmethod
-    def from_evaluator(cls, evaluator: Any) -> NumpyNets:
+    def from_evaluator(cls, evaluator: Evaluator) -> NumpyNets:
         """The nets of an :class:`~backgammon.Evaluator` (its pruning screen aside)."""
         from backgammon.nn import Evaluator
         if not isinstance(evaluator, Evaluator):

@@ -17,9 +17,12 @@ routes by ``BACKGAMMON_CORS_ORIGINS``, offline docs by ``BACKGAMMON_DOCS_ASSETS`
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from backgammon.errors import BackgammonError
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["StartupError", "create_app", "serve"]
 
@@ -29,7 +32,7 @@ class StartupError(BackgammonError):
     refuses writes, ...): one line that says why, before anything is served."""
 
 
-def create_app(database: str | None = None, *, evaluator: Any = None,
+def create_app(database: str | None = None, *, evaluator: Evaluator | None = None,
                keep_days: float | None = None, limits: Any = None,
                cors: tuple[str, ...] | None = None) -> Any:
     """The ASGI application on ``database`` (see :mod:`backgammon.server.app`)."""

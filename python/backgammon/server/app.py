@@ -25,11 +25,14 @@ import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from backgammon.server.games import GameService
 from backgammon.server.limits import Buckets, Limits
 from backgammon.server.store import open_store
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["create_app", "MAX_BODY", "MAX_UPLOAD", "MAX_QUERY", "MAX_SOCKETS",
            "MAX_SOCKETS_PER_GAME", "MAX_ROLLOUT_GAMES",
@@ -110,7 +113,7 @@ def docs_assets(path: str | None) -> str | None:
 
 # ---------------------------------------------------------------- the app
 
-def create_app(database: str | None = None, *, evaluator: Any = None,
+def create_app(database: str | None = None, *, evaluator: "Evaluator | None" = None,
                keep_days: float | None = None, limits: Limits | None = None,
                cors: Optional[tuple[str, ...]] = None) -> Any:
     """The service on ``database`` (default: ``$BACKGAMMON_DATABASE``, else SQLite

@@ -15,6 +15,7 @@ from backgammon.errors import BackgammonError, InvalidDiceError, InvalidPosition
 from backgammon.position import Position
 
 if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
     from backgammon.nn import Evaluation
 
 __all__ = ["cube_advice", "game_from_id", "id_score", "move_response", "position_from_query",
@@ -112,7 +113,7 @@ def _mwc_after(p: Evaluation, away: int, opp: int) -> float:
 
 
 def ranked(position: Position, dice: tuple[int, int], score: tuple[int, int] | None,
-           ply: int, evaluator: Any = None) -> list[tuple[Any, float]]:
+           ply: int, evaluator: Evaluator | None = None) -> list[tuple[Any, float]]:
     """Every legal play with its value (money: cubeless equity; match:
     cubeless match winning chance), best first."""
     from backgammon.nn import rank_plays
@@ -124,7 +125,7 @@ def ranked(position: Position, dice: tuple[int, int], score: tuple[int, int] | N
 
 
 def move_response(position: Position, dice: tuple[int, int], score: tuple[int, int] | None,
-                  ply: int, evaluator: Any = None) -> dict[str, Any]:
+                  ply: int, evaluator: Evaluator | None = None) -> dict[str, Any]:
     """wildbg's MoveResponse: ``{"moves": [{"play": [{"from", "to"}...],
     "probabilities": {...}}, ...]}``, best first; a roll that cannot move gives
     one move with an empty ``play``."""
@@ -135,7 +136,7 @@ def move_response(position: Position, dice: tuple[int, int], score: tuple[int, i
 
 def cube_advice(position: Position, score: tuple[int, int] | None, ply: int, *,
                 cube: int = 1, owner: str = "centred", post_crawford: bool = False,
-                evaluator: Any = None) -> Any:
+                evaluator: Evaluator | None = None) -> Any:
     from backgammon.cube import cube_decision
     return cube_decision(position, ply, evaluator, cube=cube, owner=owner, score=score,
                          post_crawford=post_crawford)

@@ -20,13 +20,16 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from backgammon.errors import (BackgammonError, IllegalActionError, InvalidSetupError)
 from backgammon.game import Action, Game, Phase
 from backgammon.match import Match
 from backgammon.rules import Rules
 from backgammon.server.store import Conflict, Store
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["ACTIONS", "Forbidden", "GameService", "NotFound", "SeqMismatch"]
 
@@ -170,7 +173,7 @@ def _advance(live: _Live) -> None:
 class GameService:
     """The games of one store, rebuilt on demand and cached in this process."""
 
-    def __init__(self, store: Store, evaluator: Any = None) -> None:
+    def __init__(self, store: Store, evaluator: Evaluator | None = None) -> None:
         self.store = store
         self.evaluator = evaluator
         self._cache: OrderedDict[str, _Live] = OrderedDict()

@@ -40,7 +40,7 @@ import time
 from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Collection, Iterable, Union
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Union
 
 import numpy as np
 
@@ -50,6 +50,9 @@ from backgammon.nn._npz import read_npz
 from backgammon.errors import TrainingDataError
 from backgammon.position import Position
 from backgammon.rollout.engine import MAX_GAMES, estimate
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["TargetSet", "read_targets", "target_files", "sample_positions", "rollout_targets",
            "make_targets", "ply_targets", "net_class", "NET_CLASSES", "is_backgame", "is_blitz",
@@ -328,7 +331,7 @@ def _wanted(board: bytes, wanted: frozenset[str] | None) -> bool:
         ("trailing" in wanted and is_trailing(board))
 
 
-def sample_positions(n: int, *, seed: int, evaluator: Any = None, explore: float = 0.1,
+def sample_positions(n: int, *, seed: int, evaluator: Evaluator | None = None, explore: float = 0.1,
                      varied: float = 0.3, keep: float = 0.2,
                      classes: Collection[str] | None = None, siblings: int = 0) -> np.ndarray:
     """``n`` positions (int8 ``(n, 26)``, before the roll, the player on roll's
@@ -437,7 +440,8 @@ def _one_target(board: bytes, seed: int, games: int, truncate: int, nets: Any,
 
 
 def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int | None = 12,
-                    evaluator: Any = None, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+                    evaluator: Evaluator | None = None,
+                    workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Rolled-out chances of each board: ``(targets (n, 5) float32, stderr (n,)
     float32)``.  Each board is played ``games`` times by the nets (a multiple
     of 36: every first roll equally often), games still going after
@@ -474,7 +478,7 @@ def rollout_targets(boards: Any, *, seed: int, games: int = 324, truncate: int |
     return targets, stderr
 
 
-def ply_targets(boards: Any, ply: int, *, evaluator: Any = None,
+def ply_targets(boards: Any, ply: int, *, evaluator: Evaluator | None = None,
                 filtered: bool = False) -> np.ndarray:
     """The nets' own chances of each board at ``ply`` 0, 1 or 2: targets from
     the current nets, ``(n, 5)`` float32.  At ply 0 the nets' evaluation
@@ -509,7 +513,7 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
                  chunk_positions: int = 1000, games: int = 324, truncate: int | None = 12,
                  ply: int | None = None, filtered: bool = False, explore: float = 0.1,
                  varied: float = 0.3, keep: float = 0.2, classes: Collection[str] | None = None,
-                 siblings: int = 0, evaluator: Any = None, workers: int = 1,
+                 siblings: int = 0, evaluator: Evaluator | None = None, workers: int = 1,
                  executor: Executor | None = None, log: Any = None) -> list[Path]:
     """Makes the missing chunk files ``out/chunk-NNNNNN.npz`` of ``chunks``:
     chunk ``c`` samples ``chunk_positions`` positions with seed ``(seed, c)``
@@ -578,7 +582,7 @@ def _check_executor(executor: Any) -> None:
 
 def _make_chunk(c: int, *, seed: int, chunk_positions: int, games: int, truncate: int | None,
                 ply: int | None, filtered: bool, explore: float, varied: float, keep: float,
-                classes: Collection[str] | None, siblings: int, evaluator: Any,
+                classes: Collection[str] | None, siblings: int, evaluator: Evaluator,
                 workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """Chunk ``c`` of :func:`make_targets`: boards, targets, stderr and meta."""
     ev = evaluator
@@ -632,7 +636,7 @@ def _ply_method(ply: int, filtered: bool) -> str:
 
 
 def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1,
-                    filtered: bool = False, evaluator: Any = None,
+                    filtered: bool = False, evaluator: Evaluator | None = None,
                     executor: Executor | None = None, log: Any = None) -> list[Path]:
     """Writes ``out/NAME`` for every chunk file ``NAME`` of ``source`` not yet
     there: the same positions with new targets, the nets' own evaluation at
@@ -697,7 +701,7 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
     return sorted(written)
 
 
-def _timed_ply_targets(boards: np.ndarray, ply: int, evaluator: Any,
+def _timed_ply_targets(boards: np.ndarray, ply: int, evaluator: Evaluator,
                        filtered: bool) -> tuple[np.ndarray, float]:
     start = time.time()
     return ply_targets(boards, ply, evaluator=evaluator, filtered=filtered), time.time() - start

@@ -5,7 +5,7 @@
 import inspect
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator, Literal, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Optional
 
 from fastapi import Depends, FastAPI, Query
 
@@ -14,6 +14,9 @@ from backgammon.server import engine
 from backgammon.server.errors import Busy
 from backgammon.server.limits import Limits
 from backgammon.server.models import ErrorMessage, EvalResponse, MoveResponse
+
+if TYPE_CHECKING:
+    from backgammon.nn.evaluator import Evaluator
 
 __all__ = ["add_routes", "points_dependency"]
 
@@ -34,7 +37,7 @@ def points_dependency() -> Any:
     return points
 
 
-def add_routes(app: FastAPI, evaluator: Any, limits: Limits) -> None:
+def add_routes(app: FastAPI, evaluator: "Evaluator | None", limits: Limits) -> None:
     """``/move``, ``/eval`` and ``/cube`` on ``app``, evaluated by ``evaluator``."""
     deep = threading.BoundedSemaphore(limits.deep_searches)   # ply >= 1 engine work at once
 
