@@ -260,22 +260,36 @@ __attribute__((target("avx2"))) static inline int32_t bg_q_hsum_avx2(__m256i s)
     return bg_q_hsum_sse2(q);
 }
 
-/* Four rows at a time: each load of h serves four rows. */
+/* The eight sums of s[0..7] in one vector, in order: pairwise horizontal adds,
+ * then the two 128-bit halves added. */
+__attribute__((target("avx2"))) static inline __m256i bg_q_hsum8_avx2(const __m256i *s)
+{
+    __m256i a = _mm256_hadd_epi32(s[0], s[1]), b = _mm256_hadd_epi32(s[2], s[3]);
+    __m256i c = _mm256_hadd_epi32(s[4], s[5]), d = _mm256_hadd_epi32(s[6], s[7]);
+    a = _mm256_hadd_epi32(a, b);     /* lanes: rows 0-3 (low half), 0-3 (high half) */
+    c = _mm256_hadd_epi32(c, d);     /* rows 4-7 likewise */
+    return _mm256_add_epi32(_mm256_permute2x128_si256(a, c, 0x20),
+                            _mm256_permute2x128_si256(a, c, 0x31));
+}
+
+/* Eight rows at a time (each load of h serves eight rows, and one vector
+ * reduction ends them), then the rows left one by one. */
 #define BG_Q_DENSE_X86(NAME, TARGET, MAC)                                                   \
     __attribute__((target(TARGET))) static void NAME(const int16_t *w, int rows, int hpad,  \
                                                       const int16_t *h, int32_t *u)          \
     {                                                                                       \
         int r, j, q;                                                                        \
-        for (r = 0; r + 4 <= rows; r += 4) {                                                \
-            __m256i s[4];                                                                   \
-            for (q = 0; q < 4; q++) s[q] = _mm256_setzero_si256();                          \
+        for (r = 0; r + 8 <= rows; r += 8) {                                                \
+            __m256i s[8];                                                                   \
+            const int16_t *wr = w + (size_t)r * hpad;                                       \
+            for (q = 0; q < 8; q++) s[q] = _mm256_setzero_si256();                          \
             for (j = 0; j < hpad; j += 16) {                                                \
                 __m256i x = _mm256_loadu_si256((const __m256i *)(h + j));                   \
-                for (q = 0; q < 4; q++)                                                     \
+                for (q = 0; q < 8; q++)                                                     \
                     s[q] = MAC(s[q], _mm256_loadu_si256(                                    \
-                        (const __m256i *)(w + (size_t)(r + q) * hpad + j)), x);             \
+                        (const __m256i *)(wr + (size_t)q * hpad + j)), x);                  \
             }                                                                               \
-            for (q = 0; q < 4; q++) u[r + q] = bg_q_hsum_avx2(s[q]);                        \
+            _mm256_storeu_si256((__m256i *)(u + r), bg_q_hsum8_avx2(s));                    \
         }                                                                                   \
         for (; r < rows; r++) {                                                             \
             __m256i s0 = _mm256_setzero_si256();                                            \
