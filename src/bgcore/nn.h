@@ -55,7 +55,8 @@
 #define BG_NN_HBUF (BG_NN_MAXH + BG_NN_MAXMID)   /* activations of both hidden layers */
 #define BG_NN_NPTS_DELTA (26 * 8 + 2 + BG_NN_MAXFEAT + 4)   /* inputs a candidate may change, + slack
                                                               (encoding 6: 26 x 2 + 4 + 44 at most) */
-#define BG_NN_ENCODING 1       /* the encoding of the bundled nets (docs/nn.md) */
+#define BG_NN_ENCODING 1       /* the env's "net" observation: encoding 1, the inputs of the fast
+                                  nets and the screen (the default nets read 4, which extends it) */
 #define BG_NN_ENCODING_MAX 6   /* encodings this core runs: 1 to 6 (5: nn/feat5.h, 6: nn/feat6.h) */
 #define BG_NN_SOFT 0           /* the soft sigmoid below */
 #define BG_NN_CRELU 1          /* the clipped ReLU min(max(x, 0), 1) */

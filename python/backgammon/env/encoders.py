@@ -21,7 +21,9 @@ from backgammon._show import shown
 from backgammon.errors import InvalidSetupError
 
 NET_ENCODING: int = _bgcore.NET_ENCODING
-"""The version of the bundled nets' input encoding (``docs/nn.md``)."""
+"""The input encoding of the ``"net"`` observation: encoding 1 (``docs/nn.md``), the
+inputs of the fast nets and of the screen; the default nets read encoding 4, which
+extends it with more features."""
 
 _KINDS = {"tesauro": "tesauro", "openspiel": "openspiel", "pgx": "pgx", "net": "net",
           f"net-v{NET_ENCODING}": "net"}
@@ -72,8 +74,8 @@ def encode(boards: Any, kind: str = "tesauro", dice: Iterable[Any] | None = None
 
     ``kind``: ``"tesauro"`` (198), ``"openspiel"`` (200, equal to OpenSpiel's
     ``observation_tensor`` of the player on roll), ``"pgx"`` (34, Pgx's
-    observation), ``"net"`` / ``f"net-v{NET_ENCODING}"`` (the bundled nets'
-    inputs).  ``dice``: one ``(d1, d2)`` per board (``(0, 0)``: not rolled),
+    observation), ``"net"`` / ``f"net-v{NET_ENCODING}"`` (encoding 1 of
+    docs/nn.md: the fast nets' inputs).  ``dice``: one ``(d1, d2)`` per board (``(0, 0)``: not rolled),
     used by openspiel and pgx.  ``player``: the seat (0 or 1, one or one per
     board) of the player on roll, which orients tesauro and openspiel
     (seat 0 is Tesauro's first side and OpenSpiel's X); default 0.
