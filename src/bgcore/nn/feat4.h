@@ -43,19 +43,29 @@ static inline void bg_nn4_init(const bg_bearoff *db)
     bg_nn4_mean_first = db->mean_first;
 }
 
+/* One side's checkers c[1..25] (its numbering, 25 = bar) gathered home as the
+ * race inputs see them: how many (n), how many outside the home board, the
+ * crossovers to bring those home; returns the one-sided database's index of the
+ * home board with every outside checker put on the 6-point (encoding 6 shares it). */
+static inline int bg_nn4_gather(const int *c, int *n, int *outside, int *cross)
+{
+    int8_t home[6];
+    int p;
+    *n = *outside = *cross = 0;
+    for (p = 1; p <= 6; p++) { home[p - 1] = (int8_t)c[p]; *n += c[p]; }
+    for (p = 7; p <= 25; p++) {
+        *outside += c[p];
+        *cross += c[p] * (p == 25 ? 4 : (p - 1) / 6);
+    }
+    *n += *outside;
+    home[5] = (int8_t)(home[5] + *outside);
+    return bg_bearoff_index(home);
+}
+
 /* The five inputs of one side from its checkers c[1..25] (its numbering, 25 = bar). */
 static inline void bg_nn4_side(const int *c, float *f)
 {
-    int8_t home[6];
-    int p, n = 0, outside = 0, cross = 0, idx;
-    for (p = 1; p <= 6; p++) { home[p - 1] = (int8_t)c[p]; n += c[p]; }
-    for (p = 7; p <= 25; p++) {
-        outside += c[p];
-        cross += c[p] * (p == 25 ? 4 : (p - 1) / 6);
-    }
-    n += outside;
-    home[5] = (int8_t)(home[5] + outside);
-    idx = bg_bearoff_index(home);
+    int n, outside, cross, idx = bg_nn4_gather(c, &n, &outside, &cross);
     f[0] = n < BG_MAXCHK ? 1.0f : 0.0f;
     f[1] = (float)cross * 0.1f;
     f[2] = (float)outside * (1.0f / 15.0f);

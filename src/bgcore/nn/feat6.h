@@ -53,16 +53,7 @@ static inline int bg_nn6_clamp(int v, int lo, int hi)
  * numbering, 25 = bar), as encoding 4 measures them. */
 static inline void bg_nn6_race_side(const int *c, float *f)
 {
-    int8_t home[6];
-    int p, n = 0, outside = 0, cross = 0, idx;
-    for (p = 1; p <= 6; p++) { home[p - 1] = (int8_t)c[p]; n += c[p]; }
-    for (p = 7; p <= 25; p++) {
-        outside += c[p];
-        cross += c[p] * (p == 25 ? 4 : (p - 1) / 6);
-    }
-    n += outside;
-    home[5] = (int8_t)(home[5] + outside);
-    idx = bg_bearoff_index(home);
+    int n, outside, cross, idx = bg_nn4_gather(c, &n, &outside, &cross);
     f[0] = (float)(cross < 40 ? cross : 40);
     /* rounded half up (the means are positive) */
     f[1] = (float)(1 + bg_nn6_clamp((int)(4.0f * bg_nn4_mean[idx] + 0.5f), 0, 79));
