@@ -39,8 +39,8 @@ def session():
 
 
 def test_handshake_and_moves(session):
-    out = session.send("ubgi", 5)
-    assert out[0] == "id name backgammon" and out[-1] == "ubgiok"
+    out = session.send("ubgi", 6)
+    assert out[0] == "id name backgammon" and "proto 0.2" in out and out[-1] == "ubgiok"
     assert session.send("isready") == ["readyok"]
     session.p.stdin.write(f"position fibs {OPENING_31}\n")
     # the nets' best 3-1 at the opening (README): 8/5 6/5
@@ -155,3 +155,73 @@ def test_draft_answers_from_the_engine():
     assert draft.handle("position fibs nonsense")[0] == ["sorry"]
     with pytest.raises(bg.BackgammonError):
         UbgiEngine(dialect="chess")
+
+
+# -- UBGI v0.2 (bgci's protocol): keys, bare position IDs, dice, go chequer/cube/turn ------
+
+def test_v02_keys_position_dice_and_go():
+    from backgammon.protocols.ubgi import UbgiEngine
+    e = UbgiEngine()
+    assert e.handle("keys")[0] == ["key engine.ply int 0..2 0 search depth (plies: 0, 1 or 2)"]
+    assert e.handle("get engine.ply")[0] == ["value engine.ply 0"]
+    assert e.handle("set engine.ply 1") == ([], False)
+    assert e.handle("get engine.ply")[0] == ["value engine.ply 1"]
+    # the opening by its bare GNU position ID: no double before the roll; 3-1 makes the 5
+    assert e.handle(f"position gnubgid {bg.Position.initial().position_id()}") == ([], False)
+    assert e.handle("go cube")[0] == ["bestcube nodouble"]
+    assert e.handle("go chequer")[0] == ["error bad_state missing dice: send 'dice D1 D2' first"]
+    assert e.handle("dice 3 1") == ([], False)
+    assert e.handle("go")[0] == e.handle("go chequer")[0] == ["bestmove 8/5 6/5"]
+    assert e.handle("go turn")[0] == ["bestturn cube=nodouble move=8/5 6/5"]
+    # a new position forgets the dice
+    e.handle(f"position gnubgid {bg.Position.initial().position_id()}")
+    assert e.handle("go")[0] == ["bestmove roll"]
+
+
+def test_v02_moves_name_the_bar_and_off_and_pass():
+    from backgammon.protocols.ubgi import UbgiEngine
+    from boards import board
+    e = UbgiEngine()
+
+    def best(pos, dice):
+        e.handle(f"position gnubgid {pos.position_id()}")
+        e.handle(f"dice {dice[0]} {dice[1]}")
+        return e.handle("go chequer")[0][0]
+
+    # on the bar against an open board: the play starts by entering
+    entering = board({25: 1, 6: 5, 8: 3, 13: 5, 24: 1}, {19: 5, 17: 3, 12: 5, 1: 2})
+    assert best(entering, (6, 5)).split()[1].startswith("bar/")
+    # a race at home: 6-5 bears two checkers off
+    home = board({1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2}, {24: 15})
+    assert best(home, (6, 5)) == "bestmove 6/off 5/off"
+    # on the bar against a closed board: nothing to play (RULES 5.4)
+    closed = board({25: 1, 6: 3, 8: 11}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3})
+    assert best(closed, (6, 6)) == "bestmove pass"
+
+
+def test_v02_errors_have_codes_and_change_nothing():
+    from backgammon.protocols.ubgi import UbgiEngine
+    e = UbgiEngine()
+    assert e.handle("go")[0] == ["error bad_state missing position: send 'position ...' first"]
+    assert e.handle("hello")[0] == ["error bad_command unknown command 'hello'"]
+    assert e.handle("set engine.ply 9")[0] == ["error bad_value engine.ply must_be 0..2"]
+    assert e.handle("set engine.hash 64")[0][0].startswith("error unsupported ")
+    assert e.handle("set engine.ply")[0][0].startswith("error bad_command ")
+    assert e.handle("dice 0 7")[0][0].startswith("error bad_value ")
+    assert e.handle("go sideways")[0][0].startswith("error bad_command ")
+    assert e.handle("position gnubgid notanid")[0][0].startswith("error bad_value ")
+    assert e.handle("get engine.ply")[0] == ["value engine.ply 0"]       # nothing changed
+    # the cube's question is asked before the roll: not when doubled
+    g = bg.Game.from_position(bg.Position.initial(), turn=0)
+    g.double()
+    e.handle(f"position xgid {g.xgid()}")
+    assert e.handle("go cube")[0][0].startswith("error bad_state ")
+    assert e.handle("go")[0] == ["bestmove take"]
+
+
+def test_the_module_examples_run():
+    import doctest
+
+    import backgammon.protocols.ubgi as ubgi
+    result = doctest.testmod(ubgi, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted >= 6

@@ -1,8 +1,8 @@
 """``backgammon ubgi``: a UCI-style text protocol over stdin and stdout.
 
-No public UBGI draft was found when this was written, so this is the
-protocol implemented, modelled on UCI.  One command per line; the engine
-answers only what is listed and never speaks unasked.
+Our dialect was modelled on UCI before any UBGI text was found; it now speaks
+UBGI v0.2 too (below).  One command per line; the engine answers only what is
+listed and never speaks unasked.
 
 ::
 
@@ -40,6 +40,26 @@ the ``id`` lines and ``readyok``) and anything not understood gets ``sorry``.
     >>> engine.handle("XGID=-b----E-C---eE---c-e----B-:0:0:1:65:0:0:0:0:10")[0]
     ['24/18 18/13']
 
+**UBGI v0.2** (the protocol of the ``bgci`` engine runner) is spoken by the
+default dialect as well: the handshake adds ``proto 0.2``; ``keys`` lists
+``key engine.ply int 0..2 0 search depth``, ``set engine.ply N`` and ``get
+engine.ply`` (``value engine.ply N``) set and read it; ``position gnubgid ID``
+takes a bare GNU position ID (the player on roll, money play, the cube in the
+middle) as well as ``POS:MATCH``; ``dice D1 D2`` gives the roll; ``go`` or ``go
+chequer`` answers ``bestmove`` with the play as single steps (``bar/22``,
+``6/off``, ``13/10 13/10`` for 13/10(2); ``pass`` when no checker can move), ``go
+cube`` ``bestcube double`` or ``bestcube nodouble`` before the roll, ``go turn``
+``bestturn cube=... move=...``; errors are ``error <code> <detail>``, the code
+``bad_command``, ``bad_value``, ``bad_state`` or ``unsupported``.
+
+    >>> engine = UbgiEngine()
+    >>> engine.handle("position gnubgid 4HPwATDgc/ABMA")[0], engine.handle("dice 3 1")[0]
+    ([], [])
+    >>> engine.handle("go chequer")[0], engine.handle("go cube")[0]
+    (['bestmove 8/5 6/5'], ['bestcube nodouble'])
+    >>> engine.handle("set engine.ply 7")[0]
+    ['error bad_value engine.ply must_be 0..2']
+
 The UBI draft of bgammon.org's author (November 2023, discussed on the
 bug-gnubg list) is not spoken: its text could not be found to follow.
 """
@@ -53,6 +73,15 @@ from backgammon.errors import BackgammonError
 from backgammon.game import Game, Phase
 
 _MAX_LINE = 4096
+_KEYS = ["key engine.ply int 0..2 0 search depth (plies: 0, 1 or 2)"]
+
+
+class _Refused(BackgammonError):
+    """A command refused with a UBGI v0.2 error code."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
 
 
 class UbgiEngine:
@@ -67,6 +96,7 @@ class UbgiEngine:
         if dialect not in ("uci", "draft"):
             raise BackgammonError(f"dialect is 'uci' or 'draft', got {dialect!r}")
         self.game: Game | None = None
+        self.dice: tuple[int, int] | None = None   # UBGI v0.2's ``dice``, for a game before its roll
         self.ply = 0
         self.bot = bot
         self.dialect = dialect
@@ -80,7 +110,7 @@ class UbgiEngine:
 
     def _handle(self, line: str) -> tuple[list[str], bool]:
         if len(line) > _MAX_LINE:
-            return [f"error a command has at most {_MAX_LINE} characters"], False
+            return [f"error bad_command a command has at most {_MAX_LINE} characters"], False
         words = line.split()
         if not words:
             return [], False
@@ -96,47 +126,80 @@ class UbgiEngine:
                        f"id version {__version__}"]
                 if self.dialect == "draft":
                     return ids + ["readyok"], False
-                return ids + ["option name ply type spin default 0 min 0 max 2", "ubgiok"], False
+                return ids + ["proto 0.2", "option name ply type spin default 0 min 0 max 2",
+                              "ubgiok"], False
             if cmd == "isready":
                 return ["readyok"], False
             if cmd == "stop":
                 return [], False
             if cmd == "newgame":
-                self.game = None
+                self.game, self.dice = None, None
                 return [], False
             if cmd == "setoption":
                 return self._setoption(rest), False
+            if cmd == "keys" and not rest:
+                return list(_KEYS), False
+            if cmd in ("set", "get"):
+                return self._key(cmd, rest), False
             if cmd == "position":
                 return self._position(rest), False
+            if cmd == "dice":
+                return self._dice(rest), False
             if cmd == "go":
-                return [self._go()], False
-            return [f"error unknown command {cmd!r}"], False
+                return [self._go(rest)], False
+            raise _Refused("bad_command", f"unknown command {cmd[:40]!r}")
+        except _Refused as e:
+            return [f"error {e.code} {' '.join(str(e).split())}"], False
         except BackgammonError as e:
-            return [f"error {' '.join(str(e).split())}"], False
+            return [f"error bad_value {' '.join(str(e).split())}"], False
+
+    def _key(self, cmd: str, rest: list[str]) -> list[str]:
+        """UBGI v0.2's ``set KEY VALUE`` and ``get KEY``."""
+        if len(rest) != (2 if cmd == "set" else 1):
+            raise _Refused("bad_command", f"expected: {cmd} <key>{' <value>' if cmd == 'set' else ''}")
+        if rest[0] != "engine.ply":
+            raise _Refused("unsupported", f"key {rest[0][:40]!r} (keys: engine.ply)")
+        if cmd == "get":
+            return [f"value engine.ply {self.ply}"]
+        if rest[1] not in ("0", "1", "2"):
+            raise _Refused("bad_value", "engine.ply must_be 0..2")
+        self.ply = int(rest[1])
+        return []
+
+    def _dice(self, rest: list[str]) -> list[str]:
+        """UBGI v0.2's ``dice D1 D2``: the roll of the position's player on roll."""
+        if len(rest) != 2 or not all(r in ("1", "2", "3", "4", "5", "6") for r in rest):
+            raise _Refused("bad_value", "dice are two numbers from 1 to 6")
+        self.dice = (int(rest[0]), int(rest[1]))
+        return []
 
     def _setoption(self, rest: list[str]) -> list[str]:
         if len(rest) != 4 or rest[0] != "name" or rest[2] != "value" or rest[1].lower() != "ply":
-            return ["error setoption takes 'name ply value N'"]
+            raise _Refused("bad_command", "setoption takes 'name ply value N'")
         if rest[3] not in ("0", "1", "2"):
-            return [f"error ply is 0, 1 or 2, got {rest[3]!r}"]
+            raise _Refused("bad_value", f"ply is 0, 1 or 2, got {rest[3][:20]!r}")
         self.ply = int(rest[3])
         return []
 
     def _position(self, rest: list[str]) -> list[str]:
         if len(rest) != 2:
-            return ["error position takes 'fibs BOARD', 'xgid XGID' or 'gnubgid ID'"]
+            raise _Refused("bad_command", "position takes 'fibs BOARD', 'xgid XGID' or 'gnubgid ID'")
         kind, text = rest
         if kind == "fibs":
             game = Game.from_fibs_board(text)
         elif kind == "xgid":
             game = Game.from_xgid(text)
+        elif kind == "gnubgid" and ":" not in text:   # a bare position ID (UBGI v0.2)
+            from backgammon.position import Position
+            game = Game.from_position(Position.from_position_id(text))
         elif kind == "gnubgid":
             game = Game.from_gnubg_id(text)
         else:
-            return [f"error unknown position kind {kind!r}: fibs, xgid or gnubgid"]
+            raise _Refused("unsupported", f"position kind {kind[:20]!r}: fibs, xgid or gnubgid")
         if game.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
-            return [f"error no decision to make in this position (phase {game.phase.value})"]
-        self.game = game
+            raise _Refused("bad_state", f"no decision to make in this position "
+                                        f"(phase {game.phase.value})")
+        self.game, self.dice = game, None
         return []
 
     def _bare(self, text: str) -> str:
@@ -148,10 +211,38 @@ class UbgiEngine:
             return decide(game, self.ply, self.bot)
         return " ".join(f"{a}/{b}" for a, b in choose(game, self.ply, self.bot).moves)
 
-    def _go(self) -> str:
+    def _go(self, rest: list[str]) -> str:
+        """``go`` (the decision of the game's phase; with ``dice`` given before the
+        roll, the play), and UBGI v0.2's ``go chequer``, ``go cube``, ``go turn``."""
+        if len(rest) > 1 or (rest and rest[0] not in ("chequer", "cube", "turn")):
+            raise _Refused("bad_command", "go takes nothing, 'chequer', 'cube' or 'turn'")
         if self.game is None:
-            return "error no position: send 'position ...' first"
+            raise _Refused("bad_state", "missing position: send 'position ...' first")
+        kind = rest[0] if rest else ""
+        if kind == "cube" or (kind == "turn"):
+            if self.game.phase is not Phase.ROLL:
+                raise _Refused("bad_state", f"go {kind} is asked before the roll "
+                                            f"(this game is at {self.game.phase.value})")
+            cube = "double" if decide(self.game, self.ply, self.bot) == "double" else "nodouble"
+            if kind == "cube":
+                return f"bestcube {cube}"
+            return f"bestturn cube={cube} move={steps(self._rolled(), self.ply, self.bot)}"
+        if kind == "chequer" or (self.dice is not None and self.game.phase is Phase.ROLL):
+            return f"bestmove {steps(self._rolled(), self.ply, self.bot)}"
         return f"bestmove {decide(self.game, self.ply, self.bot)}"
+
+    def _rolled(self) -> Game:
+        """The game with its dice: its own when it has them, else ``dice``'s."""
+        assert self.game is not None
+        if self.game.phase is Phase.MOVE:
+            return self.game
+        if self.game.phase is not Phase.ROLL or self.dice is None:
+            raise _Refused("bad_state", "missing dice: send 'dice D1 D2' first"
+                           if self.game.phase is Phase.ROLL else
+                           f"no play to choose (this game is at {self.game.phase.value})")
+        game = self.game.copy()
+        game.roll(self.dice)
+        return game
 
 
 def choose(game: Game, ply: int = 0, bot: Any = None) -> Any:
@@ -161,6 +252,14 @@ def choose(game: Game, ply: int = 0, bot: Any = None) -> Any:
         from backgammon.env.bots import choose_with
         return choose_with(bot, game.position, game.dice, game.turn)
     return game.position.best_play(game.dice, ply=ply)
+
+
+def steps(game: Game, ply: int = 0, bot: Any = None) -> str:
+    """The play for ``game`` as UBGI v0.2 writes it: single steps ``from/to``, the
+    bar ``bar`` and off ``off`` (``bar/22 6/off``), ``pass`` when no checker can move."""
+    moves = choose(game, ply, bot).moves
+    name = {25: "bar", 0: "off"}
+    return " ".join(f"{name.get(a, a)}/{name.get(b, b)}" for a, b in moves) or "pass"
 
 
 def decide(game: Game, ply: int = 0, bot: Any = None) -> str:
