@@ -99,6 +99,24 @@ static inline int bg_nn3_dshots(uint32_t ymask, int ybar, uint32_t closed, uint3
     return n;
 }
 
+/* The pips X must move to take every checker past Y's rearmost checker
+ * (brk_x), and the same of Y (brk_y); both 0 when either side has no
+ * checker on the board.  rear_x and rear_y: each side's rearmost point in its
+ * own numbering (bar 25).  Branch-free sums, which the compiler vectorises. */
+static inline void bg_nn3_break(const int8_t *b, int rear_x, int rear_y, int *brk_x, int *brk_y)
+{
+    int p, r, x = 0, y = 0;
+    if (rear_x && rear_y) {
+        r = 25 - rear_y;                     /* Y's rearmost in our numbering (its bar: 0) */
+        for (p = r + 1; p <= 25; p++) x += (p - r) * (b[p] > 0 ? b[p] : 0);
+        r = 25 - rear_x;                     /* ours in its numbering (our bar: 0) */
+        for (p = r + 1; p <= 25; p++)        /* its point p is our 25 - p (its bar, 25: our 0) */
+            y += (p - r) * (b[25 - p] < 0 ? -b[25 - p] : 0);
+    }
+    *brk_x = x;
+    *brk_y = y;
+}
+
 /* The 14 features of encoding 3 of board b (the side on roll, then the
  * opponent) from its scan. */
 static inline void bg_nn3_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
@@ -109,7 +127,7 @@ static inline void bg_nn3_features(const int8_t *b, const bg_nn_scan_t *s, float
     int ky = bg_popcount(s->opp_made & 0x1F80000u);     /* Y's, our 19..24 */
     int rear_x = s->own ? bg_highbit(s->own) : 0;       /* our numbering, 25 = bar */
     int rear_y = s->opp ? bg_highbit(s->opp) : 0;       /* its numbering */
-    int p, brk_x = 0, brk_y = 0, c;
+    int brk_x, brk_y, c;
     c = bg_nn3_contain(s->own_made);
     f[0] = (float)c * (1.0f / 36.0f);
     f[1] = f[0] * f[0];
@@ -120,15 +138,7 @@ static inline void bg_nn3_features(const int8_t *b, const bg_nn_scan_t *s, float
     f[3] = bar_x >= 2 ? 1.0f - (float)((6 - ky) * (6 - ky)) * (1.0f / 36.0f) : 0.0f;
     g[2] = bar_y ? (float)(kx * kx) * (1.0f / 36.0f) : 0.0f;
     g[3] = bar_y >= 2 ? 1.0f - (float)((6 - kx) * (6 - kx)) * (1.0f / 36.0f) : 0.0f;
-    if (rear_x && rear_y) {
-        int r = 25 - rear_y;                 /* Y's rearmost in our numbering (its bar: 0) */
-        for (p = r + 1; p <= 25; p++) if (b[p] > 0) brk_x += (p - r) * b[p];
-        r = 25 - rear_x;                     /* ours in its numbering (our bar: 0) */
-        for (p = r + 1; p <= 25; p++) {      /* its point p is our 25 - p; its bar our 0 */
-            int v = p == 25 ? b[0] : b[25 - p];
-            if (v < 0) brk_y += (p - r) * -v;
-        }
-    }
+    bg_nn3_break(b, rear_x, rear_y, &brk_x, &brk_y);
     f[4] = (float)brk_x * (1.0f / 150.0f);
     g[4] = (float)brk_y * (1.0f / 150.0f);
     f[5] = (float)rear_x * (1.0f / 25.0f);

@@ -41,16 +41,6 @@ static inline void bg_nn5_features(const bg_nn_scan_t *s, float *f)
     f[5] = (float)(r1 < BG_NN5_RUNMAX ? r1 : BG_NN5_RUNMAX);
 }
 
-/* The input of feature count k (0..5) at value v >= 1. */
-static inline int16_t bg_nn5_feature_input(int k, int v)
-{
-    static const int16_t base[6] = {BG_NN5_HITS, BG_NN5_ESCAPES, BG_NN5_RUN,
-                                    BG_NN5_FEAT_SIDE + BG_NN5_HITS,
-                                    BG_NN5_FEAT_SIDE + BG_NN5_ESCAPES,
-                                    BG_NN5_FEAT_SIDE + BG_NN5_RUN};
-    return (int16_t)(BG_NN5_RAW + base[k] + v - 1);
-}
-
 /* The input set by board cell i (0..25) holding v != 0 checkers. */
 static inline int16_t bg_nn5_cell_input(int i, int v)
 {
@@ -86,19 +76,6 @@ static inline int bg_nn5_encode_board(const int8_t *b, const bg_nn_scan_t *s, in
     return n;
 }
 
-/* The set inputs of board b (scanned as s), ascending, their values 1; f
- * receives the feature counts.  Returns how many. */
-static inline int bg_nn5_encode(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val,
-                                float *f)
-{
-    int i, n = bg_nn5_encode_board(b, s, idx), k;
-    bg_nn5_features(s, f);
-    for (k = 0; k < BG_NN_NFEAT5; k++)
-        if (f[k] != 0.0f) idx[n++] = bg_nn5_feature_input(k, (int)f[k]);
-    for (i = 0; i < n; i++) val[i] = 1.0f;
-    return n;
-}
-
 /* The cell and borne-off inputs that change from base b0 (scanned as s0)
  * to board e (scanned as es): (input, -1) for each unit cleared, (input,
  * +1) for each set (encoding 6 shares them).  Returns how many. */
@@ -124,21 +101,70 @@ static inline int bg_nn5_delta_board(const int8_t *b0, const bg_nn_scan_t *s0, c
     return n;
 }
 
-/* The inputs that change from base b0 (its feature counts bf, scanned as
- * s0) to board e (scanned as es, its counts into f): the board's, then the
- * feature counts'.  Returns how many. */
+/* Where a binary encoding (5 or 6) puts its feature counts, after both sides'
+ * board inputs: `per` counts a side, the side on roll's first, each one-hot
+ * over its values 1..max in a block starting at base[] within the side's
+ * `side` inputs (a count of 0 sets nothing). */
+typedef struct {
+    int per, side;
+    const int16_t *base;
+} bg_nn_counts;
+
+/* The input of count k (0 .. 2 per - 1) at value v >= 1. */
+static inline int16_t bg_nn_count_input(const bg_nn_counts *c, int k, int v)
+{
+    int s = k >= c->per;
+    return (int16_t)(BG_NN5_RAW + s * c->side + c->base[k - s * c->per] + v - 1);
+}
+
+/* The set inputs of board b (scanned as s) whose counts are f, ascending,
+ * their values 1.  Returns how many. */
+static inline int bg_nn_binary_encode(const bg_nn_counts *c, const int8_t *b,
+                                      const bg_nn_scan_t *s, const float *f, int16_t *idx,
+                                      float *val)
+{
+    int i, n = bg_nn5_encode_board(b, s, idx), k;
+    for (k = 0; k < 2 * c->per; k++)
+        if (f[k] != 0.0f) idx[n++] = bg_nn_count_input(c, k, (int)f[k]);
+    for (i = 0; i < n; i++) val[i] = 1.0f;
+    return n;
+}
+
+/* The inputs that change from base b0 (its counts bf, scanned as s0) to
+ * board e (its counts f, scanned as es): the board's, then the counts'.
+ * Returns how many. */
+static inline int bg_nn_binary_delta(const bg_nn_counts *c, const int8_t *b0,
+                                     const bg_nn_scan_t *s0, const float *bf, const int8_t *e,
+                                     const bg_nn_scan_t *es, const float *f, int16_t *idx,
+                                     float *val)
+{
+    int n = bg_nn5_delta_board(b0, s0, e, es, idx, val), k;
+    for (k = 0; k < 2 * c->per; k++) {
+        if (f[k] == bf[k]) continue;
+        if (bf[k] != 0.0f) { idx[n] = bg_nn_count_input(c, k, (int)bf[k]); val[n++] = -1.0f; }
+        if (f[k] != 0.0f) { idx[n] = bg_nn_count_input(c, k, (int)f[k]); val[n++] = 1.0f; }
+    }
+    return n;
+}
+
+static const int16_t bg_nn5_base[3] = {BG_NN5_HITS, BG_NN5_ESCAPES, BG_NN5_RUN};
+static const bg_nn_counts bg_nn5_counts = {3, BG_NN5_FEAT_SIDE, bg_nn5_base};
+
+/* The set inputs of board b (scanned as s); f receives the feature counts. */
+static inline int bg_nn5_encode(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val,
+                                float *f)
+{
+    bg_nn5_features(s, f);
+    return bg_nn_binary_encode(&bg_nn5_counts, b, s, f, idx, val);
+}
+
+/* The inputs that change from base b0 (its counts bf) to board e (its counts into f). */
 static inline int bg_nn5_delta(const int8_t *b0, const bg_nn_scan_t *s0, const float *bf,
                                const int8_t *e, const bg_nn_scan_t *es, float *f,
                                int16_t *idx, float *val)
 {
-    int n = bg_nn5_delta_board(b0, s0, e, es, idx, val), k;
     bg_nn5_features(es, f);
-    for (k = 0; k < BG_NN_NFEAT5; k++) {
-        if (f[k] == bf[k]) continue;
-        if (bf[k] != 0.0f) { idx[n] = bg_nn5_feature_input(k, (int)bf[k]); val[n++] = -1.0f; }
-        if (f[k] != 0.0f) { idx[n] = bg_nn5_feature_input(k, (int)f[k]); val[n++] = 1.0f; }
-    }
-    return n;
+    return bg_nn_binary_delta(&bg_nn5_counts, b0, s0, bf, e, es, f, idx, val);
 }
 
 #endif /* BGCORE_NN_FEAT5_H */

@@ -39,10 +39,10 @@
 #define BG_NN_NFEAT6 (2 * BG_NN6_PER_SIDE)
 #define BG_NN_NIN6 (BG_NN5_RAW + 2 * BG_NN6_FEAT_SIDE)
 
-/* The largest value of each count, and the first input of its block within a side's. */
-static const int16_t bg_nn6_max[BG_NN6_PER_SIDE] = {36, 36, 7, 36, 14, 60, 25, 36, 40, 80, 24};
+/* The first input of each count's block within a side's (the maxima above, summed). */
 static const int16_t bg_nn6_base[BG_NN6_PER_SIDE] = {0, 36, 72, 79, 115, 129, 189, 214, 250,
                                                      290, 370};
+static const bg_nn_counts bg_nn6_counts = {BG_NN6_PER_SIDE, BG_NN6_FEAT_SIDE, bg_nn6_base};
 
 static inline int bg_nn6_clamp(int v, int lo, int hi)
 {
@@ -66,7 +66,7 @@ static inline void bg_nn6_race_side(const int *c, float *f)
 static inline void bg_nn6_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
     float *g = f + BG_NN6_PER_SIDE;
-    int se[4], p, brk_x = 0, brk_y = 0;
+    int se[4], brk_x, brk_y;
     int bar_x = b[BG_BAR] > 0 ? b[BG_BAR] : 0, bar_y = b[0] < 0 ? -b[0] : 0;
     int kx = bg_popcount(s->own_made & 0x7Eu);          /* X's made home points */
     int ky = bg_popcount(s->opp_made & 0x1F80000u);     /* Y's, our 19..24 */
@@ -84,15 +84,7 @@ static inline void bg_nn6_features(const int8_t *b, const bg_nn_scan_t *s, float
     g[3] = (float)bg_nn3_contain(bg_nn_rev26(s->opp_made));
     f[4] = bar_x ? (float)(1 + ky + (bar_x >= 2 ? 7 : 0)) : 0.0f;
     g[4] = bar_y ? (float)(1 + kx + (bar_y >= 2 ? 7 : 0)) : 0.0f;
-    if (rear_x && rear_y) {
-        /* without branches (the compiler vectorises them): each side's checkers
-         * past the other's rearmost, weighted by how far past */
-        int r = 25 - rear_y;                 /* Y's rearmost in our numbering (its bar: 0) */
-        for (p = r + 1; p <= 25; p++) brk_x += (p - r) * (b[p] > 0 ? b[p] : 0);
-        r = 25 - rear_x;                     /* ours in its numbering (our bar: 0) */
-        for (p = r + 1; p <= 25; p++)        /* its point p is our 25 - p (its bar, 25: our 0) */
-            brk_y += (p - r) * (b[25 - p] < 0 ? -b[25 - p] : 0);
-    }
+    bg_nn3_break(b, rear_x, rear_y, &brk_x, &brk_y);
     f[5] = (float)bg_nn6_clamp((brk_x + 5) / 6, 0, 60);
     g[5] = (float)bg_nn6_clamp((brk_y + 5) / 6, 0, 60);
     f[6] = (float)rear_x;
@@ -109,40 +101,21 @@ static inline void bg_nn6_features(const int8_t *b, const bg_nn_scan_t *s, float
     }
 }
 
-/* The input of feature count k (0..21) at value v >= 1. */
-static inline int16_t bg_nn6_feature_input(int k, int v)
-{
-    int side = k >= BG_NN6_PER_SIDE, j = k - side * BG_NN6_PER_SIDE;
-    return (int16_t)(BG_NN5_RAW + side * BG_NN6_FEAT_SIDE + bg_nn6_base[j] + v - 1);
-}
-
-/* The set inputs of board b (scanned as s), ascending, their values 1; f
- * receives the feature counts.  Returns how many. */
+/* The set inputs of board b (scanned as s); f receives the feature counts. */
 static inline int bg_nn6_encode(const int8_t *b, const bg_nn_scan_t *s, int16_t *idx, float *val,
                                 float *f)
 {
-    int i, n = bg_nn5_encode_board(b, s, idx), k;
     bg_nn6_features(b, s, f);
-    for (k = 0; k < BG_NN_NFEAT6; k++)
-        if (f[k] != 0.0f) idx[n++] = bg_nn6_feature_input(k, (int)f[k]);
-    for (i = 0; i < n; i++) val[i] = 1.0f;
-    return n;
+    return bg_nn_binary_encode(&bg_nn6_counts, b, s, f, idx, val);
 }
 
-/* The inputs that change from base b0 (its feature counts bf, scanned as
- * s0) to board e (scanned as es, its counts into f), as bg_nn5_delta. */
+/* The inputs that change from base b0 (its counts bf) to board e (its counts into f). */
 static inline int bg_nn6_delta(const int8_t *b0, const bg_nn_scan_t *s0, const float *bf,
                                const int8_t *e, const bg_nn_scan_t *es, float *f,
                                int16_t *idx, float *val)
 {
-    int n = bg_nn5_delta_board(b0, s0, e, es, idx, val), k;
     bg_nn6_features(e, es, f);
-    for (k = 0; k < BG_NN_NFEAT6; k++) {
-        if (f[k] == bf[k]) continue;
-        if (bf[k] != 0.0f) { idx[n] = bg_nn6_feature_input(k, (int)bf[k]); val[n++] = -1.0f; }
-        if (f[k] != 0.0f) { idx[n] = bg_nn6_feature_input(k, (int)f[k]); val[n++] = 1.0f; }
-    }
-    return n;
+    return bg_nn_binary_delta(&bg_nn6_counts, b0, s0, bf, e, es, f, idx, val);
 }
 
 #endif /* BGCORE_NN_FEAT6_H */
