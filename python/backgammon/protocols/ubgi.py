@@ -161,9 +161,13 @@ class UbgiEngine:
             raise _Refused("unsupported", f"key {rest[0][:40]!r} (keys: engine.ply)")
         if cmd == "get":
             return [f"value engine.ply {self.ply}"]
-        if rest[1] not in ("0", "1", "2"):
-            raise _Refused("bad_value", "engine.ply must_be 0..2")
-        self.ply = int(rest[1])
+        return self._set_ply(rest[1], "engine.ply must_be 0..2")
+
+    def _set_ply(self, text: str, refusal: str) -> list[str]:
+        """The search depth from ``text`` (0, 1 or 2), else ``refusal`` as bad_value."""
+        if text not in ("0", "1", "2"):
+            raise _Refused("bad_value", refusal)
+        self.ply = int(text)
         return []
 
     def _dice(self, rest: list[str]) -> list[str]:
@@ -176,10 +180,7 @@ class UbgiEngine:
     def _setoption(self, rest: list[str]) -> list[str]:
         if len(rest) != 4 or rest[0] != "name" or rest[2] != "value" or rest[1].lower() != "ply":
             raise _Refused("bad_command", "setoption takes 'name ply value N'")
-        if rest[3] not in ("0", "1", "2"):
-            raise _Refused("bad_value", f"ply is 0, 1 or 2, got {rest[3][:20]!r}")
-        self.ply = int(rest[3])
-        return []
+        return self._set_ply(rest[3], f"ply is 0, 1 or 2, got {rest[3][:20]!r}")
 
     def _position(self, rest: list[str]) -> list[str]:
         if len(rest) != 2:
@@ -219,7 +220,7 @@ class UbgiEngine:
         if self.game is None:
             raise _Refused("bad_state", "missing position: send 'position ...' first")
         kind = rest[0] if rest else ""
-        if kind == "cube" or (kind == "turn"):
+        if kind in ("cube", "turn"):
             if self.game.phase is not Phase.ROLL:
                 raise _Refused("bad_state", f"go {kind} is asked before the roll "
                                             f"(this game is at {self.game.phase.value})")

@@ -22,7 +22,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from backgammon.errors import (BackgammonError, IllegalActionError, InvalidSetupError)
+from backgammon.errors import (BackgammonError, IllegalActionError, IllegalPlayError,
+                               InvalidSetupError)
 from backgammon.game import Action, Game, Phase
 from backgammon.match import Match
 from backgammon.rules import Rules
@@ -243,11 +244,8 @@ class GameService:
     def turn(self, game_id: str, seat: int, steps_text: str, size: int = 540) -> dict[str, Any]:
         """What ``GET /games/{id}/turn`` answers: the board of ``seat`` after the steps
         of ``steps_text`` (each checked), the legal next steps and the SVG."""
-        from backgammon.errors import IllegalPlayError
-        from backgammon.game import Phase
         from backgammon.position import Position
         from backgammon.display.svg import board
-        state = self.state(game_id)
         live, _ = self._live(game_id)
         with live.lock:
             game = live.game
@@ -277,7 +275,7 @@ class GameService:
             dice = game.dice if game.dice is not None and game.turn == seat else None
             svg = board(current, dice=dice, cube=cube, size=size,
                         orientation="right").svg
-            return {"seq": state["seq"], "seat": seat, "steps": [list(s) for s in steps],
+            return {"seq": live.seq, "seat": seat, "steps": [list(s) for s in steps],
                     "legal_moves": legal, "complete": mine and not legal, "svg": svg,
                     "position_id": Position.position_id(current)}
 
