@@ -108,6 +108,7 @@ def checked_resign_kind(kind: Any) -> str:
     raise IllegalActionError(
         f"a resignation is 'single', 'gammon' or 'backgammon' (or 1, 2, 3), got {shown(kind)}"[:300])
 
+
 class GameState:
     """A game's setup and state, read-only, and what may be done in it; the
     actions are :class:`~backgammon.game.Game`'s (see there for the arguments)."""

@@ -601,7 +601,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="input encoding of fresh nets (docs/nn.md; default 1)")
     tr.add_argument("--crelu", action="store_true",
                     help="supervised: the clipped ReLU in the first layer of fresh nets with a "
-                         "middle layer (the integer kernels of encodings 5 and 6 run it without a division)")
+                         "middle layer (the integer kernels of encodings 5 and 6 run it without "
+                         "a division)")
     tr.add_argument("--lr", type=float, default=None,
                     help="start learning rate (self-play 0.1; adam 0.003, momentum 0.1)")
     tr.add_argument("--lr-final", type=float, default=None,

@@ -463,7 +463,8 @@ def _thresholds(value: Any) -> tuple[tuple[str, float], ...]:
 
 
 def analyse(match: Any, ply: int | None = None, cube: bool = True,
-            evaluator: Evaluator | None = None, *, thresholds: Any = (0.03, 0.06, 0.12), workers: int | None = None) -> Analysis:
+            evaluator: Evaluator | None = None, *, thresholds: Any = (0.03, 0.06, 0.12),
+            workers: int | None = None) -> Analysis:
     """Analyse every decision of a :class:`~backgammon.Match`, a :class:`~backgammon.Game`,
     a list of games or a record file read by :func:`backgammon.formats.read_record`
     (its names kept, money sessions too), with ``evaluator`` (default: the bundled

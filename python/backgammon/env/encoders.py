@@ -75,8 +75,8 @@ def encode(boards: Any, kind: str = "tesauro", dice: Iterable[Any] | None = None
     ``kind``: ``"tesauro"`` (198), ``"openspiel"`` (200, equal to OpenSpiel's
     ``observation_tensor`` of the player on roll), ``"pgx"`` (34, Pgx's
     observation), ``"net"`` / ``f"net-v{NET_ENCODING}"`` (encoding 1 of
-    docs/nn.md: the fast nets' inputs).  ``dice``: one ``(d1, d2)`` per board (``(0, 0)``: not rolled),
-    used by openspiel and pgx.  ``player``: the seat (0 or 1, one or one per
+    docs/nn.md: the fast nets' inputs).  ``dice``: one ``(d1, d2)`` per board
+    (``(0, 0)``: not rolled), used by openspiel and pgx.  ``player``: the seat (0 or 1, one or one per
     board) of the player on roll, which orients tesauro and openspiel
     (seat 0 is Tesauro's first side and OpenSpiel's X); default 0.
     The loop runs in the core without the GIL.
