@@ -263,14 +263,6 @@ def test_defaults_unchanged():
     assert env.observation_space.shape == (198 + 6,) and env.action_space.n == 156
 
 
-@pytest.mark.parametrize("kw", [dict(cube=True), dict(match_length=5),
-                                dict(cube=True, match_length=3)])
-def test_vector_env_refuses_the_cube_and_matches_clearly(kw):
-    from backgammon.env import VectorEnv
-    with pytest.raises(bg.InvalidSetupError, match="does not support"):
-        VectorEnv(2, opponent="random", **kw)
-
-
 @pytest.mark.parametrize("bad", [dict(cube=1), dict(match_length=0), dict(match_length="5")])
 def test_vector_env_checks_the_options_as_the_single_env(bad):
     from backgammon.env import VectorEnv

@@ -23,9 +23,11 @@ game's candidates in one array, once per round of opponent turns.
 each observation seen from the player to act (``infos["to_play"]``, its
 seat), and a game's points are the reward of the step that ended it (the
 winner's last step: +1, 2 or 3 for the player who acted).
-Cubeless money games only: ``cube=True`` and ``match_length`` are refused
-with :class:`~backgammon.InvalidSetupError` (see :class:`BackgammonEnv` for
-those).
+With ``cube=True`` or ``match_length=N`` the games are those of
+``BackgammonEnv(cube=..., match_length=...)`` (ids, observations, rewards;
+``infos`` adds ``cube`` and, in match play, ``score``), stepped from Python
+one game at a time (:mod:`backgammon.env.cube_vector`): the same API at the
+single env's speed.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import numpy as np
 from backgammon import _bgcore
 from backgammon.env._checks import seed_value
 from backgammon.env.cube_match import check_options
+from backgammon.env.cube_vector import CubeMatchGames
 from backgammon.env.encoders import encoding_kind, encoding_size
 from backgammon.env.gym_env import dice_units_for
 from backgammon.env.opponents import EXTERNAL, core_opponent, python_chooser
@@ -100,12 +103,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InvalidSetupError(f"n is the number of games, an integer >= 1, got {n!r}")
         cube, match_length = check_options(cube, match_length)
-        if cube or match_length:
-            # the core's games are cubeless money games; refused rather than half done
-            raise InvalidSetupError(
-                "VectorEnv does not support cube=True or match_length yet (its games run in "
-                "the core, cubeless); use BackgammonEnv(cube=..., match_length=...), e.g. in "
-                "gymnasium.vector.SyncVectorEnv")
+        if (cube or match_length) and isinstance(opponent, str) and opponent == "self":
+            raise InvalidSetupError("self-play is cubeless money play: opponent='self' takes "
+                                    "neither cube=True nor match_length")
+        if (cube or match_length) and threads != 1:
+            raise InvalidSetupError("cube and match games are stepped in Python, on one "
+                                    f"thread: threads must be 1, got {threads!r}")
         self.cube, self.match_length = cube, match_length
         if actions not in ACTIONS:
             raise InvalidSetupError(f"unknown action space {actions!r}: use {sorted(ACTIONS)}")
@@ -135,6 +138,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _make_core(self) -> None:
         n, act, enc, max_candidates, threads = self._args
+        self._core: _bgcore.VecEnv | CubeMatchGames
+        if self.cube or self.match_length:
+            if core_opponent(self._opponent) is None:
+                python_chooser(self._opponent)  # refuses an unknown opponent now
+            self._choose, self._batched = None, False
+            self._core = CubeMatchGames(n, self._opponent, enc, encoding_size(self.encoding),
+                                        self.actions, max_candidates, self.cube,
+                                        self.match_length, self.dice_units)
+            return
         if isinstance(self._opponent, str) and self._opponent == "self":
             self._choose, self._batched = None, False
             self._core = _bgcore.VecEnv(n, act, enc, _bgcore.OPP_SELF, None, None,
@@ -160,9 +172,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if self._seed is None:
             self._seed = seed_value(None)
         super().reset(seed=self._seed)
-        self._core.reset(self._seed)
         self._started = True
         self._broken = None
+        self._guarded(lambda: self._core.reset(self._seed))
         self._play_opponents()
         self._illegal = np.zeros(self.num_envs, dtype=bool)
         return self._core.obs, self._infos()
@@ -180,7 +192,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             raise IllegalActionError(f"step needs {self.num_envs} integer ids, got shape "
                                      f"{a.shape} of {a.dtype}")
         self._illegal = np.zeros(self.num_envs, dtype=bool)
-        self._illegal[self._core.step(np.ascontiguousarray(a, dtype=np.int64), True)] = True
+        self._illegal[self._guarded(
+            lambda: self._core.step(np.ascontiguousarray(a, dtype=np.int64), True))] = True
         self._play_opponents()
         term, trunc = self._core.terminated.view(bool), self._core.truncated.view(bool)
         infos = self._infos()
@@ -211,23 +224,30 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                  "illegal": self._illegal}
         if self._core.selfplay:
             infos["to_play"] = self._core.to_play
+        if isinstance(self._core, CubeMatchGames):
+            infos["cube"] = self._core.cube
+            if self.match_length:
+                infos["score"] = self._core.score
         return infos
 
     # -- Python opponents, all games at once ----------------------------------
 
     def _play_opponents(self) -> None:
-        if self._choose is None:
-            return
+        if self._choose is not None:
+            self._guarded(self._opponent_rounds)
+
+    def _guarded(self, run: Any) -> Any:
+        """``run()``; if it raises (an opponent did: some games moved, others wait for
+        its turns), the env refuses to step until reset(), as BackgammonEnv does."""
         try:
-            self._opponent_rounds()
+            return run()
         except BaseException as e:
-            # games wait for the opponent's turns: refused until reset() (as BackgammonEnv)
             self._broken = f"{type(e).__name__}: {str(e)[:200]}"
             raise
 
     def _opponent_rounds(self) -> None:
-        assert self._choose is not None
         core = self._core
+        assert self._choose is not None and isinstance(core, _bgcore.VecEnv)
         while True:
             due = np.flatnonzero(core.status == _OPPONENT_TO_MOVE)
             if not len(due):
@@ -274,8 +294,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._illegal = state["illegal"].copy()
 
     def _config(self) -> tuple[Any, ...]:
-        return (self._args, self.encoding, self.actions, self.dice_units,
-                type(self._opponent).__name__)
+        return (self._args, self.encoding, self.actions, self.dice_units, self.cube,
+                self.match_length, type(self._opponent).__name__)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
