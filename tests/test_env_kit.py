@@ -397,13 +397,11 @@ def test_cleanrl_style_self_play_loop_of_the_docs():
     # docs/env.md, "Self-play": a linear policy played by both seats, 64 games in lockstep
     envs = VectorEnv(64, opponent="self", encoding="pgx", seed=0)
     obs, infos = envs.reset()
-    rng = np.random.default_rng(0)
     w = np.zeros((34, 156))                      # the policy's weights (logits = obs @ w)
     wins = 0
     for step in range(300):
-        logits = obs @ w + rng.gumbel(size=(64, 156))
-        logits[~envs.action_masks()] = -np.inf   # legal ids only
-        obs, rewards, terminations, truncations, infos = envs.step(logits.argmax(axis=1))
+        actions = envs.sample_actions(obs @ w)   # softmax over each game's legal ids, in the core
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
         wins += int((rewards > 0).sum())         # a game's points go to its winner's last step
     assert not infos["illegal"].any() and wins > 0, wins
 

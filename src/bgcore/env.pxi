@@ -461,14 +461,26 @@ cdef class VecEnv:
         self._sync_episodes()
         return np.flatnonzero(bad).astype(np.int64)
 
-    def sample_actions(self):
-        """One uniformly random legal id per slot (int64 (n,)), drawn in the core
-        from per-slot streams of the reset seed (benchmarks, baselines)."""
+    def sample_actions(self, logits=None):
+        """One random legal id per slot (int64 (n,)), drawn in the core from
+        per-slot streams of the reset seed: uniformly, or with logits (float64
+        (n, mask_size), C order) from their softmax over the legal ids (venv.h's
+        bg_sample_softmax; a row of -2 marks a slot whose legal logits are NaN,
+        +inf or all -inf)."""
         out = np.zeros(self.n, dtype=np.int64)
         cdef int64_t[::1] o = out
         cdef Py_ssize_t i, j, m = self.mask_size
         cdef int64_t count, k
         cdef const uint8_t *row
+        cdef const double[:, ::1] lg
+        if logits is not None:
+            lg = logits
+            if lg.shape[0] != self.n or lg.shape[1] != m:
+                raise ValueError(f"logits of shape ({self.n}, {m}) needed")
+            with nogil:
+                for i in range(self.n):
+                    o[i] = bg_sample_softmax(&self.pick[i], &lg[i, 0], &self._mask[i, 0], m)
+            return out
         with nogil:
             for i in range(self.n):
                 row = &self._mask[i, 0]

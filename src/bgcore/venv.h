@@ -31,6 +31,8 @@
 #ifndef BGCORE_VENV_H
 #define BGCORE_VENV_H
 
+#include <math.h>
+
 #include "movegen.h"
 #include "playout.h"
 #include "encode.h"
@@ -445,6 +447,60 @@ static inline int bg_vg_mask(const bg_vgame *v, const bg_venv_cfg *c, uint8_t *m
 static inline void bg_vg_observe(const bg_vgame *v, const bg_venv_cfg *c, float *obs)
 {
     bg_encode(c->enc, v->t.b, 0, v->t.d1, v->t.d2, v->t.left, obs);
+}
+
+/* A draw from the softmax of logits[0..m) restricted to the ids whose mask
+ * byte is set (a masked categorical policy): the id; -1 when no id is legal;
+ * -2 when a legal logit is NaN or +inf, or every legal one is -inf.  A
+ * logit of -inf gives its id probability 0.  One uniform of r a call; the
+ * legal ids' weights are kept (up to BG_OS_N of them) so each takes one exp. */
+static inline int64_t bg_sample_softmax(bg_rng *r, const double *logits, const uint8_t *mask,
+                                        int64_t m)
+{
+    double best = -INFINITY, total = 0.0, u, w[BG_OS_N];
+    int64_t j, k, last = -1, legal = 0, ids[BG_OS_N];
+    for (j = 0; j < m; j++) {
+        if (!mask[j])
+            continue;
+        if (isnan(logits[j]) || logits[j] == INFINITY)
+            return -2;
+        if (logits[j] > best)
+            best = logits[j];
+        if (legal < BG_OS_N)
+            ids[legal] = j;
+        legal++;
+    }
+    if (!legal)
+        return -1;
+    if (best == -INFINITY)
+        return -2;
+    if (legal <= BG_OS_N) {
+        for (k = 0; k < legal; k++)
+            total += w[k] = exp(logits[ids[k]] - best);
+        u = (double)(bg_rng_next(r) >> 11) * 0x1.0p-53 * total;   /* uniform in [0, total) */
+        for (k = 0; k < legal; k++) {
+            if (w[k] == 0.0)
+                continue;
+            last = ids[k];
+            u -= w[k];
+            if (u < 0.0)
+                return last;
+        }
+        return last;   /* u's rounding ran past the last legal id */
+    }
+    for (j = 0; j < m; j++)   /* more legal ids than kept (afterstate ids): two passes */
+        if (mask[j])
+            total += exp(logits[j] - best);
+    u = (double)(bg_rng_next(r) >> 11) * 0x1.0p-53 * total;
+    for (j = 0; j < m; j++) {
+        if (!mask[j] || logits[j] == -INFINITY)
+            continue;
+        last = j;
+        u -= exp(logits[j] - best);
+        if (u < 0.0)
+            return j;
+    }
+    return last;
 }
 
 #endif /* BGCORE_VENV_H */

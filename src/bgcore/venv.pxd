@@ -1,7 +1,7 @@
 # Cython declarations of turns step by step and the vector environment (venv.h).
-from libc.stdint cimport int8_t, uint8_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint64_t
 from movegen cimport bg_gen
-from playout cimport bg_player, bg_pubeval
+from playout cimport bg_player, bg_pubeval, bg_rng
 
 cdef extern from "venv.h" nogil:
     enum:
@@ -47,3 +47,4 @@ cdef extern from "venv.h" nogil:
     int bg_vg_opp_done(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, const int8_t *after)
     int bg_vg_mask(const bg_vgame *v, const bg_venv_cfg *c, uint8_t *mask)
     void bg_vg_observe(const bg_vgame *v, const bg_venv_cfg *c, float *obs)
+    int64_t bg_sample_softmax(bg_rng *r, const double *logits, const uint8_t *mask, int64_t m)

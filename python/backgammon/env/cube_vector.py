@@ -111,13 +111,24 @@ class CubeMatchGames:
             self._show(i)
         return np.asarray(bad, dtype=np.int64)
 
-    def sample_actions(self) -> np.ndarray:
-        """One uniformly random legal id per slot, from a stream of the reset seed."""
+    def sample_actions(self, logits: np.ndarray | None = None) -> np.ndarray:
+        """One random legal id per slot, from a stream of the reset seed: uniformly,
+        or from the softmax of ``logits`` (float64 ``(n, mask_size)``) over the legal
+        ids; -2 marks a slot whose legal logits are NaN, +inf or all -inf."""
         out = np.full(self.n, -1, dtype=np.int64)
         for i in range(self.n):
             legal = np.flatnonzero(self.mask[i])
-            if len(legal):
+            if not len(legal):
+                continue
+            if logits is None:
                 out[i] = legal[self._pick.integers(len(legal))]
+                continue
+            x = logits[i, legal]
+            if np.isnan(x).any() or (x == np.inf).any() or (x == -np.inf).all():
+                out[i] = -2
+                continue
+            p = np.exp(x - x.max())
+            out[i] = legal[self._pick.choice(len(legal), p=p / p.sum())]
         return out
 
     def get_state(self) -> dict[str, Any]:

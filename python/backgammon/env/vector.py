@@ -213,11 +213,37 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """bool ``(n, ids)``: the legal ids of every game now (a view)."""
         return self._core.mask.view(bool)
 
-    def sample_actions(self) -> np.ndarray:
-        """One uniformly random legal id per game (int64 ``(n,)``), drawn in the core."""
+    def sample_actions(self, logits: Any = None) -> np.ndarray:
+        """One random legal id per game (int64 ``(n,)``), drawn in the core from
+        streams of the reset seed: uniformly, or from the softmax of ``logits``
+        (``(n, ids)``, a policy's scores) over each game's legal ids, so a masked
+        categorical policy samples without building its own noise.  A logit of
+        -inf gives its id no chance; NaN, +inf or no finite legal logit raise.
+
+            >>> import numpy as np
+            >>> venv = VectorEnv(2, opponent="random", encoding="pgx", seed=3)
+            >>> obs, infos = venv.reset()
+            >>> a = venv.sample_actions(np.zeros((2, 156)))   # uniform over the legal ids
+            >>> bool(venv.action_masks()[np.arange(2), a].all())
+            True
+        """
         if not self._started:
             raise IllegalActionError("call reset() before sample_actions()")
-        return self._core.sample_actions()
+        if logits is None:
+            return self._core.sample_actions()
+        shape = (self.num_envs, int(self._core.mask_size))
+        try:
+            lg = np.ascontiguousarray(logits, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise InvalidSetupError(f"logits must be numbers of shape {shape}: {e}"[:300]) from e
+        if lg.shape != shape:
+            raise InvalidSetupError(f"logits must have shape {shape}, got {lg.shape}")
+        out = self._core.sample_actions(lg)
+        bad = np.flatnonzero(out == -2)
+        if len(bad):
+            raise InvalidSetupError(f"the logits of game {int(bad[0])} give its legal ids no "
+                                    "distribution (NaN, +inf, or -inf for every legal id)")
+        return out
 
     def _infos(self) -> dict[str, Any]:
         infos = {"action_mask": self._core.mask.view(bool), "episode_index": self._core.episode,
