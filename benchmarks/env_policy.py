@@ -1,6 +1,6 @@
 """A Python policy's games per CPU second: the single env against ``VectorEnv``, same run.
 
-    python benchmarks/env_policy.py [--envs 256] [--seconds 3] [--repeat 3]
+    python benchmarks/env_policy.py [--envs 1024] [--seconds 3] [--repeat 3]
                                     [--encoding pgx] [--opponents self,self+gumbel,random,net,fast]
 
 The policy is docs/env.md's CleanRL-style one: logits ``obs @ w`` (numpy, one
@@ -37,7 +37,7 @@ def single(seconds: float, encoding: str) -> tuple[float, float]:
     env = BackgammonEnv(opponent="random", encoding=encoding, seed=1)
     obs, info = env.reset()
     rng = np.random.default_rng(0)
-    w = rng.normal(size=(obs.shape[0], env.action_space.n))
+    w = rng.normal(size=(obs.shape[0], env.action_space.n)).astype(np.float32)
     steps = games = 0
     c0 = time.process_time()
     while time.process_time() - c0 < seconds:
@@ -58,7 +58,7 @@ def vector(n: int, opponent: str, seconds: float, encoding: str) -> tuple[float,
     envs = VectorEnv(n, opponent=opp, encoding=encoding, seed=1)
     obs, infos = envs.reset()
     rng = np.random.default_rng(0)
-    w = rng.normal(size=(obs.shape[1], envs.single_action_space.n))
+    w = rng.normal(size=(obs.shape[1], envs.single_action_space.n)).astype(np.float32)
     steps = games = 0
     c0 = time.process_time()
     while time.process_time() - c0 < seconds:
@@ -78,7 +78,7 @@ def vector(n: int, opponent: str, seconds: float, encoding: str) -> tuple[float,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--envs", type=int, default=256)
+    ap.add_argument("--envs", type=int, default=1024)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--encoding", default="pgx")
