@@ -391,3 +391,64 @@ def test_a_bad_executor_is_refused(tmp_path):
     with pytest.raises(bg.TrainingDataError, match="executor"):
         targets.relabel_targets(tmp_path, tmp_path / "o", ply=0, executor="pool")
     assert not any(tmp_path.glob("*.npz"))
+
+
+class _CountingExecutor:
+    """A thread pool that records the most tasks it held at once and the order in which
+    the chunks' sources were read relative to submissions."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+        import threading
+        self.pool = ThreadPoolExecutor(2)
+        self.lock = threading.Lock()
+        self.held = self.most = self.submitted = 0
+
+    def submit(self, fn, *args):
+        with self.lock:
+            self.held += 1
+            self.submitted += 1
+            self.most = max(self.most, self.held)
+        f = self.pool.submit(fn, *args)
+        f.add_done_callback(self._finished)
+        return f
+
+    def _finished(self, f) -> None:
+        with self.lock:
+            self.held -= 1
+
+
+@pytest.mark.parametrize("in_flight", [1, 2])
+def test_executors_hold_at_most_in_flight_chunks(tmp_path, in_flight):
+    # a cluster labelling millions of positions must not get every chunk (and a copy of
+    # the nets each) at once: at most in_flight tasks are out, and the result is the same
+    fast = bg.Evaluator.fast()
+    kw = dict(seed=12, chunk_positions=2, ply=0, evaluator=fast)
+    here = targets.make_targets(tmp_path / "here", range(5), **kw)
+    ex = _CountingExecutor()
+    there = targets.make_targets(tmp_path / "there", range(5), executor=ex, in_flight=in_flight,
+                                 **kw)
+    assert ex.submitted == 5 and ex.most <= in_flight
+    for a, b in zip(here, there):
+        assert np.array_equal(targets.read_targets(a).targets, targets.read_targets(b).targets)
+    ex = _CountingExecutor()
+    relabelled = targets.relabel_targets(tmp_path / "here", tmp_path / "re", ply=0,
+                                         evaluator=fast, executor=ex, in_flight=in_flight)
+    assert len(relabelled) == 5 and ex.submitted == 5 and ex.most <= in_flight
+    ex.pool.shutdown()
+    for bad in (0, -1, 1.5, True, "4"):
+        with pytest.raises(bg.TrainingDataError, match="in_flight"):
+            targets.make_targets(tmp_path / "x", range(1), executor=ex, in_flight=bad, **kw)
+
+
+def test_a_failing_chunk_cancels_the_rest(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    src = tmp_path / "src"
+    targets.make_targets(src, range(4), seed=4, chunk_positions=2, ply=0)
+    (src / "chunk-000001.npz").write_bytes(b"not a chunk")     # read when its turn comes
+    with ThreadPoolExecutor(1) as pool, pytest.raises(bg.TrainingDataError):
+        targets.relabel_targets(src, tmp_path / "out", ply=0, evaluator=bg.Evaluator.fast(),
+                                executor=pool, in_flight=1)
+    # the chunk before the bad one was written, none after it
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.npz")) == ["chunk-000000.npz"]

@@ -319,10 +319,13 @@ def _cmd_targets(args: argparse.Namespace) -> int:
         raise BackgammonError("targets needs --chunks FIRST END (or --relabel DIR)")
     if args.relabel is not None and args.ply is None:
         raise BackgammonError("--relabel needs --ply 0, 1 or 2 (the new targets' depth)")
+    in_flight = args.in_flight if args.in_flight is not None else (
+        2 * args.processes if args.processes else targets.IN_FLIGHT)
     with _targets_executor(args.processes, args.scheduler) as executor:
         if args.relabel is not None:
             targets.relabel_targets(args.relabel, args.out, ply=args.ply, filtered=args.filtered,
-                                    evaluator=ev, executor=executor, log=log)
+                                    evaluator=ev, executor=executor, in_flight=in_flight,
+                                    log=log)
             return 0
         first, end = args.chunks
         targets.make_targets(args.out, range(first, end), seed=args.seed,
@@ -331,7 +334,8 @@ def _cmd_targets(args: argparse.Namespace) -> int:
                              filtered=args.filtered, explore=args.explore,
                              varied=args.varied, keep=args.keep, siblings=args.siblings,
                              classes=None if args.classes is None else set(args.classes),
-                             evaluator=ev, workers=args.workers, executor=executor, log=log)
+                             evaluator=ev, workers=args.workers, executor=executor,
+                             in_flight=in_flight, log=log)
     return 0
 
 
@@ -668,6 +672,9 @@ def _parser() -> argparse.ArgumentParser:
     tg.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="make the chunks on a Dask cluster (the distributed extra): "
                          "its scheduler's address, e.g. tcp://host:8786")
+    tg.add_argument("--in-flight", type=int, default=None, metavar="N",
+                    help="chunks handed to the processes or the cluster at a time "
+                         "(default: twice --processes, or 16 on a cluster)")
     tg.set_defaults(run=_cmd_targets)
     sv = sub.add_parser(
         "serve", help="serve games, the engine API and a page to play on",

@@ -37,10 +37,10 @@ import hashlib
 import json
 import os
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Iterable, Union
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Union
 
 import numpy as np
 
@@ -509,12 +509,18 @@ def ply_targets(boards: Any, ply: int, *, evaluator: Evaluator | None = None,
     return np.ascontiguousarray(eval_ply(ev, rows, ply, filtered), dtype=np.float32)
 
 
+IN_FLIGHT = 16
+"""Chunks submitted to an executor at a time by :func:`make_targets` and
+:func:`relabel_targets` (each task holds its positions and a copy of the nets)."""
+
+
 def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: int,
                  chunk_positions: int = 1000, games: int = 324, truncate: int | None = 12,
                  ply: int | None = None, filtered: bool = False, explore: float = 0.1,
                  varied: float = 0.3, keep: float = 0.2, classes: Collection[str] | None = None,
                  siblings: int = 0, evaluator: Evaluator | None = None, workers: int = 1,
-                 executor: Executor | None = None, log: Any = None) -> list[Path]:
+                 executor: Executor | None = None, in_flight: int = IN_FLIGHT,
+                 log: Any = None) -> list[Path]:
     """Makes the missing chunk files ``out/chunk-NNNNNN.npz`` of ``chunks``:
     chunk ``c`` samples ``chunk_positions`` positions with seed ``(seed, c)``
     and rolls each out (:func:`rollout_targets`), or with ``ply`` evaluates
@@ -527,7 +533,9 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
     process pool, or ``distributed.Client(...).get_executor()`` for a Dask
     cluster) makes the chunks as its tasks, ``workers`` threads each; this
     process writes each chunk as it comes back, so the workers need no shared
-    disk.  A chunk's content depends only on its seed, not on where it ran.
+    disk; at most ``in_flight`` chunks are submitted at a time (each task
+    carries the nets).  A chunk's content depends only on its seed, not on
+    where it ran.
 
         >>> import tempfile
         >>> from concurrent.futures import ThreadPoolExecutor
@@ -539,7 +547,7 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
     """
     from backgammon.nn import Evaluator
 
-    _check_executor(executor)
+    _check_executor(executor, in_flight)
     ev = evaluator if evaluator is not None else Evaluator.default()
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -563,21 +571,45 @@ def make_targets(out: str | os.PathLike[str], chunks: Iterable[int], *, seed: in
         for c, path in todo:
             done(path, make(c))
     else:
-        futures = {executor.submit(make, c): path for c, path in todo}
-        try:
-            for f in as_completed(futures):
-                done(futures[f], f.result())
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+        _run_bounded(executor, ((path, make, (c,)) for c, path in todo), done, in_flight)
     return sorted(written)
 
 
-def _check_executor(executor: Any) -> None:
+def _check_executor(executor: Any, in_flight: Any) -> None:
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TrainingDataError(f"executor must be a concurrent.futures.Executor, got "
                                 f"{type(executor).__name__}")
+    if isinstance(in_flight, bool) or not isinstance(in_flight, int) or in_flight < 1:
+        raise TrainingDataError(f"in_flight is an integer >= 1, got {in_flight!r}"[:200])
+
+
+def _run_bounded(executor: Executor, jobs: Iterable[tuple[Any, Any, tuple[Any, ...]]],
+                 done: Any, in_flight: int) -> None:
+    """Runs each ``(key, fn, args)`` of ``jobs`` on ``executor``, at most
+    ``in_flight`` at a time (``jobs`` is read lazily: each job's inputs are
+    made just before it is submitted), calling ``done(key, result)`` here as
+    each finishes; on any error the jobs not yet started are cancelled."""
+    todo = iter(jobs)
+    pending: dict[Future[Any], Any] = {}
+
+    def submit_next() -> None:
+        job = next(todo, None)
+        if job is not None:
+            key, fn, args = job
+            pending[executor.submit(fn, *args)] = key
+
+    try:
+        for _ in range(in_flight):
+            submit_next()
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                done(pending.pop(f), f.result())
+                submit_next()
+    except BaseException:
+        for f in pending:
+            f.cancel()
+        raise
 
 
 def _make_chunk(c: int, *, seed: int, chunk_positions: int, games: int, truncate: int | None,
@@ -637,17 +669,19 @@ def _ply_method(ply: int, filtered: bool) -> str:
 
 def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1,
                     filtered: bool = False, evaluator: Evaluator | None = None,
-                    executor: Executor | None = None, log: Any = None) -> list[Path]:
+                    executor: Executor | None = None, in_flight: int = IN_FLIGHT,
+                    log: Any = None) -> list[Path]:
     """Writes ``out/NAME`` for every chunk file ``NAME`` of ``source`` not yet
     there: the same positions with new targets, the nets' own evaluation at
     ``ply`` (:func:`ply_targets`, with ``filtered``).  The next generation's targets from the
     last one's positions, at a fraction of the cost of sampling them again (at
     ply 0, a smaller net's targets from bigger nets); resumable like
     :func:`make_targets`, and like it labels on ``executor`` where one is
-    given (one task a chunk; this process reads and writes the files)."""
+    given (one task a chunk, ``in_flight`` at a time; this process reads each
+    chunk as it submits it and writes each as it comes back)."""
     from backgammon.nn import Evaluator
 
-    _check_executor(executor)
+    _check_executor(executor, in_flight)
     ev = evaluator if evaluator is not None else Evaluator.default()
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -684,20 +718,13 @@ def relabel_targets(source: Source, out: str | os.PathLike[str], *, ply: int = 1
             done(src, boards, meta, ply_targets(boards, ply, evaluator=ev, filtered=filtered),
                  time.time() - start)
     else:
-        futures = {}
-        try:
+        def jobs() -> Iterator[tuple[Any, Any, tuple[Any, ...]]]:
             for src in todo:
                 _, boards, meta = job(src)
-                f = executor.submit(_timed_ply_targets, boards, ply, ev, filtered)
-                futures[f] = (src, boards, meta)
-            for f in as_completed(futures):
-                src, boards, meta = futures[f]
-                targets, seconds = f.result()
-                done(src, boards, meta, targets, seconds)
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+                yield (src, boards, meta), _timed_ply_targets, (boards, ply, ev, filtered)
+
+        _run_bounded(executor, jobs(),
+                     lambda key, result: done(*key, *result), in_flight)
     return sorted(written)
 
 
