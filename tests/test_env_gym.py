@@ -122,6 +122,8 @@ def test_vector_env_equals_single_env(actions):
     while episodes < 6:
         assert np.array_equal(vobs[0], obs)
         assert np.array_equal(vinfo["action_mask"][0], info["action_mask"])
+        assert tuple(vinfo["dice"][0]) == info["dice"]    # the chance outcome, as rolled
+        assert all(1 <= d <= 6 for d in vinfo["dice"].ravel())
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in vinfo["action_mask"]])
         vobs, vr, vterm, vtrunc, vinfo = venv.step(acts)
         obs, r, term, trunc, info = env.step(int(acts[0]))

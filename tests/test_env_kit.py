@@ -260,7 +260,9 @@ def test_vector_env_copies_and_saved_states():
     venv.reset()
     venv.step(venv.sample_actions())
     saved = venv.clone_state()
+    dice = venv._core.dice.copy()
     twin = pickle.loads(pickle.dumps(venv))
+    assert np.array_equal(twin._core.dice, dice)      # the chance outcomes travel too
     twin2 = copy.deepcopy(venv)
     runs = []
     for v in (venv, twin, twin2):
@@ -271,6 +273,7 @@ def test_vector_env_copies_and_saved_states():
         runs.append(out)
     assert runs[0] == runs[1] == runs[2]
     venv.restore_state(saved)
+    assert np.array_equal(venv._core.dice, dice)
     assert [(o.tobytes(), r.tobytes()) for o, r, *_ in
             (venv.step(venv.sample_actions()) for _ in range(50))] == runs[0]
 

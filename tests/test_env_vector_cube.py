@@ -53,7 +53,7 @@ def test_slot_zero_plays_the_single_envs_games(kw):
     for _ in range(1500):
         assert np.array_equal(flat(o), obs[0])
         assert np.array_equal(info["action_mask"], infos["action_mask"][0])
-        assert info["cube"] == infos["cube"][0]
+        assert info["cube"] == infos["cube"][0] and info["dice"] == tuple(infos["dice"][0])
         if "score" in info:
             assert tuple(info["score"]) == tuple(infos["score"][0])
         a = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])

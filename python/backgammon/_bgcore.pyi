@@ -253,6 +253,7 @@ class VecEnv:
     status: npt.NDArray[np.int32]
     final_obs: npt.NDArray[np.float32]
     to_play: npt.NDArray[np.uint8]
+    dice: npt.NDArray[np.uint8]
     selfplay: bool
     def __init__(self, n: int, actions: int, enc: int, policy: int, nets: Nets | None = None,
                  start: bytes | None = None, max_candidates: int = 0,

@@ -199,6 +199,7 @@ cdef class VecEnv:
     cdef bytes start
     cdef int8_t sb[32]
     cdef readonly object obs, mask, reward, terminated, truncated, episode, status, to_play
+    cdef readonly object dice       # per slot: the turn in progress's dice as rolled (d1, d2)
     cdef readonly object final_obs  # per slot: the observation its last game ended on
     cdef float[:, ::1] _final
     cdef float[:, ::1] _obs
@@ -207,6 +208,7 @@ cdef class VecEnv:
     cdef uint8_t[::1] _term, _trunc
     cdef int32_t[::1] _status
     cdef uint8_t[::1] _to_play
+    cdef uint8_t[:, ::1] _dice
     cdef readonly bint selfplay     # BG_OPP_SELF: the agent plays both seats
     cdef Nets nets
 
@@ -283,6 +285,8 @@ cdef class VecEnv:
         self.episode = np.zeros(n, dtype=np.uint64)
         self.status = np.zeros(n, dtype=np.int32)
         self.to_play = np.zeros(n, dtype=np.uint8)
+        self.dice = np.zeros((n, 2), dtype=np.uint8)
+        self._dice = self.dice
         self.final_obs = np.zeros((n, self.obs_size), dtype=np.float32)
         self._final = self.final_obs
         self._to_play = self.to_play
@@ -312,6 +316,8 @@ cdef class VecEnv:
         cdef float *o = &self._obs[i, 0]
         cdef int d
         self._to_play[i] = v.t.seat
+        self._dice[i, 0] = v.t.d1
+        self._dice[i, 1] = v.t.d2
         if self.cfg.actions != BG_ACT_AFTERSTATE:
             bg_vg_observe(v, &self.cfg, o)
             bg_vg_mask(v, &self.cfg, &self._mask[i, 0])
@@ -535,6 +541,7 @@ cdef class VecEnv:
         """Restores a get_state() of a VecEnv made with the same arguments."""
         cdef bytes games, pick
         cdef uint64_t seed
+        cdef Py_ssize_t i
         seed, games, pick, obs, mask, reward, term, trunc, episode, status, to_play = state
         if <size_t>len(games) != <size_t>self.n * sizeof(bg_vgame) \
                 or <size_t>len(pick) != <size_t>self.n * sizeof(bg_rng) \
@@ -551,6 +558,9 @@ cdef class VecEnv:
         self.episode[...] = episode
         self.status[...] = status
         self.to_play[...] = to_play
+        for i in range(self.n):          # the dice live in the slots' turns
+            self._dice[i, 0] = self.games[i].t.d1
+            self._dice[i, 1] = self.games[i].t.d2
 
     def turn(self, Py_ssize_t i):
         """Slot i's turn in progress as a Turn copy (board, dice left, masks)."""

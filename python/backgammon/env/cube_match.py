@@ -259,6 +259,12 @@ class CubeMatchDriver:
         """The agent's decision now: "move", "roll" (roll or double), "doubled" (take or drop)."""
         return "move" if self._turn is not None else self.game.phase.value
 
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The dice of the agent's turn in progress as rolled; (0, 0) at a cube decision."""
+        return (int(self._turn.dice[0]), int(self._turn.dice[1])) if self._turn is not None \
+            else (0, 0)
+
     def mask(self) -> np.ndarray:
         m = np.zeros(self.nact, dtype=bool)
         if self.done:
@@ -317,7 +323,7 @@ class CubeMatchDriver:
         game = self.game
         turn = self._turn
         if turn is not None:
-            dice, left = tuple(turn.dice), turn.left
+            dice, left = self.dice, turn.left
             position = Position.from_array(np.frombuffer(turn.board, dtype=np.int8))
         else:
             dice, left, position = (0, 0), (), game.board(0)

@@ -56,6 +56,7 @@ class CubeMatchGames:
         self.episode = np.zeros(n, dtype=np.uint64)
         self.status = np.zeros(n, dtype=np.int32)     # no opponent turn is ever left pending
         self.to_play = np.zeros(n, dtype=np.uint8)
+        self.dice = np.zeros((n, 2), dtype=np.uint8)
         self.cube = np.ones(n, dtype=np.int64)
         self.score = np.zeros((n, 2), dtype=np.int64)
         self._pick = np.random.default_rng(0)
@@ -87,6 +88,7 @@ class CubeMatchGames:
             game = d.game
             self.cube[i] = game.cube
             self.score[i] = game.score
+            self.dice[i] = d.dice
 
     def step(self, actions: np.ndarray, autoreset: bool = True) -> np.ndarray:
         """One id per slot; returns the slots whose id was not legal (they did not move)."""
@@ -145,4 +147,4 @@ class CubeMatchGames:
 
 
 _ARRAYS = ("obs", "final_obs", "mask", "reward", "terminated", "truncated", "episode", "cube",
-           "score")
+           "score", "dice")

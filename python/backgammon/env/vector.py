@@ -73,8 +73,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     ``reset(seed=None) -> (obs, infos)`` and ``step(actions) -> (obs, rewards,
     terminations, truncations, infos)`` with numpy arrays; ``infos`` holds
     ``action_mask`` (bool ``(n, ids)``), ``episode_index`` (episodes begun
-    per slot since the seed) and ``illegal`` (bool ``(n,)``: the slots whose
-    id was refused, they did not move); every value has one row per game,
+    per slot since the seed), ``illegal`` (bool ``(n,)``: the slots whose
+    id was refused, they did not move) and ``dice`` (uint8 ``(n, 2)``: the
+    dice of each game's turn in progress as rolled, the chance outcome the
+    agent faces; 0, 0 at a cube decision); every value has one row per game,
     as Gymnasium's vector wrappers (``DictInfoToList``) expect.  The arrays returned are views the next call
     overwrites: copy to keep.  ``action_masks()`` gives the masks (maskable
     policies).  In a step where games end (same-step autoreset, as
@@ -247,7 +249,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _infos(self) -> dict[str, Any]:
         infos = {"action_mask": self._core.mask.view(bool), "episode_index": self._core.episode,
-                 "illegal": self._illegal}
+                 "illegal": self._illegal, "dice": self._core.dice}
         if self._core.selfplay:
             infos["to_play"] = self._core.to_play
         if isinstance(self._core, CubeMatchGames):
