@@ -230,3 +230,23 @@ def test_the_docs_example_runs_as_written(capsys):
     exec(compile(code, "docs/env.md", "exec"), scope)
     assert scope["obs"].shape == (8, 42) and scope["infos"]["score"].shape == (8, 2)
     assert capsys.readouterr().out.count("\n") >= 1
+
+
+@pytest.mark.slow
+def test_maskable_ppo_learns_on_cube_and_match_games():
+    # the SB3 adapter over the vector API works the same with the cube and a match
+    if os.environ.get("CI") != "true":
+        pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from backgammon.env.sb3 import SB3VecEnv
+    env = SB3VecEnv(VectorEnv(4, opponent="random", encoding="pgx", cube=True, match_length=3,
+                              seed=0))
+    obs = env.reset()
+    assert obs.shape == (4, 42)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [16]})
+    model.learn(256)
+    env.step_async(model.predict(env.reset(), action_masks=np.stack(
+        env.env_method("action_masks")))[0])
+    *_, infos = env.step_wait()
+    assert not any(i.get("illegal_action") for i in infos)
