@@ -58,20 +58,27 @@ def test_minus_infinity_excludes_an_id_and_draws_depend_on_the_seed_alone():
     assert (np.array([again.sample_actions(logits) for _ in range(300)]) == draws).all()
 
 
-def test_bad_logits_raise_our_error_and_change_nothing():
-    venv = VectorEnv(2, opponent="random", encoding="pgx", seed=1)
+@pytest.mark.parametrize("kw", [dict(), dict(cube=True)])
+def test_bad_logits_raise_our_error_and_change_nothing(kw):
+    venv = VectorEnv(2, opponent="random", encoding="pgx", seed=1, **kw)
+    ids = venv.single_action_space.n
     with pytest.raises(bg.IllegalActionError, match="reset"):
-        venv.sample_actions(np.zeros((2, 156)))
+        venv.sample_actions(np.zeros((2, ids)))
     venv.reset()
     masks = venv.action_masks()
-    for bad in (np.zeros((2, 155)), np.zeros(156), [["x"] * 156] * 2):
+    for bad in (np.zeros((2, ids - 1)), np.zeros(ids), [["x"] * ids] * 2):
         with pytest.raises(bg.InvalidSetupError, match="logits"):
             venv.sample_actions(bad)
+    fresh = VectorEnv(2, opponent="random", encoding="pgx", seed=1, **kw)
+    fresh.reset()
     for value in (np.nan, np.inf):
-        logits = np.zeros((2, 156))
+        logits = np.zeros((2, ids))
         logits[1, np.flatnonzero(masks[1])[0]] = value
         with pytest.raises(bg.InvalidSetupError, match="game 1"):
             venv.sample_actions(logits)
+    # refused before any game's stream moved: the next draws are a fresh env's
+    assert all((venv.sample_actions(np.zeros((2, ids))) == fresh.sample_actions(
+        np.zeros((2, ids)))).all() for _ in range(20))
     logits = np.where(masks, -np.inf, 0.0)
     with pytest.raises(bg.InvalidSetupError, match="game 0"):
         venv.sample_actions(logits)

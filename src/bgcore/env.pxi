@@ -471,21 +471,31 @@ cdef class VecEnv:
         """One random legal id per slot (int64 (n,)), drawn in the core from
         per-slot streams of the reset seed: uniformly, or with logits (float64
         (n, mask_size), C order) from their softmax over the legal ids (venv.h's
-        bg_sample_softmax; a row of -2 marks a slot whose legal logits are NaN,
-        +inf or all -inf)."""
+        bg_sample_softmax).  When a slot's legal logits are NaN, +inf or all
+        -inf, nothing is drawn: that slot's row is -2, the others -1."""
         out = np.zeros(self.n, dtype=np.int64)
         cdef int64_t[::1] o = out
         cdef Py_ssize_t i, j, m = self.mask_size
         cdef int64_t count, k
         cdef const uint8_t *row
         cdef const double[:, ::1] lg
+        cdef Py_ssize_t bad
         if logits is not None:
             lg = logits
             if lg.shape[0] != self.n or lg.shape[1] != m:
                 raise ValueError(f"logits of shape ({self.n}, {m}) needed")
+            bad = -1
             with nogil:
-                for i in range(self.n):
-                    o[i] = bg_sample_softmax(&self.pick[i], &lg[i, 0], &self._mask[i, 0], m)
+                for i in range(self.n):     # every row checked before any stream moves
+                    if not bg_softmax_ok(&lg[i, 0], &self._mask[i, 0], m):
+                        bad = i
+                        break
+                if bad < 0:
+                    for i in range(self.n):
+                        o[i] = bg_sample_softmax(&self.pick[i], &lg[i, 0], &self._mask[i, 0], m)
+            if bad >= 0:
+                out[:] = -1
+                out[bad] = -2
             return out
         with nogil:
             for i in range(self.n):

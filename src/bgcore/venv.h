@@ -449,6 +449,22 @@ static inline void bg_vg_observe(const bg_vgame *v, const bg_venv_cfg *c, float 
     bg_encode(c->enc, v->t.b, 0, v->t.d1, v->t.d2, v->t.left, obs);
 }
 
+/* Whether the logits of the legal ids (mask set) give a distribution: none
+ * NaN or +inf and not every one -inf; 1 when no id is legal. */
+static inline int bg_softmax_ok(const double *logits, const uint8_t *mask, int64_t m)
+{
+    int64_t j, legal = 0, finite = 0;
+    for (j = 0; j < m; j++) {
+        if (!mask[j])
+            continue;
+        legal++;
+        if (isnan(logits[j]) || logits[j] == INFINITY)
+            return 0;
+        finite += logits[j] != -INFINITY;
+    }
+    return !legal || finite > 0;
+}
+
 /* A draw from the softmax of logits[0..m) restricted to the ids whose mask
  * byte is set (a masked categorical policy): the id; -1 when no id is legal;
  * -2 when a legal logit is NaN or +inf, or every legal one is -inf.  A

@@ -47,4 +47,5 @@ cdef extern from "venv.h" nogil:
     int bg_vg_opp_done(bg_vgame *v, const bg_venv_cfg *c, bg_gen *g, const int8_t *after)
     int bg_vg_mask(const bg_vgame *v, const bg_venv_cfg *c, uint8_t *mask)
     void bg_vg_observe(const bg_vgame *v, const bg_venv_cfg *c, float *obs)
+    int bg_softmax_ok(const double *logits, const uint8_t *mask, int64_t m)
     int64_t bg_sample_softmax(bg_rng *r, const double *logits, const uint8_t *mask, int64_t m)

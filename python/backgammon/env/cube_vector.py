@@ -116,21 +116,25 @@ class CubeMatchGames:
     def sample_actions(self, logits: np.ndarray | None = None) -> np.ndarray:
         """One random legal id per slot, from a stream of the reset seed: uniformly,
         or from the softmax of ``logits`` (float64 ``(n, mask_size)``) over the legal
-        ids; -2 marks a slot whose legal logits are NaN, +inf or all -inf."""
+        ids.  When a slot's legal logits are NaN, +inf or all -inf, nothing is
+        drawn: that slot's row is -2, the others -1 (as the core's VecEnv)."""
         out = np.full(self.n, -1, dtype=np.int64)
-        for i in range(self.n):
-            legal = np.flatnonzero(self.mask[i])
-            if not len(legal):
+        legal = [np.flatnonzero(m) for m in self.mask]
+        if logits is not None:
+            for i, ids in enumerate(legal):
+                x = logits[i, ids]
+                if len(ids) and (np.isnan(x).any() or (x == np.inf).any()
+                                 or (x == -np.inf).all()):
+                    out[i] = -2
+                    return out
+        for i, ids in enumerate(legal):
+            if not len(ids):
                 continue
             if logits is None:
-                out[i] = legal[self._pick.integers(len(legal))]
-                continue
-            x = logits[i, legal]
-            if np.isnan(x).any() or (x == np.inf).any() or (x == -np.inf).all():
-                out[i] = -2
-                continue
-            p = np.exp(x - x.max())
-            out[i] = legal[self._pick.choice(len(legal), p=p / p.sum())]
+                out[i] = ids[self._pick.integers(len(ids))]
+            else:
+                p = np.exp(logits[i, ids] - logits[i, ids].max())
+                out[i] = ids[self._pick.choice(len(ids), p=p / p.sum())]
         return out
 
     def get_state(self) -> dict[str, Any]:
