@@ -579,7 +579,8 @@ def _check_executor(executor: Any, in_flight: Any) -> None:
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TrainingDataError(f"executor must be a concurrent.futures.Executor, got "
                                 f"{type(executor).__name__}")
-    if isinstance(in_flight, bool) or not isinstance(in_flight, int) or in_flight < 1:
+    if isinstance(in_flight, bool) or not isinstance(in_flight, (int, np.integer)) \
+            or in_flight < 1:
         raise TrainingDataError(f"in_flight is an integer >= 1, got {in_flight!r}"[:200])
 
 
@@ -599,7 +600,7 @@ def _run_bounded(executor: Executor, jobs: Iterable[tuple[Any, Any, tuple[Any, .
             pending[executor.submit(fn, *args)] = key
 
     try:
-        for _ in range(in_flight):
+        for _ in range(int(in_flight)):
             submit_next()
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
