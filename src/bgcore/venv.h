@@ -466,10 +466,10 @@ static inline int bg_softmax_ok(const double *logits, const uint8_t *mask, int64
 }
 
 /* A draw from the softmax of logits[0..m) restricted to the ids whose mask
- * byte is set (a masked categorical policy): the id; -1 when no id is legal;
- * -2 when a legal logit is NaN or +inf, or every legal one is -inf.  A
- * logit of -inf gives its id probability 0.  One uniform of r a call; the
- * legal ids' weights are kept (up to BG_OS_N of them) so each takes one exp. */
+ * byte is set (a masked categorical policy), for logits that pass
+ * bg_softmax_ok: the id, or -1 when no id is legal.  A logit of -inf gives
+ * its id probability 0.  One uniform of r a call; the legal ids' weights are
+ * kept (up to BG_OS_N of them) so each takes one exp. */
 static inline int64_t bg_sample_softmax(bg_rng *r, const double *logits, const uint8_t *mask,
                                         int64_t m)
 {
@@ -478,8 +478,6 @@ static inline int64_t bg_sample_softmax(bg_rng *r, const double *logits, const u
     for (j = 0; j < m; j++) {
         if (!mask[j])
             continue;
-        if (isnan(logits[j]) || logits[j] == INFINITY)
-            return -2;
         if (logits[j] > best)
             best = logits[j];
         if (legal < BG_OS_N)
@@ -488,8 +486,6 @@ static inline int64_t bg_sample_softmax(bg_rng *r, const double *logits, const u
     }
     if (!legal)
         return -1;
-    if (best == -INFINITY)
-        return -2;
     if (legal <= BG_OS_N) {
         for (k = 0; k < legal; k++)
             total += w[k] = exp(logits[ids[k]] - best);

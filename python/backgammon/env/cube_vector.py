@@ -133,7 +133,8 @@ class CubeMatchGames:
             if logits is None:
                 out[i] = ids[self._pick.integers(len(ids))]
             else:
-                p = np.exp(logits[i, ids] - logits[i, ids].max())
+                x = logits[i, ids]
+                p = np.exp(x - x.max())
                 out[i] = ids[self._pick.choice(len(ids), p=p / p.sum())]
         return out
 
