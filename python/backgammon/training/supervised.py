@@ -32,9 +32,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import wait as wait_futures
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -289,11 +289,12 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
         from backgammon.rollout.engine import collect
         pool = ThreadPoolExecutor(max_workers=min(nthreads, len(jobs)),
                                   thread_name_prefix="backgammon-fit")
+        gate = _Gate()
         futures: list[Any] = []
-        st.workers = (pool, futures)   # fit joins them before its checkpoint, whatever happens here
+        st.workers = (pool, gate)   # fit joins them before its checkpoint, whatever happens here
         try:
             for job in jobs:
-                futures.append(pool.submit(run, job))
+                futures.append(pool.submit(gate.run, run, job))
             results = list(collect(futures, cancel))
             for job, r in zip(jobs, results):
                 sums[job[0]] = r
@@ -301,7 +302,7 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
             cancel.set()  # also when the interrupt came before collect: the nets stop
             raise
         finally:
-            _join(pool, futures, cancel)
+            _join(pool, gate, cancel)
             st.workers = None
     out: dict[str, float | None] = {}
     total, count = 0.0, 0
@@ -316,17 +317,51 @@ def _epoch(net: Evaluator, split: _Split, s: FitSettings, st: _State, nthreads: 
     return out
 
 
-def _join(pool: ThreadPoolExecutor, futures: list[Any], cancel: Any) -> None:
+class _Gate:
+    """Lets the training threads start their jobs until it is closed, and
+    counts the jobs that started, so that closing waits for exactly those.
+
+    The pool cannot tell: a Ctrl-C landing in ``submit`` while a new thread
+    starts leaves that thread running the job but outside the threads
+    ``shutdown(wait=True)`` joins, and the checkpoint would then record the
+    net's place before the batch that thread goes on to train."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._open = True
+        self._running = 0
+
+    def run(self, work: Callable[[Any], float], job: Any) -> float:
+        with self._cond:
+            if not self._open:
+                raise _bgcore.Cancelled("stopped before this net's job started")
+            self._running += 1
+        try:
+            return work(job)
+        finally:
+            with self._cond:
+                self._running -= 1
+                self._cond.notify_all()
+
+    def close(self) -> bool:
+        """Lets no more jobs start; True once none runs (waits a moment for them)."""
+        with self._cond:
+            self._open = False
+            if self._running:
+                self._cond.wait(0.05)
+            return not self._running
+
+
+def _join(pool: ThreadPoolExecutor, gate: _Gate, cancel: Any) -> None:
     """Waits for the training threads: a checkpoint read while one still runs would
     record where it was, not where it stops.  A Ctrl-C during the wait (also at
     the end of an epoch, when the threads are done) tells them to stop and is
-    raised once they have: never swallowed.  The wait is on the futures, in timed
-    steps (a thread's join, once interrupted, may return before the thread ends)."""
+    raised once they have: never swallowed.  The wait is in timed steps (a
+    thread's join, once interrupted, may return before the thread ends)."""
     interrupt: KeyboardInterrupt | None = None
     while True:
         try:
-            wait_futures(futures, timeout=0.05)
-            if all(f.done() for f in futures):
+            if gate.close():
                 pool.shutdown(wait=True)   # idle threads now: they exit at once
                 break
         except KeyboardInterrupt as stop:  # repeated Ctrl-Cs: keep waiting for the threads
@@ -363,7 +398,7 @@ class _State:
         self.counters[1:, 1] = done
         self.seconds, self.best, self.history, self.opt = seconds, best, history, opt
         self.settings, self.fingerprint = settings, fingerprint
-        self.workers: tuple[ThreadPoolExecutor, list[Any]] | None = None   # training threads running
+        self.workers: tuple[ThreadPoolExecutor, _Gate] | None = None   # training threads running
 
     @property
     def epoch(self) -> int:
