@@ -4,8 +4,8 @@
     PYTHONPATH=BUILD_B/python python benchmarks/nn_kernel_speed.py
 
 Times (best of several rounds, CPU time of this process): a move choice of the bundled
-nets screened and unscreened (3,000 positions of ``training/ply2f-g7``, a random roll
-each), the opening rollout of 2,592 games on one thread, and 150 filtered 2-ply best
+nets screened and unscreened (3,000 contact positions of the rollout-labelled sets in
+``training/``, a random roll each), the opening rollout of 2,592 games on one thread, and 150 filtered 2-ply best
 plays.  Each line ends with a fingerprint of the answers (the picks, the rollout's
 equity, the plays), so a change meant to keep every bit shows the same fingerprints.
 Alternate the two builds a few times and compare medians: a shared machine drifts.
@@ -25,6 +25,7 @@ from backgammon import _bgcore, nn
 from backgammon.training.targets import read_targets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CONTACT_SETS = ("rollouts-blitz", "rollouts-trailing", "rollouts-bg")   # in the tree
 
 
 def best_of(rounds: int, f: Callable[[], Any]) -> tuple[float, Any]:
@@ -43,7 +44,7 @@ def fingerprint(data: bytes) -> str:
 def main() -> None:
     print(bg.__file__)
     rng = np.random.default_rng(5)
-    boards = read_targets([os.path.join(HERE, "..", "training", "ply2f-g7")],
+    boards = read_targets([os.path.join(HERE, "..", "training", name) for name in CONTACT_SETS],
                           max_positions=10**6).boards
     b = np.ascontiguousarray(boards[rng.choice(len(boards), 3000, replace=False)])
     rolls = np.array([(x, y) for x in range(1, 7) for y in range(1, 7)], np.uint8)

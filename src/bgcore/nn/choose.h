@@ -181,7 +181,8 @@ static inline int64_t bg_nn_choose(const bg_evaluator *ev, const int8_t *cands, 
  * screen's best (a play far behind is rarely the full nets' best).  For
  * choices where only the chosen play counts: rollouts, duels and the
  * replies inside 1- and 2-ply evaluations.  The screen's errors are
- * measured in docs/nn.md ("Pruning").
+ * measured in docs/nn.md ("Pruning").  A play the screen leaves alone is
+ * chosen without the full nets unless best_probs asks for its chances.
  */
 static inline int64_t bg_nn_choose_pruned(const bg_evaluator *ev, bg_nn_chooser *c,
                                           const int8_t *cands, int64_t n, float *best_probs)
@@ -210,6 +211,7 @@ static inline int64_t bg_nn_choose_pruned(const bg_evaluator *ev, bg_nn_chooser 
     }
     if (ev->margin > 0.0f)                       /* the screen's best, then those close to it */
         while (k > 1 && top_eq[k - 1] < top_eq[0] - ev->margin) k--;
+    if (k == 1 && !best_probs) return top[0];   /* the full nets would only confirm it */
     for (i = 1; i < k; i++) {                    /* in play order: ties go to the first */
         int64_t t = top[i];
         for (j = (int)i; j > 0 && top[j - 1] > t; j--) top[j] = top[j - 1];
