@@ -102,16 +102,52 @@ static inline int bg_nn3_dshots(uint32_t ymask, int ybar, uint32_t closed, uint3
 /* The pips X must move to take every checker past Y's rearmost checker
  * (brk_x), and the same of Y (brk_y); both 0 when either side has no
  * checker on the board.  rear_x and rear_y: each side's rearmost point in its
- * own numbering (bar 25).  Branch-free sums, which the compiler vectorises. */
+ * own numbering (bar 25).  With Y's rearmost at our point r = 25 - rear_y,
+ * brk_x sums (i - r) x X's checkers over our points i > r; Y's checker on
+ * our point i is rear_x - i pips short of passing X's rearmost, so brk_y
+ * sums (rear_x - i) x Y's checkers over i < rear_x.  With SSE2: both sums
+ * over the 26 cells at once, two overlapping 16-byte loads as int16 lanes
+ * (integer sums: the same as the loops). */
 static inline void bg_nn3_break(const int8_t *b, int rear_x, int rear_y, int *brk_x, int *brk_y)
 {
-    int p, r, x = 0, y = 0;
+    int x = 0, y = 0;
     if (rear_x && rear_y) {
-        r = 25 - rear_y;                     /* Y's rearmost in our numbering (its bar: 0) */
+        int r = 25 - rear_y;
+#ifdef BG_SSE2
+        const __m128i z = _mm_setzero_si128();
+        const __m128i R = _mm_set1_epi16((int16_t)r), Q = _mm_set1_epi16((int16_t)rear_x);
+        __m128i sx = z, sy = z;
+        int32_t lx[4], ly[4];
+        int k;
+        for (k = 0; k < 2; k++) {
+            /* cells 0..15, then 10..25 with lanes 10..15 (seen already) weighing 0 */
+            const __m128i v = _mm_loadu_si128((const __m128i *)(b + 10 * k));
+            __m128i half[2], idx[2];
+            int j;
+            half[0] = _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
+            half[1] = _mm_srai_epi16(_mm_unpackhi_epi8(v, v), 8);
+            idx[0] = k ? _mm_setr_epi16(-99, -99, -99, -99, -99, -99, 16, 17)
+                       : _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+            idx[1] = k ? _mm_setr_epi16(18, 19, 20, 21, 22, 23, 24, 25)
+                       : _mm_setr_epi16(8, 9, 10, 11, 12, 13, 14, 15);
+            for (j = 0; j < 2; j++) {
+                /* -99 marks a lane already counted: both of its weights are 0 */
+                __m128i seen = _mm_cmpeq_epi16(idx[j], _mm_set1_epi16(-99));
+                __m128i wx = _mm_max_epi16(_mm_sub_epi16(idx[j], R), z);
+                __m128i wy = _mm_andnot_si128(seen, _mm_max_epi16(_mm_sub_epi16(Q, idx[j]), z));
+                sx = _mm_add_epi32(sx, _mm_madd_epi16(_mm_max_epi16(half[j], z), wx));
+                sy = _mm_add_epi32(sy, _mm_madd_epi16(_mm_max_epi16(_mm_sub_epi16(z, half[j]), z), wy));
+            }
+        }
+        _mm_storeu_si128((__m128i *)lx, sx);
+        _mm_storeu_si128((__m128i *)ly, sy);
+        x = lx[0] + lx[1] + lx[2] + lx[3];
+        y = ly[0] + ly[1] + ly[2] + ly[3];
+#else
+        int p;
         for (p = r + 1; p <= 25; p++) x += (p - r) * (b[p] > 0 ? b[p] : 0);
-        r = 25 - rear_x;                     /* ours in its numbering (our bar: 0) */
-        for (p = r + 1; p <= 25; p++)        /* its point p is our 25 - p (its bar, 25: our 0) */
-            y += (p - r) * (b[25 - p] < 0 ? -b[25 - p] : 0);
+        for (p = 0; p < rear_x; p++) y += (rear_x - p) * (b[p] < 0 ? -b[p] : 0);
+#endif
     }
     *brk_x = x;
     *brk_y = y;
