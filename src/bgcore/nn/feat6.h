@@ -66,7 +66,7 @@ static inline void bg_nn6_race_side(const int *c, float *f)
 static inline void bg_nn6_features(const int8_t *b, const bg_nn_scan_t *s, float *f)
 {
     float *g = f + BG_NN6_PER_SIDE;
-    int se[4], brk_x, brk_y;
+    int se[4], ds[2], brk_x, brk_y;
     int bar_x = b[BG_BAR] > 0 ? b[BG_BAR] : 0, bar_y = b[0] < 0 ? -b[0] : 0;
     int kx = bg_popcount(s->own_made & 0x7Eu);          /* X's made home points */
     int ky = bg_popcount(s->opp_made & 0x1F80000u);     /* Y's, our 19..24 */
@@ -89,8 +89,10 @@ static inline void bg_nn6_features(const int8_t *b, const bg_nn_scan_t *s, float
     g[5] = (float)bg_nn6_clamp((brk_y + 5) / 6, 0, 60);
     f[6] = (float)rear_x;
     g[6] = (float)rear_y;
-    f[7] = (float)bg_nn3_dshots(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t);
-    g[7] = (float)bg_nn3_dshots(s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot);
+    bg_nn3_dshots_both(s->opp & 0x1FFFFFEu, bar_y, s->own_made_t, s->own_blot_t,
+                       s->own & 0x1FFFFFEu, bar_x, s->opp_made, s->opp_blot, ds);
+    f[7] = (float)ds[0];
+    g[7] = (float)ds[1];
     if (bg_nn_scan_race(s)) {
         bg_nn2_sides v;
         bg_nn2_split(b, &v);
