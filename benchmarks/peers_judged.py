@@ -65,7 +65,9 @@ from typing import Any, Iterator
 SHARED = os.environ.get("BACKGAMMON_SHARED") or os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.pardir, "shared")
 GALAXY = os.path.join(SHARED, "realworld", "galaxy")
-CACHE = "/tmp/gnubg-judged-cache"
+# outside the project, and kept between runs and reboots (a /tmp folder was not)
+CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                     "backgammon", "gnubg-judged")
 JUDGE = "gnubg-2ply-prune-cubeless-money-v2"  # the cache file's name: change it with the judge
 CHUNK = 40  # decisions a gnubg subprocess judges (a crash loses at most one chunk)
 
