@@ -75,6 +75,7 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
     int16_t idx[BG_NN_NPTS_DELTA];
     float val[BG_NN_NPTS_DELTA];
     int i, n = 0, nf;
+    uint32_t diff;
     const float *bf;
     int d_own = s->scan.own_count - es->own_count, d_opp = s->scan.opp_count - es->opp_count;
     const int8_t *b0 = s->base;
@@ -86,21 +87,9 @@ static inline void bg_nn_delta_eval(bg_nn_base *s, const bg_mlp *m, int cls, con
         else bg_nn_outputs_from(m, a0, idx, val, n, acc, h, out);
         return;
     }
-#ifdef BG_SSE2
-    /* the points that changed, in rising order as the plain loop takes them:
-     * two overlapping 16-byte compares cover the 26 */
-    uint32_t diff = ~((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-                          _mm_loadu_si128((const __m128i *)e), _mm_loadu_si128((const __m128i *)b0)))
-                      | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-                          _mm_loadu_si128((const __m128i *)(e + 10)),
-                          _mm_loadu_si128((const __m128i *)(b0 + 10)))) << 10)
-                    & ((1u << BG_NPTS) - 1);
-    for (; diff; diff &= diff - 1) {
+    /* the points that changed, in rising order */
+    for (diff = bg_nn_changed_cells(e, b0); diff; diff &= diff - 1) {
         i = bg_ctz(diff);
-#else
-    for (i = 0; i < BG_NPTS; i++) {
-        if (e[i] == b0[i]) continue;
-#endif
         n += bg_nn_cell_signed(i, b0[i], -1.0f, idx + n, val + n);   /* the old cell leaves */
         n += bg_nn_cell(i, e[i], idx + n, val + n);
     }

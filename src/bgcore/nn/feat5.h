@@ -83,22 +83,11 @@ static inline int bg_nn5_delta_board(const int8_t *b0, const bg_nn_scan_t *s0, c
                                      const bg_nn_scan_t *es, int16_t *idx, float *val)
 {
     int i, n = 0;
+    uint32_t diff;
     int off0 = BG_MAXCHK - s0->own_count, off1 = BG_MAXCHK - es->own_count;
     int opp0 = BG_MAXCHK - s0->opp_count, opp1 = BG_MAXCHK - es->opp_count;
-#ifdef BG_SSE2
-    /* the cells that changed, ascending: two overlapping 16-byte compares cover the 26 */
-    uint32_t diff = ~((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-                          _mm_loadu_si128((const __m128i *)e), _mm_loadu_si128((const __m128i *)b0)))
-                      | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-                          _mm_loadu_si128((const __m128i *)(e + 10)),
-                          _mm_loadu_si128((const __m128i *)(b0 + 10)))) << 10)
-                    & ((1u << BG_NPTS) - 1);
-    for (; diff; diff &= diff - 1) {
+    for (diff = bg_nn_changed_cells(e, b0); diff; diff &= diff - 1) {   /* ascending */
         i = bg_ctz(diff);
-#else
-    for (i = 0; i < BG_NPTS; i++) {
-        if (e[i] == b0[i]) continue;
-#endif
         if (b0[i]) { idx[n] = bg_nn5_cell_input(i, b0[i]); val[n++] = -1.0f; }
         if (e[i]) { idx[n] = bg_nn5_cell_input(i, e[i]); val[n++] = 1.0f; }
     }

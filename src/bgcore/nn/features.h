@@ -337,6 +337,26 @@ static inline void bg_nn_off(const int8_t *b, int *own_off, int *opp_off)
     *opp_off = BG_MAXCHK - opp;
 }
 
+/* The cells (bits 0..25) where boards a and b differ.  With SSE2, two
+ * overlapping 16-byte compares cover the 26. */
+static inline uint32_t bg_nn_changed_cells(const int8_t *a, const int8_t *b)
+{
+#ifdef BG_SSE2
+    return ~((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                 _mm_loadu_si128((const __m128i *)a), _mm_loadu_si128((const __m128i *)b)))
+             | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                 _mm_loadu_si128((const __m128i *)(a + 10)),
+                 _mm_loadu_si128((const __m128i *)(b + 10)))) << 10)
+           & ((1u << BG_NPTS) - 1);
+#else
+    uint32_t diff = 0;
+    int i;
+    for (i = 0; i < BG_NPTS; i++)
+        if (a[i] != b[i]) diff |= 1u << i;
+    return diff;
+#endif
+}
+
 #include "nn/feat2.h"
 #include "nn/feat3.h"
 #include "nn/feat4.h"
