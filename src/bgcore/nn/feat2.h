@@ -207,75 +207,106 @@ static inline void bg_nn2_features_plain(const int8_t *b, const bg_nn_scan_t *s,
     bg_nn2_side(v.cy, v.cx, f + BG_NN2_PER_SIDE);
 }
 
-/* The shots and pip loss (features 6 and 4) of a side whose blots are
- * `blots`, against checkers `ymask` (+ ybar on the bar) that land only off
- * `closed` (all in the hitter's numbering): bg_nn2_hits' landing points of
- * each roll, counted as they are made (no table, no branch per roll; bit 0
- * is never a landing point, so highbit(h | 1) is 0 for no hit).
+/* Each roll's landing points (mask, the hitter's numbering) for a hit on a
+ * blot: bg_nn2_hits' points, for checkers ymask (+ ybar on the bar) that land
+ * only off `closed`, the 15 non-doubles first (land[0..14]), then the
+ * doubles 1-1 .. 6-6 (land[15..20]); no table, no branch per roll.
  *
- * Only h & blots is used, and a blot is an open point of 1..24, so a move's
- * last step needs no `& ~closed & mask` (bg_nn2_step) before that test: the
- * intermediate landings, which must be open, keep it.  Non-doubles count
- * twice, so their hits and pips are summed once and doubled at the end. */
-static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots,
-                                int *shots, int *loss)
+ * Only land & blots is used, and a blot is an open point of 1..24, so a
+ * move's last step needs no `& ~closed & mask` (bg_nn2_step): the
+ * intermediate landings, which must be open, keep it; bit 0 is never a
+ * blot.  Shots, pip loss (bg_nn2_shots) and double shots (bg_nn3_dshots)
+ * count from these. */
+static inline void bg_nn2_landings(uint32_t ymask, int ybar, uint32_t closed, uint32_t *land)
 {
     const uint32_t bar = 1u << 25;
-    uint32_t r[7], e[7], h;
-    int d1, d2, k, s1 = 0, l1 = 0, s2 = 0, l2 = 0;
+    uint32_t r[7], e[7], h, x;
+    int d1, d2, k, j = 0;
     int left = ybar == 0 ? 3 : 4 - (ybar < 4 ? ybar : 4);
-    *shots = *loss = 0;
-    if (!blots) return;
     for (d1 = 1; d1 <= 6; d1++) {
         r[d1] = bg_nn2_step(ymask, d1, closed);
         e[d1] = bg_nn2_step(bar, d1, closed);
     }
-#define BG_NN2_COUNT(hh, s, l) do { uint32_t t_ = (hh) & blots; s += t_ != 0; \
-                                    l += bg_highbit(t_ | 1u); } while (0)
-    if (ybar == 0) {
-        for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++)
-                BG_NN2_COUNT(r[d1] | r[d2] | (r[d1] >> d2) | (r[d2] >> d1), s2, l2);
-            h = r[d1];
-            {
-                uint32_t x = h;
-                for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
-                h |= x >> d1;
-            }
-            BG_NN2_COUNT(h, s1, l1);
-        }
-    } else if (ybar >= 2) {
-        for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++) BG_NN2_COUNT(e[d1] | e[d2], s2, l2);
-            h = e[d1];
-            if (h && left) {
-                uint32_t x = ymask | h;
-                for (k = 0; k < left; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
-            }
-            BG_NN2_COUNT(h, s1, l1);
-        }
-    } else {
-        /* one on the bar: enter with one die, then the other die moves any checker */
-        for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++) {
+    for (d1 = 1; d1 <= 6; d1++) {
+        for (d2 = d1 + 1; d2 <= 6; d2++) {
+            if (ybar == 0) h = r[d1] | r[d2] | (r[d1] >> d2) | (r[d2] >> d1);
+            else if (ybar >= 2) h = e[d1] | e[d2];
+            else {
+                /* one on the bar: enter with one die, then the other die moves any checker */
                 h = 0;
                 if (e[d1]) h |= e[d1] | r[d2] | (e[d1] >> d2);
                 if (e[d2]) h |= e[d2] | r[d1] | (e[d2] >> d1);
-                BG_NN2_COUNT(h, s2, l2);
             }
+            land[j++] = h;
+        }
+        if (ybar == 0) {
+            h = x = r[d1];
+            for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+            h |= x >> d1;
+        } else if (ybar >= 2) {
+            h = e[d1];
+            if (h && left) {
+                x = ymask | h;
+                for (k = 0; k < left; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
+            }
+        } else {
             h = e[d1];
             if (h) {
-                uint32_t x = ymask | h;
+                x = ymask | h;
                 for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
                 h |= x >> d1;
             }
-            BG_NN2_COUNT(h, s1, l1);
         }
+        land[15 + d1 - 1] = h;
     }
-#undef BG_NN2_COUNT
-    *shots = 2 * s2 + s1;
-    *loss = 2 * l2 + l1;
 }
+
+/* The shots and pip loss (features 6 and 4) of a side whose blots are
+ * `blots`, against checkers `ymask` (+ ybar on the bar) that land only off
+ * `closed` (all in the hitter's numbering), from bg_nn2_landings: a roll
+ * hitting the blot farthest along the hitter's way (highest point q) loses
+ * q pips; highbit(t | 1) is 0 for no hit.  Non-doubles count twice. */
+static inline void bg_nn2_shots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots,
+                                int *shots, int *loss)
+{
+    uint32_t land[21];
+    int k, s = 0, l = 0;
+    *shots = *loss = 0;
+    if (!blots) return;
+    bg_nn2_landings(ymask, ybar, closed, land);
+    for (k = 0; k < 21; k++) {
+        uint32_t t = land[k] & blots;
+        int w = k < 15 ? 2 : 1;
+        s += w * (t != 0);
+        l += w * bg_highbit(t | 1u);
+    }
+    *shots = s;
+    *loss = l;
+}
+
+#ifdef BG_SSE2
+/* bg_nn2_landings of two hitters at once, neither on the bar, in 32-bit
+ * lanes 0 and 1: checkers Y, landing points O (~closed & 0x1FFFFFE). */
+static inline void bg_nn2_landings_lanes(__m128i Y, __m128i O, __m128i *land)
+{
+    __m128i r[7], sh[7], x, h;
+    int d1, d2, j = 0;
+    for (d1 = 1; d1 <= 6; d1++) {
+        sh[d1] = _mm_cvtsi32_si128(d1);
+        r[d1] = _mm_and_si128(_mm_srl_epi32(Y, sh[d1]), O);
+    }
+    for (d1 = 1; d1 <= 6; d1++) {
+        for (d2 = d1 + 1; d2 <= 6; d2++)
+            land[j++] = _mm_or_si128(_mm_or_si128(r[d1], r[d2]),
+                                     _mm_or_si128(_mm_srl_epi32(r[d1], sh[d2]),
+                                                  _mm_srl_epi32(r[d2], sh[d1])));
+        x = h = r[d1];
+        x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
+        x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
+        land[15 + d1 - 1] = _mm_or_si128(h, _mm_srl_epi32(x, sh[d1]));
+    }
+}
+#endif
 
 /* Shots and pip loss of both sides at once, as two bg_nn2_shots calls
  * (side 0 is hit by checkers ym0 off closed0, side 1 by ym1 off closed1):
@@ -290,42 +321,29 @@ static inline void bg_nn2_shots_both(uint32_t ym0, int ybar0, uint32_t closed0, 
 {
 #ifdef BG_SSE2
     if (!ybar0 && !ybar1 && blots0 && blots1) {
-        const __m128i Y = _mm_setr_epi32((int)ym0, (int)ym1, 0, 0);
-        const __m128i O = _mm_setr_epi32((int)(~closed0 & 0x1FFFFFEu), (int)(~closed1 & 0x1FFFFFEu), 0, 0);
         const __m128i B = _mm_setr_epi32((int)blots0, (int)blots1, 0, 0);
         const __m128i z = _mm_setzero_si128(), one = _mm_set1_epi32(1);
-        __m128i r[7], sh[7], miss2 = z, miss1 = z, exp2 = z, exp1 = z;
+        __m128i land[21], miss[2] = {z, z}, ex[2] = {z, z};
         int32_t m2[4], m1[4], e2[4], e1[4];
-        int d1, d2;
-        for (d1 = 1; d1 <= 6; d1++) {
-            sh[d1] = _mm_cvtsi32_si128(d1);
-            r[d1] = _mm_and_si128(_mm_srl_epi32(Y, sh[d1]), O);
-        }
+        int k;
+        bg_nn2_landings_lanes(_mm_setr_epi32((int)ym0, (int)ym1, 0, 0),
+                              _mm_setr_epi32((int)(~closed0 & 0x1FFFFFEu),
+                                             (int)(~closed1 & 0x1FFFFFEu), 0, 0), land);
         /* t: the roll's hit blots; misses count -1 each; t & ~(t >> 1) keeps
            t's top bit and clears the one below it, so converting it (| 1, for
-           exponent 0 when nothing is hit) cannot round up to the next power */
-#define BG_NN2_LANES(hh, miss, ex) do {                                                   \
-            __m128i t_ = _mm_and_si128((hh), B);                                          \
-            __m128i u_ = _mm_or_si128(_mm_andnot_si128(_mm_srli_epi32(t_, 1), t_), one);  \
-            miss = _mm_add_epi32(miss, _mm_cmpeq_epi32(t_, z));                           \
-            ex = _mm_add_epi32(ex, _mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(u_)), 23)); \
-        } while (0)
-        for (d1 = 1; d1 <= 6; d1++) {
-            __m128i x = r[d1], h = x;
-            for (d2 = d1 + 1; d2 <= 6; d2++)
-                BG_NN2_LANES(_mm_or_si128(_mm_or_si128(r[d1], r[d2]),
-                                          _mm_or_si128(_mm_srl_epi32(r[d1], sh[d2]),
-                                                       _mm_srl_epi32(r[d2], sh[d1]))), miss2, exp2);
-            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
-            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
-            h = _mm_or_si128(h, _mm_srl_epi32(x, sh[d1]));
-            BG_NN2_LANES(h, miss1, exp1);
+           exponent 0 when nothing is hit) cannot round up to the next power;
+           [0]: non-doubles, [1]: doubles */
+        for (k = 0; k < 21; k++) {
+            __m128i t = _mm_and_si128(land[k], B);
+            __m128i u = _mm_or_si128(_mm_andnot_si128(_mm_srli_epi32(t, 1), t), one);
+            int d = k >= 15;
+            miss[d] = _mm_add_epi32(miss[d], _mm_cmpeq_epi32(t, z));
+            ex[d] = _mm_add_epi32(ex[d], _mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(u)), 23));
         }
-#undef BG_NN2_LANES
-        _mm_storeu_si128((__m128i *)m2, miss2);
-        _mm_storeu_si128((__m128i *)m1, miss1);
-        _mm_storeu_si128((__m128i *)e2, exp2);
-        _mm_storeu_si128((__m128i *)e1, exp1);
+        _mm_storeu_si128((__m128i *)m2, miss[0]);
+        _mm_storeu_si128((__m128i *)m1, miss[1]);
+        _mm_storeu_si128((__m128i *)e2, ex[0]);
+        _mm_storeu_si128((__m128i *)e1, ex[1]);
         /* 15 non-doubles (weight 2) and 6 doubles; a float exponent is biased by 127 */
         out[0] = 2 * (15 + m2[0]) + (6 + m1[0]);
         out[1] = 2 * (e2[0] - 15 * 127) + (e1[0] - 6 * 127);

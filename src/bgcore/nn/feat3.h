@@ -86,100 +86,46 @@ static inline int bg_nn3_contain(uint32_t made)
 }
 
 /* Rolls (of 36) with which the hitter (checkers ymask, ybar on the bar,
- * landing off `closed`, its numbering) reaches two or more of `blots`:
- * bg_nn2_hits' landing points of each roll, counted as bg_nn2_shots counts
- * its shots (no table; a move's last step unmasked, as only h & blots is
- * used).  t & (t - 1) is nonzero when t has two or more bits. */
+ * landing off `closed`, its numbering) reaches two or more of `blots`,
+ * from bg_nn2_landings (t & (t - 1) is nonzero when t has two or more bits). */
 static inline int bg_nn3_dshots(uint32_t ymask, int ybar, uint32_t closed, uint32_t blots)
 {
-    const uint32_t bar = 1u << 25;
-    uint32_t r[7], e[7], h, x;
-    int d1, d2, k, n1 = 0, n2 = 0;
-    int left = ybar == 0 ? 3 : 4 - (ybar < 4 ? ybar : 4);
+    uint32_t land[21];
+    int k, n = 0;
     if (!(blots & (blots - 1u))) return 0;
-    for (d1 = 1; d1 <= 6; d1++) {
-        r[d1] = bg_nn2_step(ymask, d1, closed);
-        e[d1] = bg_nn2_step(bar, d1, closed);
+    bg_nn2_landings(ymask, ybar, closed, land);
+    for (k = 0; k < 21; k++) {
+        uint32_t t = land[k] & blots;
+        n += (k < 15 ? 2 : 1) * ((t & (t - 1u)) != 0);
     }
-#define BG_NN3_TWO(hh, n) do { uint32_t t_ = (hh) & blots; n += (t_ & (t_ - 1u)) != 0; } while (0)
-    if (ybar == 0) {
-        for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++)
-                BG_NN3_TWO(r[d1] | r[d2] | (r[d1] >> d2) | (r[d2] >> d1), n2);
-            h = x = r[d1];
-            for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
-            BG_NN3_TWO(h | (x >> d1), n1);
-        }
-    } else if (ybar >= 2) {
-        for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++) BG_NN3_TWO(e[d1] | e[d2], n2);
-            h = e[d1];
-            if (h && left) {
-                x = ymask | h;
-                for (k = 0; k < left; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
-            }
-            BG_NN3_TWO(h, n1);
-        }
-    } else {
-        /* one on the bar: enter with one die, then the other die moves any checker */
-        for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1 + 1; d2 <= 6; d2++) {
-                h = 0;
-                if (e[d1]) h |= e[d1] | r[d2] | (e[d1] >> d2);
-                if (e[d2]) h |= e[d2] | r[d1] | (e[d2] >> d1);
-                BG_NN3_TWO(h, n2);
-            }
-            h = e[d1];
-            if (h) {
-                x = ymask | h;
-                for (k = 0; k < 2; k++) { x = bg_nn2_step(x, d1, closed); h |= x; }
-                h |= x >> d1;
-            }
-            BG_NN3_TWO(h, n1);
-        }
-    }
-#undef BG_NN3_TWO
-    return 2 * n2 + n1;
+    return n;
 }
 
 /* Double shots of both sides, as two bg_nn3_dshots calls (side 0's blots hit
  * by checkers ym0 off closed0, side 1's by ym1 off closed1) into out[0..1].
  * With SSE2, when neither hitter is on the bar and both sides have two blots
- * or more, the 21 rolls run once for both sides in two 32-bit lanes (as
- * bg_nn2_shots_both).  Otherwise the scalar function, side by side. */
+ * or more, the 21 rolls run once for both sides in two 32-bit lanes
+ * (bg_nn2_landings_lanes).  Otherwise the scalar function, side by side. */
 static inline void bg_nn3_dshots_both(uint32_t ym0, int ybar0, uint32_t closed0, uint32_t blots0,
                                       uint32_t ym1, int ybar1, uint32_t closed1, uint32_t blots1,
                                       int *out)
 {
 #ifdef BG_SSE2
     if (!ybar0 && !ybar1 && (blots0 & (blots0 - 1u)) && (blots1 & (blots1 - 1u))) {
-        const __m128i Y = _mm_setr_epi32((int)ym0, (int)ym1, 0, 0);
-        const __m128i O = _mm_setr_epi32((int)(~closed0 & 0x1FFFFFEu), (int)(~closed1 & 0x1FFFFFEu), 0, 0);
         const __m128i B = _mm_setr_epi32((int)blots0, (int)blots1, 0, 0);
         const __m128i z = _mm_setzero_si128(), one = _mm_set1_epi32(1);
-        __m128i r[7], sh[7], few2 = z, few1 = z;
+        __m128i land[21], few2 = z, few1 = z;
         int32_t f2[4], f1[4];
-        int d1, d2;
-        for (d1 = 1; d1 <= 6; d1++) {
-            sh[d1] = _mm_cvtsi32_si128(d1);
-            r[d1] = _mm_and_si128(_mm_srl_epi32(Y, sh[d1]), O);
-        }
+        int k;
+        bg_nn2_landings_lanes(_mm_setr_epi32((int)ym0, (int)ym1, 0, 0),
+                              _mm_setr_epi32((int)(~closed0 & 0x1FFFFFEu),
+                                             (int)(~closed1 & 0x1FFFFFEu), 0, 0), land);
         /* a roll reaching fewer than two blots counts -1 */
-#define BG_NN3_LANES(hh, few) do {                                                        \
-            __m128i t_ = _mm_and_si128((hh), B);                                          \
-            few = _mm_add_epi32(few, _mm_cmpeq_epi32(_mm_and_si128(t_, _mm_sub_epi32(t_, one)), z)); \
-        } while (0)
-        for (d1 = 1; d1 <= 6; d1++) {
-            __m128i x = r[d1], h = x;
-            for (d2 = d1 + 1; d2 <= 6; d2++)
-                BG_NN3_LANES(_mm_or_si128(_mm_or_si128(r[d1], r[d2]),
-                                          _mm_or_si128(_mm_srl_epi32(r[d1], sh[d2]),
-                                                       _mm_srl_epi32(r[d2], sh[d1]))), few2);
-            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
-            x = _mm_and_si128(_mm_srl_epi32(x, sh[d1]), O); h = _mm_or_si128(h, x);
-            BG_NN3_LANES(_mm_or_si128(h, _mm_srl_epi32(x, sh[d1])), few1);
-        }
-#undef BG_NN3_LANES
+#define BG_NN3_FEW(k) _mm_cmpeq_epi32(_mm_and_si128(_mm_and_si128(land[k], B), \
+                                      _mm_sub_epi32(_mm_and_si128(land[k], B), one)), z)
+        for (k = 0; k < 15; k++) few2 = _mm_add_epi32(few2, BG_NN3_FEW(k));
+        for (; k < 21; k++) few1 = _mm_add_epi32(few1, BG_NN3_FEW(k));
+#undef BG_NN3_FEW
         _mm_storeu_si128((__m128i *)f2, few2);
         _mm_storeu_si128((__m128i *)f1, few1);
         /* 15 non-doubles (weight 2) and 6 doubles */
