@@ -137,8 +137,8 @@ def test_names_copies_and_pickles_keep_the_screen():
     full, screen = nets()
     pruned = full.with_pruning(screen, 3)
     assert pruned.policy_name == full.policy_name + "+prune3"
-    assert "screened by 8/4/8 (keep 3, margin 0.12)" in repr(pruned)
-    assert pruned.pruning is screen and pruned.keep == 3 and pruned.margin == 0.12
+    assert f"screened by 8/4/8 (keep 3, margin {bg.nn.DEFAULT_MARGIN})" in repr(pruned)
+    assert pruned.pruning is screen and pruned.keep == 3 and pruned.margin == bg.nn.DEFAULT_MARGIN
     assert full.pruning is None and full.keep == 0            # the original is unchanged
     wide = full.with_pruning(screen, 3, margin=0)
     assert wide.policy_name == full.policy_name + "+prune3m0"

@@ -1,5 +1,7 @@
-"""Make the screen of ``Evaluator.with_pruning`` (``data/nets-prune.npz``): small nets
-trained to rank a move choice's plays as the full nets do.
+"""Make a screen for ``Evaluator.with_pruning``: small nets trained to rank a move
+choice's plays as a nets file's full nets do.  (The bundled screen, ``data/nets-screen.npz``,
+is instead an integer net taught as the other nets are: training/README.md, "The screen";
+this one, the bundled screen until 2026-12-07, serves nets of your own.)
 
     python tools/make_pruning_nets.py [--nets FILE] [--out FILE] [--work DIR]
         [--chunks 8] [--positions 60000] [--seed 1] [--hidden 256 32 256]
@@ -56,7 +58,7 @@ def make_chunk(boards: np.ndarray, nets: bg.Evaluator, seed: int, n: int, path: 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--nets", help="the full nets (default: the bundled nets)")
-    ap.add_argument("--out", default="python/backgammon/data/nets-prune.npz")
+    ap.add_argument("--out", default="nets-prune.npz")
     ap.add_argument("--work", default="/tmp/pruning-data")
     ap.add_argument("--chunks", type=int, default=8)
     ap.add_argument("--positions", type=int, default=60000)

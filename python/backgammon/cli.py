@@ -34,6 +34,7 @@ import time
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from backgammon.errors import BackgammonError, InvalidDiceError
+from backgammon.nn.evaluator import DEFAULT_KEEP, DEFAULT_MARGIN
 from backgammon.perft import perft
 from backgammon.position import Position, parse_dice_text  # parse_dice_text: kept here too
 
@@ -191,8 +192,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
 
 _PRUNE_DEFAULT = ("K = 0: no screen; KmM: of those only the plays within M (equity) of the "
-                  "screen's best (default margin 0.12; m0: none); default: the nets' own (the "
-                  "bundled nets come screened, keeping 8 within 0.12; a nets file does not)")
+                  f"screen's best (default margin {DEFAULT_MARGIN}; m0: none); default: the nets' "
+                  f"own (the bundled nets come screened, keeping {DEFAULT_KEEP} within "
+                  f"{DEFAULT_MARGIN}; a nets file does not)")
 
 Prune = tuple[int, float | None]
 """A screen named on the command line: how many plays it keeps, and its margin
@@ -210,8 +212,6 @@ def _prune(text: str) -> Prune:
 
 def _screened(ev: Evaluator, prune: Prune) -> Evaluator:
     """``ev`` with the screen ``prune`` (:meth:`Evaluator.with_pruning`)."""
-    from backgammon.nn import DEFAULT_MARGIN
-
     keep, margin = prune
     return ev.with_pruning(keep=keep, margin=DEFAULT_MARGIN if margin is None else margin)
 
@@ -463,7 +463,7 @@ def _parser() -> argparse.ArgumentParser:
                          "nets (half the games a second), pubeval or random")
     ro.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
-                         "nets scoring only the screen's K best plays (about twice the games "
+                         "nets scoring only the screen's K best plays (about three times the games "
                          "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
     ro.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
@@ -536,7 +536,7 @@ def _parser() -> argparse.ArgumentParser:
                          "the bundled fast nets; strong: the bundled strong nets)")
     ar.add_argument("--prune", type=_prune, default=None, metavar="K",
                     help="screen the nets' move choices with the bundled pruning nets, the "
-                         "nets scoring only the screen's K best plays (about twice the games "
+                         "nets scoring only the screen's K best plays (about three times the games "
                          "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
     ar.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")

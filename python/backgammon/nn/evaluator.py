@@ -65,16 +65,16 @@ _PARTS = ("w1", "b1", "w2", "b2")
 _MID_PARTS = ("wm", "bm")
 _DEFAULT_FILE = Path(__file__).parent.with_name("data") / "nets.npz"
 _FAST_FILE = Path(__file__).parent.with_name("data") / "nets-fast.npz"
-_PRUNING_FILE = Path(__file__).parent.with_name("data") / "nets-prune.npz"
+_PRUNING_FILE = Path(__file__).parent.with_name("data") / "nets-screen.npz"
 _STRONG_FILE = Path(__file__).parent.with_name("data") / "nets-strong.npz"
 MAX_KEEP = _bgcore.NN_MAX_KEEP
-DEFAULT_KEEP = 8
+DEFAULT_KEEP = 3
 """How many plays the bundled screen passes at most to :meth:`Evaluator.default` and
 :meth:`Evaluator.strong` in the move choices it screens (docs/nn.md, "Pruning")."""
-DEFAULT_MARGIN = 0.12
+DEFAULT_MARGIN = 0.06
 """Of those, the screen passes only the plays within this much equity of its best
-(docs/nn.md, "Pruning": with :data:`DEFAULT_KEEP` 8, fewer full-net evaluations
-and less equity lost than keeping 6 without a margin)."""
+(docs/nn.md, "Pruning": the bundled screen, an integer net that plays nearly as
+well as the full nets, lets these few through without a loss in play)."""
 SEARCH_KEEP = 3
 """Inside 1- and 2-ply evaluations (and the cubeful searches built like them) a
 screen passes at most this many plays of each reply to the full nets, fewer than
@@ -328,10 +328,10 @@ class Evaluator:
     @classmethod
     def default(cls) -> Evaluator:
         """The bundled nets (package data), loaded on first use, screened by the
-        bundled pruning nets (:meth:`with_pruning`, keeping :data:`DEFAULT_KEEP`)
-        in the move choices that need only the chosen play: rollouts, duels and
-        the replies inside deeper evaluations go about twice as fast for no
-        measurable loss (docs/nn.md, "Pruning").  ``with_pruning(keep=0)`` turns
+        bundled screen (:meth:`with_pruning`, keeping :data:`DEFAULT_KEEP`)
+        in the move choices that need only the chosen play: rollouts and duels
+        go about three times as fast, the replies inside deeper evaluations
+        about twice, for no measurable loss (docs/nn.md, "Pruning").  ``with_pruning(keep=0)`` turns
         the screen off.
 
             >>> Evaluator.default().keep == DEFAULT_KEEP
@@ -404,7 +404,7 @@ class Evaluator:
             >>> ev = Evaluator.random(hidden=(16, 8), seed=1)
             >>> screened = ev.with_pruning(Evaluator.random(hidden=(4, 4), seed=2), keep=3)
             >>> screened.keep, screened.margin, screened.pruning.hidden
-            (3, 0.12, (4, 4))
+            (3, 0.06, (4, 4))
             >>> screened.with_pruning(None, 0).pruning is None   # keep 0: no screen
             True
         """

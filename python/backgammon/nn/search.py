@@ -234,9 +234,11 @@ def search_screen(ev: Evaluator) -> Evaluator:
     replies inside a search choose (``ev`` itself where it keeps no more, or
     has no screen); made once an evaluator.
 
-        >>> ev = Evaluator.default()
-        >>> ev.keep, search_screen(ev).keep, search_screen(ev) is search_screen(ev)
+        >>> wide = Evaluator.default().with_pruning(keep=8)
+        >>> wide.keep, search_screen(wide).keep, search_screen(wide) is search_screen(wide)
         (8, 3, True)
+        >>> search_screen(Evaluator.default()) is Evaluator.default()   # keeps 3 already
+        True
     """
     if ev.pruning is None or ev.keep <= SEARCH_KEEP:
         return ev
