@@ -160,7 +160,7 @@ def test_the_bundled_nets_come_screened_and_unscreen_on_request():
 
     ev = Evaluator.default()
     assert ev.keep == DEFAULT_KEEP and ev.pruning is Evaluator._pruning
-    # the bundled screen is the integer net docs/nn.md names, and smaller than the nets
+    # the bundled screen is the integer net docs/nn.md names (Q9 of training/README.md)
     screen = ev.pruning
     assert screen.encoding == 5 and screen.quantised
     assert screen.hidden == (128, 128, 256) and screen.middle == (32, 0, 32)

@@ -331,8 +331,8 @@ class Evaluator:
         bundled screen (:meth:`with_pruning`, keeping :data:`DEFAULT_KEEP`)
         in the move choices that need only the chosen play: rollouts and duels
         go about three times as fast, the replies inside deeper evaluations
-        about twice, for no measurable loss (docs/nn.md, "Pruning").  ``with_pruning(keep=0)`` turns
-        the screen off.
+        about twice, for no measurable loss (docs/nn.md, "Pruning").
+        ``with_pruning(keep=0)`` turns the screen off.
 
             >>> Evaluator.default().keep == DEFAULT_KEEP
             True
