@@ -65,6 +65,33 @@ def test_same_seed_same_games_for_any_workers_and_chunks():
                               base.strata)
 
 
+def test_remembered_first_choices_change_no_game():
+    # The core remembers each thread's choices at the first two plies
+    # (PlayCache): the statistics must be those of choosing afresh every
+    # time, for the screened default nets, unscreened nets and pubeval, from
+    # the opening and from a middle game, stratified or not, with a table
+    # already full (every first choice looked up) and with one that held
+    # another policy's choices (bound again, so emptied).
+    from backgammon import _bgcore
+    pubeval.install()
+    default = bg.Evaluator.default()
+    unscreened = default.with_pruning(keep=0)
+    middle = board({24: 1, 13: 4, 8: 3, 6: 5, 5: 2}, {1: 2, 12: 5, 17: 3, 19: 4, 20: 1})
+    for start in (bg.Position.initial(), middle):
+        for code, net in ((2, default), (2, unscreened), (1, None)):
+            nets = net._nets if net is not None else None
+            for stratify in (True, False):
+                args = (start._b, 11, 0, 700, code, stratify, None, nets)
+                fresh = _bgcore.playout(*args, None)
+                cache = _bgcore.PlayCache()
+                assert np.array_equal(_bgcore.playout(*args, cache), fresh)
+                assert np.array_equal(_bgcore.playout(*args, cache), fresh)   # all looked up
+                other = _bgcore.PlayCache()
+                _bgcore.playout(start._b, 3, 0, 50, 1 if code == 2 else 2, stratify, None,
+                                default._nets if code == 1 else None, other)
+                assert np.array_equal(_bgcore.playout(*args, other), fresh)
+
+
 @pytest.mark.slow
 def test_executors_give_the_local_result():
     # nets sent to threads and to processes (pickled); the fast nets keep it quick

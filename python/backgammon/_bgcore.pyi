@@ -32,6 +32,9 @@ def set_pubeval_weights(race: Any, contact: Any) -> None: ...
 def is_race(board: bytes) -> bool: ...
 def pubeval_scores(boards: npt.NDArray[np.int8], race: int) -> npt.NDArray[np.float64]: ...
 def pubeval_choice(board: bytes, dice: Any) -> int: ...
+class PlayCache:
+    """The first two plies' choices of a rollout's games, kept between one thread's chunks."""
+
 def playout(
     board: bytes,
     seed: int,
@@ -41,6 +44,7 @@ def playout(
     stratify: bool,
     cancel: Cancel | None = None,
     nets: Nets | None = None,
+    cache: PlayCache | None = None,
 ) -> npt.NDArray[np.int64]: ...
 def playout_batched(
     board: bytes,

@@ -235,17 +235,80 @@ static inline int64_t bg_choose_ev(bg_gen *g, int64_t n, const int8_t *before, i
     return bg_choose(g, n, before, policy, pe, r);
 }
 
+/* ------------------------------------------------------------------ */
+/* The first two plies' choices, remembered                            */
+
+/*
+ * Every game of a rollout starts from the same board, and its first two
+ * rolls repeat (36 first rolls; with stratification each pair of first two
+ * rolls once every 1,296 games), so the same choices come up again and
+ * again.  A deterministic policy (the nets, pubeval: not random, which
+ * draws from the dice stream) chooses the same play for the same board and
+ * ordered dice, so a choice is made once and looked up after: the same
+ * plays, so the same games, bit for bit.  Only plies 0 and 1 go through the
+ * table (later choices rarely repeat).  Direct-mapped: a collision evicts.
+ * A table serves one policy (one evaluator) at a time and one thread.
+ */
+#define BG_PLAY_CACHE_SLOTS 4096   /* twice the 36 + 1,296 choices of a rollout */
+
+typedef struct {
+    int8_t key[32];      /* the board, then d1 and d2 (ordered as rolled), then zeros */
+    int8_t res[32];      /* the chosen play's result (bg_swap32 reads 32 bytes) */
+} bg_play_slot;          /* key[BG_NPTS] == 0: empty (dice are 1..6) */
+
+static inline bg_play_slot *bg_play_cache_new(void)
+{
+    return (bg_play_slot *)calloc(BG_PLAY_CACHE_SLOTS, sizeof(bg_play_slot));
+}
+
+/*
+ * The result of the play `policy` chooses at `board` with the roll (d1,
+ * d2): through `cache` (may be NULL) at plies 0 and 1, else from g's plays
+ * (generated here).  NULL when memory ran out.
+ */
+static inline const int8_t *bg_choice(bg_play_slot *cache, int64_t ply, bg_gen *g,
+                                      const int8_t *board, int d1, int d2, int policy,
+                                      const bg_pubeval *pe, const bg_evaluator *ev, bg_rng *r)
+{
+    bg_play_slot *slot = NULL;
+    int8_t key[32];
+    const int8_t *res;
+    int64_t n;
+    if (cache && ply < 2 && policy != BG_POLICY_RANDOM) {
+        uint64_t h = 1469598103934665603ULL;     /* FNV-1a over board and dice */
+        int i;
+        memset(key, 0, sizeof key);
+        memcpy(key, board, BG_NPTS);
+        key[BG_NPTS] = (int8_t)d1;
+        key[BG_NPTS + 1] = (int8_t)d2;
+        for (i = 0; i < BG_NPTS + 2; i++) h = (h ^ (uint8_t)key[i]) * 1099511628211ULL;
+        slot = cache + (h >> 32) % BG_PLAY_CACHE_SLOTS;
+        if (memcmp(slot->key, key, sizeof key) == 0) return slot->res;
+    }
+    g->out.n = 0;
+    n = bg_generate(g, board, d1, d2);
+    if (n < 0) return NULL;
+    res = g->out.pos + bg_choose_ev(g, n, board, policy, pe, ev, r) * BG_NPTS;
+    if (slot) {
+        memcpy(slot->key, key, sizeof key);
+        memcpy(slot->res, res, sizeof slot->res);   /* the generator's rows have 32 bytes of slack */
+    }
+    return res;
+}
+
 /*
  * Plays games first_game .. first_game + ngames - 1 of a rollout from
  * `start` (the player on roll about to roll), adding to stats[1296][9].
- * Points are from the starting player's side.  Returns 0, -1 when memory
- * ran out, BG_E_TOO_LONG, or BG_E_CANCELLED (checked once a game; stats
- * then hold the games finished so far).
+ * Points are from the starting player's side.  `cache` (NULL: none; else
+ * a bg_play_cache_new table kept for this policy and evaluator) remembers
+ * the first two plies' choices.  Returns 0, -1 when memory ran out,
+ * BG_E_TOO_LONG, or BG_E_CANCELLED (checked once a game; stats then hold
+ * the games finished so far).
  */
 static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                                    int64_t ngames, int policy, const bg_pubeval *pe,
                                    int stratify, int64_t *stats, const bg_evaluator *ev,
-                                   bg_cancel *cancel)
+                                   bg_cancel *cancel, bg_play_slot *cache)
 {
     bg_gen *g = bg_gen_new();
     int64_t k;
@@ -261,16 +324,12 @@ static inline int bg_playout_range(const int8_t *start, uint64_t seed, int64_t f
         bg_rng_seed(&r, seed, (uint64_t)k);
         for (ply = 0; ply < BG_MAX_PLIES; ply++) {
             int d1, d2;
-            int64_t n, pick;
             const int8_t *res;
             bg_game_roll(&r, k, ply, stratify, &d1, &d2);
             if (ply == 0) stratum = 36 * ((d1 - 1) * 6 + (d2 - 1));
             else if (ply == 1) stratum += (d1 - 1) * 6 + (d2 - 1);
-            g->out.n = 0;
-            n = bg_generate(g, board, d1, d2);
-            if (n < 0) { bg_gen_free(g); return -1; }
-            pick = bg_choose_ev(g, n, board, policy, pe, ev, &r);
-            res = g->out.pos + pick * BG_NPTS;
+            res = bg_choice(cache, ply, g, board, d1, d2, policy, pe, ev, &r);
+            if (!res) { bg_gen_free(g); return -1; }
             points = bg_finished(res);
             if (points) {
                 if (ply & 1) points = -points;   /* the opponent moved last */
@@ -614,7 +673,8 @@ typedef struct {
  * Pairs first_pair .. first_pair + npairs - 1 of a duel from `start`: pair
  * k plays the dice of stream (seed, k) twice, a moving first in one game
  * and b in the other, so both sides get the same rolls at the same turns.
- * Adds to stats[BG_DU_FIELDS].  Returns 0, -1 (memory), BG_E_TOO_LONG or
+ * Each side's first two plies' choices are remembered (bg_choice).  Adds to
+ * stats[BG_DU_FIELDS].  Returns 0, -1 (memory), BG_E_TOO_LONG or
  * BG_E_CANCELLED (checked once a pair; stats then hold the pairs finished).
  */
 static inline int bg_duel_range(const int8_t *start, uint64_t seed, int64_t first_pair,
@@ -622,12 +682,14 @@ static inline int bg_duel_range(const int8_t *start, uint64_t seed, int64_t firs
                                 const bg_pubeval *pe, int64_t *stats, bg_cancel *cancel)
 {
     bg_gen *g = bg_gen_new();
+    bg_play_slot *cache_a = bg_play_cache_new(), *cache_b = bg_play_cache_new();
     int64_t k;
-    if (!g) return -1;
+    int ret = 0;
+    if (!g || !cache_a || !cache_b) { ret = -1; goto done; }
     g->want_moves = 0;
     for (k = first_pair; k < first_pair + npairs; k++) {
         int seat, pair = 0;
-        if (bg_cancelled(cancel)) { bg_gen_free(g); return BG_E_CANCELLED; }
+        if (bg_cancelled(cancel)) { ret = BG_E_CANCELLED; goto done; }
         for (seat = 0; seat < 2; seat++) {
             int8_t board[32];
             bg_rng r;
@@ -638,14 +700,11 @@ static inline int bg_duel_range(const int8_t *start, uint64_t seed, int64_t firs
             for (ply = 0; ply < BG_MAX_PLIES; ply++) {
                 int d1, d2, a_moves = ((ply & 1) == seat);
                 const bg_player *pl = a_moves ? a : b;
-                int64_t n, pick;
                 const int8_t *res;
                 bg_game_roll(&r, k, ply, 0, &d1, &d2);
-                g->out.n = 0;
-                n = bg_generate(g, board, d1, d2);
-                if (n < 0) { bg_gen_free(g); return -1; }
-                pick = bg_choose_ev(g, n, board, pl->policy, pe, pl->ev, &r);
-                res = g->out.pos + pick * BG_NPTS;
+                res = bg_choice(a_moves ? cache_a : cache_b, ply, g, board, d1, d2, pl->policy,
+                                pe, pl->ev, &r);
+                if (!res) { ret = -1; goto done; }
                 points = bg_finished(res);
                 if (points) {
                     int pa = a_moves ? points : -points;
@@ -666,13 +725,16 @@ static inline int bg_duel_range(const int8_t *start, uint64_t seed, int64_t firs
                 }
                 bg_swap32(res, board);
             }
-            if (ply == BG_MAX_PLIES) { bg_gen_free(g); return BG_E_TOO_LONG; }
+            if (ply == BG_MAX_PLIES) { ret = BG_E_TOO_LONG; goto done; }
         }
         stats[BG_DU_PAIRS]++;
         stats[BG_DU_SUM_PAIR2] += (int64_t)pair * pair;
     }
-    bg_gen_free(g);
-    return 0;
+done:
+    if (g) bg_gen_free(g);
+    free(cache_a);
+    free(cache_b);
+    return ret;
 }
 
 #endif /* BGCORE_PLAYOUT_H */

@@ -43,10 +43,15 @@ cdef extern from "playout.h" nogil:
                          const bg_pubeval *pe, const bg_evaluator *ev, bg_rng *r)
     void bg_record(int64_t *stats, int stratum, int points, int64_t plies)
     void bg_game_roll(bg_rng *r, int64_t game, int64_t ply, int stratify, int *d1, int *d2)
+    ctypedef struct bg_play_slot:
+        int8_t key[32]
+        int8_t res[32]
+    int BG_PLAY_CACHE_SLOTS
+    bg_play_slot *bg_play_cache_new()
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, int policy, const bg_pubeval *pe,
                          int stratify, int64_t *stats, const bg_evaluator *ev,
-                         bg_cancel *cancel)
+                         bg_cancel *cancel, bg_play_slot *cache)
 
     ctypedef struct bg_player:
         int policy

@@ -86,16 +86,61 @@ def _stats_array():
     return np.zeros((BG_STRATA, BG_ST_FIELDS), dtype=np.int64)
 
 
+cdef class PlayCache:
+    """The first two plies' choices of a rollout's games, kept between the
+    chunks one thread plays (bg_choice in playout.h): the same plays, found
+    once.  Bound to one policy and nets: used with others, it starts empty.
+    One thread at a time."""
+    cdef bg_play_slot *slots
+    cdef int policy
+    cdef object nets          # the Nets its choices are of (kept alive), or None
+    cdef const void *prune
+    cdef int keep
+    cdef float margin
+
+    def __cinit__(self):
+        self.slots = bg_play_cache_new()
+        if self.slots == NULL:
+            raise MemoryError()
+        self.policy = -1
+
+    def __dealloc__(self):
+        free(self.slots)
+
+    cdef bg_play_slot *bound(self, int policy, Nets nets):
+        """The table for choices of ``policy`` with ``nets``, emptied if it held others'."""
+        cdef const void *prune = NULL
+        cdef int keep = 0
+        cdef float margin = 0.0
+        if nets is not None:     # set_pruning may change a Nets' screen
+            prune = <const void *>nets.ev.prune
+            keep = nets.ev.keep
+            margin = nets.ev.margin
+        if (policy != self.policy or nets is not self.nets or prune != self.prune
+                or keep != self.keep or margin != self.margin):
+            memset(self.slots, 0, sizeof(bg_play_slot) * BG_PLAY_CACHE_SLOTS)
+            self.policy = policy
+            self.nets = nets
+            self.prune = prune
+            self.keep = keep
+            self.margin = margin
+        return self.slots
+
+
 def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
-            int policy, bint stratify, Cancel cancel=None, Nets nets=None):
+            int policy, bint stratify, Cancel cancel=None, Nets nets=None,
+            PlayCache cache=None):
     """Statistics ``(1296, 9)`` int64 of games first_game.. of a rollout with a
     built-in policy (0 random, 1 pubeval, 2 the net ``nets``); the GIL is
-    released.  Stops on Ctrl-C (main thread) or when ``cancel`` is set."""
+    released.  Stops on Ctrl-C (main thread) or when ``cancel`` is set.
+    ``cache`` remembers the first two plies' choices from one call to the
+    next (None: none); the statistics are the same with or without."""
     cdef const int8_t *b = _board_ptr(board)
     cdef int r
     cdef int64_t[:, ::1] stats
     cdef bg_cancel c
     cdef const bg_evaluator *ev = NULL
+    cdef bg_play_slot *slots = NULL
     _check_playing(b)
     if policy == BG_POLICY_PUBEVAL:
         _need_pubeval()
@@ -108,11 +153,13 @@ def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,
     if ngames < 0 or first_game < 0:
         raise ValueError("game numbers must be >= 0")
     _cancel_init(&c, cancel, _NET_POLL if policy == BG_POLICY_NET else _PLAYOUT_POLL)
+    if cache is not None:
+        slots = cache.bound(policy, nets)
     out = _stats_array()
     stats = out
     with nogil:
         r = bg_playout_range(b, seed, first_game, ngames, policy, &_PE, stratify,
-                             &stats[0, 0], ev, &c)
+                             &stats[0, 0], ev, &c, slots)
     if r == BG_E_CANCELLED:
         _raise_cancelled()
     if r == -1:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import collections
 import math
+import queue
 import sys
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -299,6 +300,7 @@ class PolicyRunner:
             self.name = net.policy_name if net is not None else str(policy)
             self.code = POLICIES["net" if net is not None else self.name]
             self.net = net if net is not None or self.code != 2 else Evaluator.default()
+        self._caches: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     @property
     def parallel(self) -> int:
@@ -312,7 +314,10 @@ class PolicyRunner:
         if self.evaluate is not None:
             return (_bgcore.playout_batched(b, seed, first, count, stratify, self.evaluate,
                                             self.in_flight) for b, seed, first, count in jobs)
-        args = ((b, seed, first, count, self.code, stratify, self.net)
+        # this rollout's threads pass their tables of first choices on (run_chunk);
+        # another executor's chunks, maybe in other processes, make their own
+        caches = self._caches if self.executor is None else None
+        args = ((b, seed, first, count, self.code, stratify, self.net, caches)
                 for b, seed, first, count in jobs)
         return run_chunks(args, self.workers, self.executor)
 
@@ -378,19 +383,32 @@ def chunks(games: int, workers: int | None, executor: Executor | None,
 
 
 def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
-              stratify: bool, net: Any = None, cancel: Any = None) -> np.ndarray:
+              stratify: bool, net: Any = None, caches: Any = None,
+              cancel: Any = None) -> np.ndarray:
     """One seeded chunk of a rollout with a built-in policy: the ``(1296, 9)``
     statistics of games ``first .. first + count - 1``; ``net`` is the
-    :class:`~backgammon.Evaluator` of the net policy (code 2).  Top-level so
-    that process and cluster executors can pickle it.  ``cancel`` (a private
-    token) stops it early from another thread; Ctrl-C stops it in the main
-    thread."""
+    :class:`~backgammon.Evaluator` of the net policy (code 2).  ``caches``, a
+    ``queue.SimpleQueue`` one rollout's threads share, passes on the tables
+    in which a thread's chunks remember their games' first two choices (the
+    same games, found faster).  Top-level so that process and cluster
+    executors can pickle it.  ``cancel`` (a private token) stops it early
+    from another thread; Ctrl-C stops it in the main thread."""
     if policy == 1:   # the weights, in this process (a fresh worker's too)
         from backgammon import pubeval
 
         pubeval.install()
-    return _bgcore.playout(board, seed, first, count, policy, stratify, cancel,
-                           net._nets if net is not None else None)
+    cache = None
+    if policy != 0:   # the random policy's choices are not kept: they draw dice
+        try:
+            cache = caches.get_nowait() if caches is not None else _bgcore.PlayCache()
+        except queue.Empty:
+            cache = _bgcore.PlayCache()
+    try:
+        return _bgcore.playout(board, seed, first, count, policy, stratify, cancel,
+                               net._nets if net is not None else None, cache)
+    finally:
+        if caches is not None and cache is not None:
+            caches.put(cache)
 
 
 def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
