@@ -300,6 +300,29 @@ def test_index_is_a_bijection_sorted_by_checkers_on_points_from_1_up():
 
 
 # ----------------------------------------------------------------------
+# The build against the move generator
+#
+# bg_bearoff_build chains single steps (bg_bearoff_steps) and keeps the best
+# results of 1 to 3 steps of each die for every position, instead of calling
+# bg_generate for each position and roll; bg_bearoff_build_reference still
+# does that and takes each roll's best over all its plays at once.
+
+def test_chained_steps_are_exactly_the_move_generators_plays():
+    # every position and roll: d1 then d2 and d2 then d1, four steps of a double
+    assert _bgcore._bearoff_check_steps() == 0
+
+
+def test_the_build_equals_the_move_generators_build_bit_for_bit():
+    new = _bgcore.bearoff_tables()
+    ref = _bgcore._bearoff_reference_tables()
+    for name, a, b in zip(("off", "first", "mean", "mean_first"), new, ref):
+        assert a.dtype == b.dtype == np.float32 and a.shape == b.shape, name
+        differ = (a.view(np.uint32) != b.view(np.uint32)).reshape(len(a), -1).any(axis=1)
+        where = np.nonzero(differ)[0]
+        assert where.size == 0, (name, [(int(i), _bgcore.bearoff_home(int(i))) for i in where[:10]])
+
+
+# ----------------------------------------------------------------------
 # Two-sided chances
 
 def probs(me, opp):

@@ -1,6 +1,6 @@
 """Exact bear-off chances from the one-sided bear-off database.
 
-The core builds, on first use (about 0.2 s), the distribution of the number
+The core builds, on first use (about 50 ms), the distribution of the number
 of turns one side needs to bear off all its checkers, for every position of
 up to 15 checkers on its six home points, playing each roll to minimise the
 expected number of turns; and the distribution of turns to its first

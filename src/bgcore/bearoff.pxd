@@ -1,5 +1,5 @@
 # Cython declarations of the plain-C one-sided bear-off database (bearoff.h).
-from libc.stdint cimport int8_t
+from libc.stdint cimport int8_t, int64_t
 
 cdef extern from "bearoff.h" nogil:
     enum:
@@ -14,6 +14,8 @@ cdef extern from "bearoff.h" nogil:
         float *mean_first
 
     int bg_bearoff_build(bg_bearoff *db)
+    int bg_bearoff_build_reference(bg_bearoff *db)
+    int64_t bg_bearoff_check_steps()
     void bg_bearoff_free(bg_bearoff *db)
     int bg_bearoff_index(const int8_t *home)
     void bg_bearoff_home(int idx, int8_t *home)
