@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import os
 import pickle
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -148,11 +151,31 @@ def test_legal_moves_walks_to_every_play():
     "backgammon", "backgammon.position", "backgammon.notation", "backgammon.batch",
     "backgammon.perft", "backgammon.errors", "backgammon.cli", "backgammon.formats.position_id",
     "backgammon.training.targets", "backgammon.formats.files", "backgammon.cube.search",
-    "backgammon.display",
+    "backgammon.display", "backgammon._blas",
 ])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+@pytest.mark.parametrize("argv0, env, want", [
+    ("/venv/bin/backgammon", {}, ("1", 1)),        # the command: one BLAS thread, none started
+    ("/venv/bin/backgammon", {"OPENBLAS_NUM_THREADS": "3"}, ("3", None)),   # the user's choice
+    ("/venv/bin/backgammon", {"OMP_NUM_THREADS": "2"}, (None, None)),
+    ("my_script.py", {}, (None, None)),              # a program using the library: untouched
+])
+def test_the_command_starts_no_blas_threads(argv0, env, want):
+    code = (f"import sys; sys.argv[0] = {argv0!r}\n"
+            "import backgammon, os\n"
+            "print(os.environ.get('OPENBLAS_NUM_THREADS'), len(os.listdir('/proc/self/task')))")
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], env={**base, **env}, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert (None if out[0] == "None" else out[0]) == want[0]
+    if want[1] is not None:
+        assert int(out[1]) == want[1]
 
 
 def test_cli_moves_and_perft(capsys):

@@ -12,7 +12,8 @@ The rule, checked on the source of every module of the installed package with
 - Internal modules, whose own name starts with an underscore, are meant to be
   imported: their names without an underscore are their interface.  They are
   listed in :data:`INTERNAL_MODULES`, so that a new one is added on purpose:
-  ``_bgcore`` (the compiled core), ``_dicts``, ``_numbers``, ``_show``,
+  ``_bgcore`` (the compiled core), ``_blas`` (the command's BLAS threads),
+  ``_dicts``, ``_numbers``, ``_show``,
   ``_game_state`` (the state that ``Game`` extends with its actions, and their
   checked arguments), ``nn._npz`` (reading untrusted ``.npz`` files),
   ``formats._walk`` (the record writers' walk over a game's actions),
@@ -42,7 +43,7 @@ import backgammon
 
 PACKAGE = Path(backgammon.__file__).parent
 INTERNAL_MODULES = {f"backgammon.{name}" for name in (
-    "_bgcore", "_dicts", "_numbers", "_show", "_game_state",
+    "_bgcore", "_blas", "_dicts", "_numbers", "_show", "_game_state",
     "nn._npz", "formats._walk", "env._checks", "server._protocol")}
 
 
@@ -298,7 +299,7 @@ def test_the_version_is_one_everywhere(capsys):
 # annotations alone, under TYPE_CHECKING), except the named conveniences of UPWARD.  The longest prefix decides a module's layer.
 LAYERS = [
     ("core", ("backgammon._bgcore", "backgammon.errors", "backgammon._show", "backgammon._numbers",
-              "backgammon._dicts")),
+              "backgammon._dicts", "backgammon._blas")),
     ("model", ("backgammon.position", "backgammon.notation", "backgammon.rules", "backgammon.batch",
                "backgammon.perft", "backgammon.bearoff", "backgammon.pubeval", "backgammon.game",
                "backgammon.game_types", "backgammon.dice", "backgammon._game_state",

@@ -6,6 +6,7 @@
     16
 """
 
+from backgammon import _blas  # noqa: F401  first: the command's BLAS threads, before numpy loads
 from backgammon.errors import (
     AmbiguousPlayError,
     BackgammonError,
