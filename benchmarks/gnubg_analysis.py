@@ -21,7 +21,8 @@ Printed: the Pearson correlation of the per-player error rates and their
 means, the flagged checker plays of each program and how many are common
 (the plays are matched in order, game by game), and the counted decisions.
 gnubg runs in a subprocess per match (its module keeps state and may crash);
-its results are cached under ``--cache`` (default /tmp/gnubg-analysis-cache),
+its results are cached under ``--cache`` (default
+``~/.cache/backgammon/gnubg-analysis``, or under ``XDG_CACHE_HOME``),
 keyed by the .mat text and the plies, so re-measuring the library is cheap.
 """
 
@@ -46,6 +47,9 @@ from typing import Any
 SHARED = os.environ.get("BACKGAMMON_SHARED") or os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.pardir, "shared")
 GALAXY = os.path.join(SHARED, "realworld", "galaxy", "*.txt")
+# gnubg's analyses take minutes a match: kept where a reboot does not clear them
+CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                     "backgammon", "gnubg-analysis")
 
 
 # ---------------------------------------------------------------- the gnubg side
@@ -210,7 +214,8 @@ def main() -> int:
     parser.add_argument("--ply", type=int, default=None,
                         help="the library's ply (default: analyse's default)")
     parser.add_argument("--gnubg-ply", type=int, default=2)
-    parser.add_argument("--cache", default="/tmp/gnubg-analysis-cache")
+    parser.add_argument("--cache", default=CACHE,
+                        help=f"gnubg's analyses, kept between runs (default {CACHE})")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per gnubg match")
     parser.add_argument("--gnubg-only", action="store_true", help="only fill gnubg's cache")
     parser.add_argument("--cached-only", action="store_true",
