@@ -109,6 +109,34 @@ static inline void bg_bearoff_free(bg_bearoff *db)
     db->off = db->first = db->mean = db->mean_first = NULL;
 }
 
+/* Allocates db's tables, zeroed, with position 0 (no checkers: done in 0
+ * turns) filled in; 0, or -1 when memory runs out (free with bg_bearoff_free). */
+static inline int bg_bearoff_alloc(bg_bearoff *db)
+{
+    db->off = (float *)calloc((size_t)BG_BO_NPOS * BG_BO_TURNS, sizeof(float));
+    db->first = (float *)calloc((size_t)BG_BO_NPOS * BG_BO_TURNS, sizeof(float));
+    db->mean = (float *)calloc(BG_BO_NPOS, sizeof(float));
+    db->mean_first = (float *)calloc(BG_BO_NPOS, sizeof(float));
+    if (!db->off || !db->first || !db->mean || !db->mean_first) return -1;
+    db->off[0] = 1.0f;
+    db->first[0] = 1.0f;
+    return 0;
+}
+
+/* Stores position i's expected turns and its distributions of turns
+ * (acc_off[t], acc_first[t]: the chance of exactly t turns, t < BG_BO_TURNS). */
+static inline void bg_bearoff_store(bg_bearoff *db, int i, double e_off, double e_first,
+                                    const double *acc_off, const double *acc_first)
+{
+    int t;
+    db->mean[i] = (float)e_off;
+    db->mean_first[i] = (float)e_first;
+    for (t = 0; t < BG_BO_TURNS; t++) {
+        db->off[(size_t)i * BG_BO_TURNS + t] = (float)acc_off[t];
+        db->first[(size_t)i * BG_BO_TURNS + t] = (float)acc_first[t];
+    }
+}
+
 /*
  * The positions one step leads to from home h (index idx, at least one
  * checker), for each die d = 1..6: step[d - 1][0..n[d - 1]).  A checker on
@@ -255,20 +283,12 @@ static inline int bg_bearoff_build(bg_bearoff *db)
     uint8_t *count = NULL;
     bg_bo_best *best = NULL;
     int i;
-    db->off = (float *)calloc((size_t)BG_BO_NPOS * BG_BO_TURNS, sizeof(float));
-    db->first = (float *)calloc((size_t)BG_BO_NPOS * BG_BO_TURNS, sizeof(float));
-    db->mean = (float *)calloc(BG_BO_NPOS, sizeof(float));
-    db->mean_first = (float *)calloc(BG_BO_NPOS, sizeof(float));
     e_off = (double *)calloc(BG_BO_NPOS, sizeof(double));
     e_first = (double *)calloc(BG_BO_NPOS, sizeof(double));
     count = (uint8_t *)calloc(BG_BO_NPOS, 1);
     best = (bg_bo_best *)calloc((size_t)BG_BO_NPOS * 3 * 6, sizeof(bg_bo_best));  /* position 0's: 0 */
-    if (!db->off || !db->first || !db->mean || !db->mean_first || !e_off || !e_first
-        || !count || !best)
+    if (bg_bearoff_alloc(db) || !e_off || !e_first || !count || !best)
         goto fail;
-
-    db->off[0] = 1.0f;     /* no checkers left: done in 0 turns */
-    db->first[0] = 1.0f;
     for (i = 1; i < BG_BO_NPOS; i++) {
         int8_t h[6];
         int32_t step[6][6];  /* step[d - 1]: the positions one d leads to */
@@ -320,12 +340,7 @@ static inline int bg_bearoff_build(bg_bearoff *db)
         bg_bo_mix(w, row_off, n, acc_off);
         e_off[i] = 1.0 + sum_off;
         e_first[i] = 1.0 + sum_first;
-        db->mean[i] = (float)e_off[i];
-        db->mean_first[i] = (float)e_first[i];
-        for (t = 0; t < BG_BO_TURNS; t++) {
-            db->off[(size_t)i * BG_BO_TURNS + t] = (float)acc_off[t];
-            db->first[(size_t)i * BG_BO_TURNS + t] = (float)acc_first[t];
-        }
+        bg_bearoff_store(db, i, e_off[i], e_first[i], acc_off, acc_first);
     }
     free(e_off);
     free(e_first);
@@ -439,20 +454,12 @@ static inline int bg_bearoff_build_reference(bg_bearoff *db)
     uint8_t *count = NULL;
     bg_gen *g = NULL;
     int i;
-    db->off = (float *)calloc((size_t)BG_BO_NPOS * BG_BO_TURNS, sizeof(float));
-    db->first = (float *)calloc((size_t)BG_BO_NPOS * BG_BO_TURNS, sizeof(float));
-    db->mean = (float *)calloc(BG_BO_NPOS, sizeof(float));
-    db->mean_first = (float *)calloc(BG_BO_NPOS, sizeof(float));
     e_off = (double *)calloc(BG_BO_NPOS, sizeof(double));
     e_first = (double *)calloc(BG_BO_NPOS, sizeof(double));
     count = (uint8_t *)calloc(BG_BO_NPOS, 1);
     g = bg_gen_new();
-    if (!db->off || !db->first || !db->mean || !db->mean_first || !e_off || !e_first
-        || !count || !g)
+    if (bg_bearoff_alloc(db) || !e_off || !e_first || !count || !g)
         goto fail;
-
-    db->off[0] = 1.0f;     /* no checkers left: done in 0 turns */
-    db->first[0] = 1.0f;
     for (i = 1; i < BG_BO_NPOS; i++) {
         int8_t board[32];
         double acc_off[BG_BO_TURNS + 1] = {0}, acc_first[BG_BO_TURNS + 1] = {0};
@@ -499,12 +506,7 @@ static inline int bg_bearoff_build_reference(bg_bearoff *db)
         }
         e_off[i] = 1.0 + sum_off;
         e_first[i] = 1.0 + sum_first;
-        db->mean[i] = (float)e_off[i];
-        db->mean_first[i] = (float)e_first[i];
-        for (t = 0; t < BG_BO_TURNS; t++) {
-            db->off[(size_t)i * BG_BO_TURNS + t] = (float)acc_off[t];
-            db->first[(size_t)i * BG_BO_TURNS + t] = (float)acc_first[t];
-        }
+        bg_bearoff_store(db, i, e_off[i], e_first[i], acc_off, acc_first);
     }
     free(e_off);
     free(e_first);
