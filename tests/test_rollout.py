@@ -77,19 +77,20 @@ def test_remembered_first_choices_change_no_game():
     default = bg.Evaluator.default()
     unscreened = default.with_pruning(keep=0)
     middle = board({24: 1, 13: 4, 8: 3, 6: 5, 5: 2}, {1: 2, 12: 5, 17: 3, 19: 4, 20: 1})
+    cases = [(code, net, stratify, games) for stratify in (True, False)
+             for code, net, games in ((2, default, 120), (2, unscreened, 40), (1, None, 700))]
     for start in (bg.Position.initial(), middle):
-        for code, net in ((2, default), (2, unscreened), (1, None)):
+        for code, net, stratify, games in cases:
             nets = net._nets if net is not None else None
-            for stratify in (True, False):
-                args = (start._b, 11, 0, 700, code, stratify, None, nets)
-                fresh = _bgcore.playout(*args, None)
-                cache = _bgcore.PlayCache()
-                assert np.array_equal(_bgcore.playout(*args, cache), fresh)
-                assert np.array_equal(_bgcore.playout(*args, cache), fresh)   # all looked up
-                other = _bgcore.PlayCache()
-                _bgcore.playout(start._b, 3, 0, 50, 1 if code == 2 else 2, stratify, None,
-                                default._nets if code == 1 else None, other)
-                assert np.array_equal(_bgcore.playout(*args, other), fresh)
+            args = (start._b, 11, 0, games, code, stratify, None, nets)
+            fresh = _bgcore.playout(*args, None)
+            cache = _bgcore.PlayCache()
+            assert np.array_equal(_bgcore.playout(*args, cache), fresh)
+            assert np.array_equal(_bgcore.playout(*args, cache), fresh)   # all looked up
+            other = _bgcore.PlayCache()
+            _bgcore.playout(start._b, 3, 0, 50, 1 if code == 2 else 2, stratify, None,
+                            default._nets if code == 1 else None, other)
+            assert np.array_equal(_bgcore.playout(*args, other), fresh)
 
 
 @pytest.mark.slow
