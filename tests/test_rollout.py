@@ -93,6 +93,32 @@ def test_remembered_first_choices_change_no_game():
             assert np.array_equal(_bgcore.playout(*args, other), fresh)
 
 
+def test_remembered_first_choices_with_their_chances_change_no_game():
+    # The same for the extended rollouts (rollout_games: the cube, truncation,
+    # rotation), whose tables keep each choice's chances for the next cube
+    # decision: the sums must be those of choosing afresh, also after the
+    # table held playout's choices (bound again, so emptied).
+    from backgammon import _bgcore
+    from backgammon.cube import met
+    nets = bg.Evaluator.default()._nets
+    table = _bgcore.cube_table(met.default_table())
+    middle = board({24: 1, 13: 4, 8: 3, 6: 5, 5: 2}, {1: 2, 12: 5, 17: 3, 19: 4, 20: 1})
+    for start in (bg.Position.initial(), middle):
+        for opts in ({"cube": True}, {"cube": True, "score": (5, 3), "table": table},
+                     {"truncate": 7},
+                     {"rotation": 0}, {"cube": True, "rotation": 3}):
+            fresh = _bgcore.rollout_games(start._b, 5, 0, 100, nets, **opts)
+            cache = _bgcore.PlayCache()
+            for _ in range(2):                           # filling, then all looked up
+                assert np.array_equal(
+                    _bgcore.rollout_games(start._b, 5, 0, 100, nets, cache=cache, **opts),
+                    fresh), opts
+            other = _bgcore.PlayCache()
+            _bgcore.playout(start._b, 5, 0, 100, 2, True, None, nets, other)
+            assert np.array_equal(
+                _bgcore.rollout_games(start._b, 5, 0, 100, nets, cache=other, **opts), fresh)
+
+
 @pytest.mark.slow
 def test_executors_give_the_local_result():
     # nets sent to threads and to processes (pickled); the fast nets keep it quick

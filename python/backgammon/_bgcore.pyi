@@ -84,6 +84,7 @@ def rollout_games(
     rot_offset: int = 0,
     no_double: bool = False,
     cancel: Cancel | None = None,
+    cache: PlayCache | None = None,
 ) -> npt.NDArray[np.int64]: ...
 
 # The neural evaluator (nn.h), TD self-play (train.h), duels (playout.h)

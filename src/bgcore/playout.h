@@ -254,11 +254,27 @@ static inline int64_t bg_choose_ev(bg_gen *g, int64_t n, const int8_t *before, i
 typedef struct {
     int8_t key[32];      /* the board, then d1 and d2 (ordered as rolled), then zeros */
     int8_t res[32];      /* the chosen play's result (bg_swap32 reads 32 bytes) */
+    float probs[5];      /* bg_choice_probs: the opponent's chances after it */
+    int32_t single;      /* bg_choice_probs: the roll had one play (probs unset) */
 } bg_play_slot;          /* key[BG_NPTS] == 0: empty (dice are 1..6) */
 
 static inline bg_play_slot *bg_play_cache_new(void)
 {
     return (bg_play_slot *)calloc(BG_PLAY_CACHE_SLOTS, sizeof(bg_play_slot));
+}
+
+/* The slot of (board, d1, d2) in cache, and its key in key (32 bytes). */
+static inline bg_play_slot *bg_play_slot_of(bg_play_slot *cache, const int8_t *board, int d1,
+                                            int d2, int8_t *key)
+{
+    uint64_t h = 1469598103934665603ULL;     /* FNV-1a over board and dice */
+    int i;
+    memset(key, 0, 32);
+    memcpy(key, board, BG_NPTS);
+    key[BG_NPTS] = (int8_t)d1;
+    key[BG_NPTS + 1] = (int8_t)d2;
+    for (i = 0; i < BG_NPTS + 2; i++) h = (h ^ (uint8_t)key[i]) * 1099511628211ULL;
+    return cache + (h >> 32) % BG_PLAY_CACHE_SLOTS;
 }
 
 /*
@@ -275,14 +291,7 @@ static inline const int8_t *bg_choice(bg_play_slot *cache, int64_t ply, bg_gen *
     const int8_t *res;
     int64_t n;
     if (cache && ply < 2 && policy != BG_POLICY_RANDOM) {
-        uint64_t h = 1469598103934665603ULL;     /* FNV-1a over board and dice */
-        int i;
-        memset(key, 0, sizeof key);
-        memcpy(key, board, BG_NPTS);
-        key[BG_NPTS] = (int8_t)d1;
-        key[BG_NPTS + 1] = (int8_t)d2;
-        for (i = 0; i < BG_NPTS + 2; i++) h = (h ^ (uint8_t)key[i]) * 1099511628211ULL;
-        slot = cache + (h >> 32) % BG_PLAY_CACHE_SLOTS;
+        slot = bg_play_slot_of(cache, board, d1, d2, key);
         if (memcmp(slot->key, key, sizeof key) == 0) return slot->res;
     }
     g->out.n = 0;
@@ -292,6 +301,42 @@ static inline const int8_t *bg_choice(bg_play_slot *cache, int64_t ply, bg_gen *
     if (slot) {
         memcpy(slot->key, key, sizeof key);
         memcpy(slot->res, res, sizeof slot->res);   /* the generator's rows have 32 bytes of slack */
+    }
+    return res;
+}
+
+/*
+ * bg_choice for the net when the chances after the play are wanted too
+ * (bg_rollout_range): the result, and in probs (5) the opponent's chances
+ * after it, unless the roll has a single play (*single = 1: nothing was
+ * evaluated).  A table serves either bg_choice or this, not both.
+ */
+static inline const int8_t *bg_choice_probs(bg_play_slot *cache, int64_t ply, bg_gen *g,
+                                            const int8_t *board, int d1, int d2,
+                                            const bg_evaluator *ev, float *probs, int *single)
+{
+    bg_play_slot *slot = NULL;
+    int8_t key[32];
+    const int8_t *res;
+    int64_t n;
+    if (cache && ply < 2) {
+        slot = bg_play_slot_of(cache, board, d1, d2, key);
+        if (memcmp(slot->key, key, sizeof key) == 0) {
+            *single = slot->single;
+            if (!*single) memcpy(probs, slot->probs, sizeof slot->probs);
+            return slot->res;
+        }
+    }
+    g->out.n = 0;
+    n = bg_generate(g, board, d1, d2);
+    if (n < 0) return NULL;
+    *single = n == 1;
+    res = g->out.pos + (n == 1 ? 0 : bg_nn_choose(ev, g->out.pos, n, board, NULL, probs)) * BG_NPTS;
+    if (slot) {
+        memcpy(slot->key, key, sizeof key);
+        memcpy(slot->res, res, sizeof slot->res);   /* the generator's rows have 32 bytes of slack */
+        if (!*single) memcpy(slot->probs, probs, sizeof slot->probs);
+        slot->single = *single;
     }
     return res;
 }
@@ -454,7 +499,8 @@ static inline double bg_rx_equity(const double *c)
 
 static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                                    int64_t ngames, const bg_rollout_opts *o, int64_t *stats,
-                                   const bg_evaluator *ev, bg_cancel *cancel)
+                                   const bg_evaluator *ev, bg_cancel *cancel,
+                                   bg_play_slot *cache)
 {
     static const int rolls[21][2] = {
         {1,1},{2,2},{3,3},{4,4},{5,5},{6,6},{1,2},{1,3},{1,4},{1,5},{1,6},
@@ -483,7 +529,7 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
         if (o->rotation >= 2)  /* bg_roll_sched's first two rolls of game k */
             stratum = 36 * (int)(k % 36) + (int)((k / 36) % 36);
         for (ply = 0; ply < BG_MAX_PLIES; ply++) {
-            int mover = (int)(ply & 1), d1, d2, points, i;
+            int mover = (int)(ply & 1), d1, d2, points, i, single = 0;
             int64_t n, pick;
             const int8_t *res;
             bg_cube_ctx cx;
@@ -601,12 +647,9 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 if (cube_alive) luck[6] += got_cf - mean_cf;
                 res = chosen;
             } else {
-                g->out.n = 0;
-                n = bg_generate(g, board, d1, d2);
-                if (n < 0) { bg_gen_free(g); return -1; }
-                pick = n == 1 ? 0 : bg_nn_choose(ev, g->out.pos, n, board, NULL, pnext);
-                if (n == 1) have_pb = 0;         /* no evaluation done: evaluate when needed */
-                res = g->out.pos + pick * BG_NPTS;
+                res = bg_choice_probs(cache, ply, g, board, d1, d2, ev, pnext, &single);
+                if (!res) { bg_gen_free(g); return -1; }
+                if (single) have_pb = 0;         /* no evaluation done: evaluate when needed */
             }
             points = bg_finished(res);
             if (points) {
@@ -630,7 +673,7 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 break;
             }
             bg_swap32(res, board);
-            if (!o->vr && n == 1) continue;
+            if (!o->vr && single) continue;
             memcpy(pb, pnext, sizeof pb);   /* the chances of the next mover, before its roll */
             have_pb = 1;
         }

@@ -83,7 +83,7 @@ cdef extern from "playout.h" nogil:
 
     int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, const bg_rollout_opts *o, int64_t *stats,
-                         const bg_evaluator *ev, bg_cancel *cancel)
+                         const bg_evaluator *ev, bg_cancel *cancel, bg_play_slot *cache)
 
 cdef extern from "playout.h" nogil:
     void bg_roll_sched(bg_rng *r, int64_t game, int64_t ply, const bg_rollout_opts *o,

@@ -86,6 +86,11 @@ def _stats_array():
     return np.zeros((BG_STRATA, BG_ST_FIELDS), dtype=np.int64)
 
 
+# PlayCache's binding for rollout_games' choices, which keep their chances too
+# (bg_choice_probs): distinct from every policy code, so the two never share entries
+cdef int _CHOICES_WITH_CHANCES = 100
+
+
 cdef class PlayCache:
     """The first two plies' choices of a rollout's games, kept between the
     chunks one thread plays (bg_choice in playout.h): the same plays, found

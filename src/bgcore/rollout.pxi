@@ -13,18 +13,22 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
                   bint cube_disabled=False, bint jacoby=False, bint beaver=False,
                   int backgammon_value=3, score=None, bint post_crawford=False,
                   CubeTable table=None, bint vr=False, int64_t truncate=-1, int rotation=2,
-                  int rot_offset=0, bint no_double=False, Cancel cancel=None):
+                  int rot_offset=0, bint no_double=False, Cancel cancel=None,
+                  PlayCache cache=None):
     """Statistics ``(1296, ROLLOUT_FIELDS)`` int64 of games first_game.. of a
     rollout with the net ``nets`` (bg_rollout_range: fixed-point sums per
     stratum).  ``owner`` and ``score`` (``(away, opponent_away)`` or None for
     money) are the starting player's; ``no_double``: that player does not
-    double at its first turn.  The GIL is released; stops on Ctrl-C
-    (main thread) or when ``cancel`` is set."""
+    double at its first turn.  ``cache`` remembers the first two plies'
+    choices and their chances from one call to the next (None: none; not
+    used with ``vr``); the statistics are the same with or without.  The GIL
+    is released; stops on Ctrl-C (main thread) or when ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_rollout_opts o
     cdef int r
     cdef int64_t[:, ::1] stats
     cdef bg_cancel c
+    cdef bg_play_slot *slots = NULL
     _check_playing(b)
     if nets is None:
         raise ValueError("rollout_games needs nets")
@@ -43,10 +47,12 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
     o.rot_offset = rot_offset
     o.no_double = no_double
     _cancel_init(&c, cancel, 1 if vr else _NET_POLL)
+    if cache is not None:
+        slots = cache.bound(_CHOICES_WITH_CHANCES, nets)
     out = np.zeros((BG_STRATA, BG_RX_FIELDS), dtype=np.int64)
     stats = out
     with nogil:
-        r = bg_rollout_range(b, seed, first_game, ngames, &o, &stats[0, 0], &nets.ev, &c)
+        r = bg_rollout_range(b, seed, first_game, ngames, &o, &stats[0, 0], &nets.ev, &c, slots)
     if r == BG_E_CANCELLED:
         _raise_cancelled()
     if r == -1:

@@ -327,7 +327,8 @@ class PolicyRunner:
         core's extended rollout (cube, luck adjustment, truncation, rotation:
         ``opts``, the keywords of ``_bgcore.rollout_games``), in order; the net
         policy only.  Close the iterator to stop the rest."""
-        return run_chunks(((*job, self.net, opts) for job in jobs), self.workers,
+        caches = self._caches if self.executor is None else None   # as in parts
+        return run_chunks(((*job, self.net, opts, caches) for job in jobs), self.workers,
                           self.executor, run_chunk_ex)
 
 
@@ -397,12 +398,7 @@ def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
         from backgammon import pubeval
 
         pubeval.install()
-    cache = None
-    if policy != 0:   # the random policy's choices are not kept: they draw dice
-        try:
-            cache = caches.get_nowait() if caches is not None else _bgcore.PlayCache()
-        except queue.Empty:
-            cache = _bgcore.PlayCache()
+    cache = _take(caches) if policy != 0 else None   # random choices draw dice: not kept
     try:
         return _bgcore.playout(board, seed, first, count, policy, stratify, cancel,
                                net._nets if net is not None else None, cache)
@@ -412,16 +408,37 @@ def run_chunk(board: bytes, seed: int, first: int, count: int, policy: int,
 
 
 def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
-                 opts: dict[str, Any], cancel: Any = None) -> np.ndarray:
+                 opts: dict[str, Any], caches: Any = None, cancel: Any = None) -> np.ndarray:
     """One seeded chunk of a rollout with the cube, luck adjustment,
     truncation or rotation (``opts``: the keywords of
     ``_bgcore.rollout_games``): its ``(1296, ROLLOUT_FIELDS)`` fixed-point
-    sums.  Top-level so that process and cluster executors can pickle it."""
+    sums; ``caches`` as for :func:`run_chunk` (a table is kept per thread for
+    these chunks' choices, which keep their chances).  Top-level so that
+    process and cluster executors can pickle it."""
     opts = dict(opts)
     table = opts.pop("met", None)
     if table is not None:
         opts["table"] = _bgcore.cube_table(table)
-    return _bgcore.rollout_games(board, seed, first, count, net._nets, cancel=cancel, **opts)
+    cache = None
+    if not opts.get("vr"):   # luck adjustment evaluates every roll: its choices are not kept
+        cache = _take(caches)
+    try:
+        return _bgcore.rollout_games(board, seed, first, count, net._nets, cancel=cancel,
+                                     cache=cache, **opts)
+    finally:
+        if caches is not None and cache is not None:
+            caches.put(cache)
+
+
+def _take(caches: Any) -> Any:
+    """A table of first choices for this chunk: one of ``caches`` (a
+    ``queue.SimpleQueue`` of them), or a new one when none is free or given."""
+    if caches is not None:
+        try:
+            return caches.get_nowait()
+        except queue.Empty:
+            pass
+    return _bgcore.PlayCache()
 
 
 def run_chunks(args: Iterator[tuple[Any, ...]], workers: int | None, executor: Executor | None,
