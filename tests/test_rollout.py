@@ -93,30 +93,51 @@ def test_remembered_first_choices_change_no_game():
             assert np.array_equal(_bgcore.playout(*args, other), fresh)
 
 
+def test_a_boards_rolls_take_their_own_slots():
+    # A lookup that hashes a board's 36 rolls into a few slots evicts as often
+    # as it finds, which costs time and no answer (a test of the answers alone
+    # passes): the 36 rolls of a board and the first replies of the opening
+    # must spread over the table.
+    from backgammon import _bgcore
+    pos = bg.Position.initial()
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    assert len({_bgcore._play_cache_slot(pos._b, a, b) for a, b in rolls}) >= 34
+    replies = {(p.result.swapped()._b, r) for d in rolls for p in pos.legal_plays(d)[:1]
+               for r in rolls}
+    slots = {_bgcore._play_cache_slot(b, *r) for b, r in replies}
+    assert len(slots) >= 0.7 * len(replies)     # 4,096 slots; random: about 86 %
+
+
 def test_remembered_first_choices_with_their_chances_change_no_game():
     # The same for the extended rollouts (rollout_games: the cube, truncation,
-    # rotation), whose tables keep each choice's chances for the next cube
-    # decision: the sums must be those of choosing afresh, also after the
-    # table held playout's choices (bound again, so emptied).
+    # rotation, luck adjustment), whose tables keep each choice's chances for
+    # the next cube decision (with luck adjustment, every roll's): the sums
+    # must be those of choosing afresh, also after the table held other
+    # choices (bound again, so emptied).
     from backgammon import _bgcore
     from backgammon.cube import met
     nets = bg.Evaluator.default()._nets
     table = _bgcore.cube_table(met.default_table())
     middle = board({24: 1, 13: 4, 8: 3, 6: 5, 5: 2}, {1: 2, 12: 5, 17: 3, 19: 4, 20: 1})
     for start in (bg.Position.initial(), middle):
-        for opts in ({"cube": True}, {"cube": True, "score": (5, 3), "table": table},
-                     {"truncate": 7},
-                     {"rotation": 0}, {"cube": True, "rotation": 3}):
-            fresh = _bgcore.rollout_games(start._b, 5, 0, 100, nets, **opts)
+        for games, opts in ((100, {"cube": True}),
+                            (100, {"cube": True, "score": (5, 3), "table": table}),
+                            (100, {"truncate": 7}), (100, {"rotation": 0}),
+                            (100, {"cube": True, "rotation": 3}),
+                            (12, {"vr": True}), (12, {"vr": True, "cube": True})):
+            fresh = _bgcore.rollout_games(start._b, 5, 0, games, nets, **opts)
             cache = _bgcore.PlayCache()
             for _ in range(2):                           # filling, then all looked up
                 assert np.array_equal(
-                    _bgcore.rollout_games(start._b, 5, 0, 100, nets, cache=cache, **opts),
+                    _bgcore.rollout_games(start._b, 5, 0, games, nets, cache=cache, **opts),
                     fresh), opts
-            other = _bgcore.PlayCache()
-            _bgcore.playout(start._b, 5, 0, 100, 2, True, None, nets, other)
+            other = _bgcore.PlayCache()                  # held other choices: emptied
+            if opts.get("vr"):
+                _bgcore.rollout_games(start._b, 5, 0, games, nets, cache=other, cube=True)
+            else:
+                _bgcore.playout(start._b, 5, 0, games, 2, True, None, nets, other)
             assert np.array_equal(
-                _bgcore.rollout_games(start._b, 5, 0, 100, nets, cache=other, **opts), fresh)
+                _bgcore.rollout_games(start._b, 5, 0, games, nets, cache=other, **opts), fresh)
 
 
 @pytest.mark.slow

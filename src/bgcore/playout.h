@@ -274,7 +274,12 @@ static inline bg_play_slot *bg_play_slot_of(bg_play_slot *cache, const int8_t *b
     key[BG_NPTS] = (int8_t)d1;
     key[BG_NPTS + 1] = (int8_t)d2;
     for (i = 0; i < BG_NPTS + 2; i++) h = (h ^ (uint8_t)key[i]) * 1099511628211ULL;
-    return cache + (h >> 32) % BG_PLAY_CACHE_SLOTS;
+    /* mixed (SplitMix64's finaliser): FNV leaves the last bytes, the dice, in few
+     * bits, and a board's 36 rolls would share a handful of slots */
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    return cache + h % BG_PLAY_CACHE_SLOTS;
 }
 
 /*
@@ -308,12 +313,14 @@ static inline const int8_t *bg_choice(bg_play_slot *cache, int64_t ply, bg_gen *
 /*
  * bg_choice for the net when the chances after the play are wanted too
  * (bg_rollout_range): the result, and in probs (5) the opponent's chances
- * after it, unless the roll has a single play (*single = 1: nothing was
- * evaluated).  A table serves either bg_choice or this, not both.
+ * after it, unless the roll has a single play and `always` is 0 (*single =
+ * 1: nothing was evaluated).  A table serves one of bg_choice, this with
+ * `always` and this without, never two.
  */
 static inline const int8_t *bg_choice_probs(bg_play_slot *cache, int64_t ply, bg_gen *g,
                                             const int8_t *board, int d1, int d2,
-                                            const bg_evaluator *ev, float *probs, int *single)
+                                            const bg_evaluator *ev, int always, float *probs,
+                                            int *single)
 {
     bg_play_slot *slot = NULL;
     int8_t key[32];
@@ -330,8 +337,8 @@ static inline const int8_t *bg_choice_probs(bg_play_slot *cache, int64_t ply, bg
     g->out.n = 0;
     n = bg_generate(g, board, d1, d2);
     if (n < 0) return NULL;
-    *single = n == 1;
-    res = g->out.pos + (n == 1 ? 0 : bg_nn_choose(ev, g->out.pos, n, board, NULL, probs)) * BG_NPTS;
+    *single = n == 1 && !always;
+    res = g->out.pos + (*single ? 0 : bg_nn_choose(ev, g->out.pos, n, board, NULL, probs)) * BG_NPTS;
     if (slot) {
         memcpy(slot->key, key, sizeof key);
         memcpy(slot->res, res, sizeof slot->res);   /* the generator's rows have 32 bytes of slack */
@@ -530,7 +537,6 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
             stratum = 36 * (int)(k % 36) + (int)((k / 36) % 36);
         for (ply = 0; ply < BG_MAX_PLIES; ply++) {
             int mover = (int)(ply & 1), d1, d2, points, i, single = 0;
-            int64_t n, pick;
             const int8_t *res;
             bg_cube_ctx cx;
             bg_cube_result cr;
@@ -605,10 +611,10 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 for (j = 0; j < 21; j++) {
                     float best[BG_NN_NOUT], mv[BG_NN_NOUT];
                     double wgt = rolls[j][0] == rolls[j][1] ? 1.0 / 36.0 : 2.0 / 36.0;
-                    g->out.n = 0;
-                    n = bg_generate(g, board, rolls[j][0], rolls[j][1]);
-                    if (n < 0) { bg_gen_free(g); return -1; }
-                    pick = bg_nn_choose(ev, g->out.pos, n, board, NULL, best);
+                    int one;
+                    const int8_t *rj = bg_choice_probs(cache, ply, g, board, rolls[j][0],
+                                                       rolls[j][1], ev, 1, best, &one);
+                    if (!rj) { bg_gen_free(g); return -1; }
                     bg_flip(best, mv);                 /* the mover's chances */
                     bg_rx_view(mv, mover, c);
                     for (i = 0; i < 5; i++) mean[i] += wgt * c[i];
@@ -619,7 +625,7 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                         int8_t after[32];
                         double cb[5], x, e;
                         for (i = 0; i < 5; i++) cb[i] = best[i];
-                        bg_swap32(g->out.pos + pick * BG_NPTS, after);
+                        bg_swap32(rj, after);
                         x = bg_cube_efficiency(after);
                         if (match) {
                             e = bg_match_equity_d(cb, mover ? c0->away : c0->opponent_away,
@@ -638,7 +644,7 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                     }
                     if (rolls[j][0] == lo && rolls[j][1] == hi) {
                         for (i = 0; i < 5; i++) got[i] = c[i];
-                        memcpy(chosen, g->out.pos + pick * BG_NPTS, BG_NPTS);
+                        memcpy(chosen, rj, BG_NPTS);
                         memcpy(pnext, best, sizeof pnext);
                     }
                 }
@@ -647,7 +653,7 @@ static inline int bg_rollout_range(const int8_t *start, uint64_t seed, int64_t f
                 if (cube_alive) luck[6] += got_cf - mean_cf;
                 res = chosen;
             } else {
-                res = bg_choice_probs(cache, ply, g, board, d1, d2, ev, pnext, &single);
+                res = bg_choice_probs(cache, ply, g, board, d1, d2, ev, 0, pnext, &single);
                 if (!res) { bg_gen_free(g); return -1; }
                 if (single) have_pb = 0;         /* no evaluation done: evaluate when needed */
             }

@@ -87,7 +87,8 @@ def _stats_array():
 
 
 # PlayCache's binding for rollout_games' choices, which keep their chances too
-# (bg_choice_probs): distinct from every policy code, so the two never share entries
+# (bg_choice_probs; + 1 with luck adjustment, which wants a single play's chances
+# too): distinct from every policy code, so no two kinds share entries
 cdef int _CHOICES_WITH_CHANCES = 100
 
 
@@ -130,6 +131,14 @@ cdef class PlayCache:
             self.keep = keep
             self.margin = margin
         return self.slots
+
+
+def _play_cache_slot(bytes board, int d1, int d2):
+    """The slot of PlayCache's table that (board, d1, d2) takes (for the tests:
+    a board's rolls must spread over the table, not share a few slots)."""
+    cdef int8_t key[32]
+    cdef const int8_t *b = _board_ptr(board)
+    return <int64_t>(bg_play_slot_of(NULL, b, d1, d2, key) - <bg_play_slot *>NULL)
 
 
 def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,

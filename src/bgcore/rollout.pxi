@@ -20,8 +20,8 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
     stratum).  ``owner`` and ``score`` (``(away, opponent_away)`` or None for
     money) are the starting player's; ``no_double``: that player does not
     double at its first turn.  ``cache`` remembers the first two plies'
-    choices and their chances from one call to the next (None: none; not
-    used with ``vr``); the statistics are the same with or without.  The GIL
+    choices and their chances from one call to the next (None: none; with
+    ``vr``, those of every roll); the statistics are the same with or without.  The GIL
     is released; stops on Ctrl-C (main thread) or when ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_rollout_opts o
@@ -48,7 +48,7 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
     o.no_double = no_double
     _cancel_init(&c, cancel, 1 if vr else _NET_POLL)
     if cache is not None:
-        slots = cache.bound(_CHOICES_WITH_CHANCES, nets)
+        slots = cache.bound(_CHOICES_WITH_CHANCES + vr, nets)   # vr: every roll's chances
     out = np.zeros((BG_STRATA, BG_RX_FIELDS), dtype=np.int64)
     stats = out
     with nogil:

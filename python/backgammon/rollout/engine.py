@@ -412,16 +412,14 @@ def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
     """One seeded chunk of a rollout with the cube, luck adjustment,
     truncation or rotation (``opts``: the keywords of
     ``_bgcore.rollout_games``): its ``(1296, ROLLOUT_FIELDS)`` fixed-point
-    sums; ``caches`` as for :func:`run_chunk` (a table is kept per thread for
-    these chunks' choices, which keep their chances).  Top-level so that
+    sums; ``caches`` as for :func:`run_chunk` (these chunks' tables keep the
+    choices' chances too).  Top-level so that
     process and cluster executors can pickle it."""
     opts = dict(opts)
     table = opts.pop("met", None)
     if table is not None:
         opts["table"] = _bgcore.cube_table(table)
-    cache = None
-    if not opts.get("vr"):   # luck adjustment evaluates every roll: its choices are not kept
-        cache = _take(caches)
+    cache = _take(caches)
     try:
         return _bgcore.rollout_games(board, seed, first, count, net._nets, cancel=cancel,
                                      cache=cache, **opts)
