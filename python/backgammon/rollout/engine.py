@@ -413,8 +413,8 @@ def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
     truncation or rotation (``opts``: the keywords of
     ``_bgcore.rollout_games``): its ``(1296, ROLLOUT_FIELDS)`` fixed-point
     sums; ``caches`` as for :func:`run_chunk` (these chunks' tables keep the
-    choices' chances too).  Top-level so that
-    process and cluster executors can pickle it."""
+    choices' chances too).  Top-level so that process and cluster executors
+    can pickle it."""
     opts = dict(opts)
     table = opts.pop("met", None)
     if table is not None:
@@ -424,7 +424,7 @@ def run_chunk_ex(board: bytes, seed: int, first: int, count: int, net: Any,
         return _bgcore.rollout_games(board, seed, first, count, net._nets, cancel=cancel,
                                      cache=cache, **opts)
     finally:
-        if caches is not None and cache is not None:
+        if caches is not None:
             caches.put(cache)
 
 
