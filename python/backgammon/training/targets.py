@@ -426,8 +426,9 @@ _SHIFT, _SHIFT2 = 2.0 ** -_bgcore.ROLLOUT_SHIFT, 2.0 ** -_bgcore.ROLLOUT_SHIFT2
 
 def _one_target(board: bytes, seed: int, games: int, truncate: int, nets: Any,
                 cancel: Any) -> tuple[np.ndarray, float]:
+    # the first roll is rotated: each of its 36 choices is made once (PlayCache)
     stats = _bgcore.rollout_games(board, seed, 0, games, nets, truncate=truncate,
-                                  rotation=1, cancel=cancel)
+                                  rotation=1, cancel=cancel, cache=_bgcore.PlayCache())
     rows = stats.astype(np.float64).reshape(36, 36, -1).sum(axis=1)   # first roll strata
     n = rows[:, 0]
     means = np.empty(6)
