@@ -123,6 +123,7 @@ def test_remembered_first_choices_with_their_chances_change_no_game():
         for games, opts in ((100, {"cube": True}),
                             (100, {"cube": True, "score": (5, 3), "table": table}),
                             (100, {"truncate": 7}), (100, {"rotation": 0}),
+                            (100, {"rotation": 1, "truncate": 12}),     # rollout targets
                             (100, {"cube": True, "rotation": 3}),
                             (12, {"vr": True}), (12, {"vr": True, "cube": True})):
             fresh = _bgcore.rollout_games(start._b, 5, 0, games, nets, **opts)
