@@ -263,9 +263,8 @@ static inline bg_play_slot *bg_play_cache_new(void)
     return (bg_play_slot *)calloc(BG_PLAY_CACHE_SLOTS, sizeof(bg_play_slot));
 }
 
-/* The slot of (board, d1, d2) in cache, and its key in key (32 bytes). */
-static inline bg_play_slot *bg_play_slot_of(bg_play_slot *cache, const int8_t *board, int d1,
-                                            int d2, int8_t *key)
+/* The slot of (board, d1, d2) in a table, and its key in key (32 bytes). */
+static inline size_t bg_play_slot_index(const int8_t *board, int d1, int d2, int8_t *key)
 {
     uint64_t h = 1469598103934665603ULL;     /* FNV-1a over board and dice */
     int i;
@@ -279,7 +278,28 @@ static inline bg_play_slot *bg_play_slot_of(bg_play_slot *cache, const int8_t *b
     h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
     h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
     h ^= h >> 31;
-    return cache + h % BG_PLAY_CACHE_SLOTS;
+    return (size_t)(h % BG_PLAY_CACHE_SLOTS);
+}
+
+/* The slot a choice at `ply` from (board, d1, d2) goes through, or NULL (no
+ * table, or a ply past the first two); *hit says whether it holds that
+ * choice, else key (32 bytes) is what bg_play_keep files it under. */
+static inline bg_play_slot *bg_play_find(bg_play_slot *cache, int64_t ply, const int8_t *board,
+                                         int d1, int d2, int8_t *key, int *hit)
+{
+    bg_play_slot *slot;
+    *hit = 0;
+    if (!cache || ply >= 2) return NULL;
+    slot = cache + bg_play_slot_index(board, d1, d2, key);
+    *hit = memcmp(slot->key, key, 32) == 0;
+    return slot;
+}
+
+/* Files the result res (a generator row: 32 bytes readable) of key in slot. */
+static inline void bg_play_keep(bg_play_slot *slot, const int8_t *key, const int8_t *res)
+{
+    memcpy(slot->key, key, sizeof slot->key);
+    memcpy(slot->res, res, sizeof slot->res);   /* the generator's rows have 32 bytes of slack */
 }
 
 /*
@@ -291,22 +311,18 @@ static inline const int8_t *bg_choice(bg_play_slot *cache, int64_t ply, bg_gen *
                                       const int8_t *board, int d1, int d2, int policy,
                                       const bg_pubeval *pe, const bg_evaluator *ev, bg_rng *r)
 {
-    bg_play_slot *slot = NULL;
     int8_t key[32];
+    int hit;
     const int8_t *res;
     int64_t n;
-    if (cache && ply < 2 && policy != BG_POLICY_RANDOM) {
-        slot = bg_play_slot_of(cache, board, d1, d2, key);
-        if (memcmp(slot->key, key, sizeof key) == 0) return slot->res;
-    }
+    bg_play_slot *slot = bg_play_find(policy == BG_POLICY_RANDOM ? NULL : cache, ply, board,
+                                      d1, d2, key, &hit);
+    if (hit) return slot->res;
     g->out.n = 0;
     n = bg_generate(g, board, d1, d2);
     if (n < 0) return NULL;
     res = g->out.pos + bg_choose_ev(g, n, board, policy, pe, ev, r) * BG_NPTS;
-    if (slot) {
-        memcpy(slot->key, key, sizeof key);
-        memcpy(slot->res, res, sizeof slot->res);   /* the generator's rows have 32 bytes of slack */
-    }
+    if (slot) bg_play_keep(slot, key, res);
     return res;
 }
 
@@ -322,17 +338,15 @@ static inline const int8_t *bg_choice_probs(bg_play_slot *cache, int64_t ply, bg
                                             const bg_evaluator *ev, int always, float *probs,
                                             int *single)
 {
-    bg_play_slot *slot = NULL;
     int8_t key[32];
+    int hit;
     const int8_t *res;
     int64_t n;
-    if (cache && ply < 2) {
-        slot = bg_play_slot_of(cache, board, d1, d2, key);
-        if (memcmp(slot->key, key, sizeof key) == 0) {
-            *single = slot->single;
-            if (!*single) memcpy(probs, slot->probs, sizeof slot->probs);
-            return slot->res;
-        }
+    bg_play_slot *slot = bg_play_find(cache, ply, board, d1, d2, key, &hit);
+    if (hit) {
+        *single = slot->single;
+        if (!*single) memcpy(probs, slot->probs, sizeof slot->probs);
+        return slot->res;
     }
     g->out.n = 0;
     n = bg_generate(g, board, d1, d2);
@@ -340,8 +354,7 @@ static inline const int8_t *bg_choice_probs(bg_play_slot *cache, int64_t ply, bg
     *single = n == 1 && !always;
     res = g->out.pos + (*single ? 0 : bg_nn_choose(ev, g->out.pos, n, board, NULL, probs)) * BG_NPTS;
     if (slot) {
-        memcpy(slot->key, key, sizeof key);
-        memcpy(slot->res, res, sizeof slot->res);   /* the generator's rows have 32 bytes of slack */
+        bg_play_keep(slot, key, res);
         if (!*single) memcpy(slot->probs, probs, sizeof slot->probs);
         slot->single = *single;
     }

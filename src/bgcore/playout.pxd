@@ -48,8 +48,7 @@ cdef extern from "playout.h" nogil:
         int8_t res[32]
     int BG_PLAY_CACHE_SLOTS
     bg_play_slot *bg_play_cache_new()
-    bg_play_slot *bg_play_slot_of(bg_play_slot *cache, const int8_t *board, int d1, int d2,
-                                  int8_t *key)
+    size_t bg_play_slot_index(const int8_t *board, int d1, int d2, int8_t *key)
     int bg_playout_range(const int8_t *start, uint64_t seed, int64_t first_game,
                          int64_t ngames, int policy, const bg_pubeval *pe,
                          int stratify, int64_t *stats, const bg_evaluator *ev,

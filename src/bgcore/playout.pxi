@@ -138,7 +138,7 @@ def _play_cache_slot(bytes board, int d1, int d2):
     a board's rolls must spread over the table, not share a few slots)."""
     cdef int8_t key[32]
     cdef const int8_t *b = _board_ptr(board)
-    return <int64_t>(bg_play_slot_of(NULL, b, d1, d2, key) - <bg_play_slot *>NULL)
+    return bg_play_slot_index(b, d1, d2, key)
 
 
 def playout(bytes board, uint64_t seed, int64_t first_game, int64_t ngames,

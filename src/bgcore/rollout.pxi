@@ -21,8 +21,9 @@ def rollout_games(bytes board, uint64_t seed, int64_t first_game, int64_t ngames
     money) are the starting player's; ``no_double``: that player does not
     double at its first turn.  ``cache`` remembers the first two plies'
     choices and their chances from one call to the next (None: none; with
-    ``vr``, those of every roll); the statistics are the same with or without.  The GIL
-    is released; stops on Ctrl-C (main thread) or when ``cancel`` is set."""
+    ``vr``, those of every roll); the statistics are the same with or
+    without.  The GIL is released; stops on Ctrl-C (main thread) or when
+    ``cancel`` is set."""
     cdef const int8_t *b = _board_ptr(board)
     cdef bg_rollout_opts o
     cdef int r

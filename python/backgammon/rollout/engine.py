@@ -303,6 +303,13 @@ class PolicyRunner:
         self._caches: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     @property
+    def _thread_caches(self) -> queue.SimpleQueue[Any] | None:
+        """The tables of first choices this rollout's own threads pass on
+        (:func:`run_chunk`); None for another executor, whose chunks (maybe in
+        other processes) make their own."""
+        return self._caches if self.executor is None else None
+
+    @property
     def parallel(self) -> int:
         """How many chunks run at once, for cutting work: 16 on an executor."""
         return 16 if self.executor is not None else self.workers or 1
@@ -314,10 +321,7 @@ class PolicyRunner:
         if self.evaluate is not None:
             return (_bgcore.playout_batched(b, seed, first, count, stratify, self.evaluate,
                                             self.in_flight) for b, seed, first, count in jobs)
-        # this rollout's threads pass their tables of first choices on (run_chunk);
-        # another executor's chunks, maybe in other processes, make their own
-        caches = self._caches if self.executor is None else None
-        args = ((b, seed, first, count, self.code, stratify, self.net, caches)
+        args = ((b, seed, first, count, self.code, stratify, self.net, self._thread_caches)
                 for b, seed, first, count in jobs)
         return run_chunks(args, self.workers, self.executor)
 
@@ -327,9 +331,8 @@ class PolicyRunner:
         core's extended rollout (cube, luck adjustment, truncation, rotation:
         ``opts``, the keywords of ``_bgcore.rollout_games``), in order; the net
         policy only.  Close the iterator to stop the rest."""
-        caches = self._caches if self.executor is None else None   # as in parts
-        return run_chunks(((*job, self.net, opts, caches) for job in jobs), self.workers,
-                          self.executor, run_chunk_ex)
+        return run_chunks(((*job, self.net, opts, self._thread_caches) for job in jobs),
+                          self.workers, self.executor, run_chunk_ex)
 
 
 def checked_evaluator(policy: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray], np.ndarray]:
