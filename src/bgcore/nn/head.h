@@ -56,19 +56,24 @@ static inline float bg_nn_fold4(__m128 u)
     return (v[0] + v[1]) + (v[2] + v[3]);
 }
 
-static inline void bg_nn_head_base(const float *w2, int hp, const float *acc, float *h, float *t)
+/* The soft sigmoid of four sums: bg_nn_act's steps, lane by lane. */
+static inline __m128 bg_nn_soft4(__m128 a)
 {
     const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
     const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    return _mm_add_ps(half, _mm_div_ps(_mm_mul_ps(half, a),
+                                       _mm_add_ps(one, _mm_and_ps(a, absmask))));
+}
+
+static inline void bg_nn_head_base(const float *w2, int hp, const float *acc, float *h, float *t)
+{
     __m128 s[BG_NN_NOUT][2];
     int k, j, q;
     for (k = 0; k < BG_NN_NOUT; k++) s[k][0] = s[k][1] = _mm_setzero_ps();
     for (j = 0; j < hp; j += 8) {
         __m128 x[2];
         for (q = 0; q < 2; q++) {
-            __m128 a = _mm_loadu_ps(acc + j + 4 * q);
-            __m128 d = _mm_add_ps(one, _mm_and_ps(a, absmask));
-            x[q] = _mm_add_ps(half, _mm_div_ps(_mm_mul_ps(half, a), d));
+            x[q] = bg_nn_soft4(_mm_loadu_ps(acc + j + 4 * q));
             _mm_storeu_ps(h + j + 4 * q, x[q]);
         }
         for (k = 0; k < BG_NN_NOUT; k++) {
@@ -90,18 +95,23 @@ __attribute__((target("avx2"))) static inline float bg_nn_fold8(__m256 s)
     return bg_nn_fold4(_mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1)));
 }
 
-__attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int hp,
-                                                             const float *acc, float *h, float *t)
+/* The soft sigmoid of eight sums: bg_nn_act's steps, lane by lane. */
+__attribute__((target("avx2"))) static inline __m256 bg_nn_soft8(__m256 a)
 {
     const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
     const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+    return _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, a),
+                                             _mm256_add_ps(one, _mm256_and_ps(a, absmask))));
+}
+
+__attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int hp,
+                                                             const float *acc, float *h, float *t)
+{
     __m256 s[BG_NN_NOUT];
     int k, j;
     for (k = 0; k < BG_NN_NOUT; k++) s[k] = _mm256_setzero_ps();
     for (j = 0; j < hp; j += 8) {
-        __m256 a = _mm256_loadu_ps(acc + j);
-        __m256 d = _mm256_add_ps(one, _mm256_and_ps(a, absmask));
-        __m256 x = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, a), d));
+        __m256 x = bg_nn_soft8(_mm256_loadu_ps(acc + j));
         _mm256_storeu_ps(h + j, x);
         for (k = 0; k < BG_NN_NOUT; k++)
             s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(_mm256_loadu_ps(w2 + (size_t)k * hp + j), x));
@@ -118,8 +128,7 @@ __attribute__((target("avx2"))) static void bg_nn_head_avx2(const float *w2, int
         __m256 a[NV];                                                                   \
         BG_NN_AVX2_COLUMNS(NV, a0);                                                     \
         for (k = 0; k < NV; k++) {                                                      \
-            __m256 d = _mm256_add_ps(one, _mm256_and_ps(a[k], absmask));                \
-            __m256 x = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, a[k]), d)); \
+            __m256 x = bg_nn_soft8(a[k]);                                               \
             for (q = 0; q < BG_NN_NOUT; q++)                                            \
                 s[q] = _mm256_add_ps(s[q], _mm256_mul_ps(                               \
                     _mm256_loadu_ps(w2 + (size_t)q * hpad + jb + 8 * k), x));           \
@@ -136,8 +145,6 @@ __attribute__((target("avx2"))) static void bg_nn_delta_head_avx2(
     const float *a0, const float *w1, int hpad, const int16_t *idx, const float *val, int n,
     const float *w2, float *t)
 {
-    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
-    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
     __m256 s[BG_NN_NOUT];
     int i, jb = 0, k, q;
     for (q = 0; q < BG_NN_NOUT; q++) s[q] = _mm256_setzero_ps();

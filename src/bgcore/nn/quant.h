@@ -136,12 +136,8 @@ static inline void bg_q_cols_sse2(int16_t *acc, const int16_t *a0, const int16_t
 /* The activation of four int32 sums, as bg_q_act1. */
 static inline __m128i bg_q_act4_sse2(__m128i a, __m128 scale)
 {
-    const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
-    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
-    const __m128 top = _mm_set1_ps((float)(1 << BG_Q_HBITS));
-    __m128 x = _mm_mul_ps(_mm_cvtepi32_ps(a), scale);
-    __m128 d = _mm_add_ps(one, _mm_and_ps(x, absmask));
-    __m128 s = _mm_add_ps(half, _mm_div_ps(_mm_mul_ps(half, x), d));
+    const __m128 half = _mm_set1_ps(0.5f), top = _mm_set1_ps((float)(1 << BG_Q_HBITS));
+    __m128 s = bg_nn_soft4(_mm_mul_ps(_mm_cvtepi32_ps(a), scale));
     return _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(s, top), half));
 }
 
@@ -219,12 +215,8 @@ __attribute__((target("avx2"))) static void bg_q_cols_avx2(
 
 __attribute__((target("avx2"))) static inline __m256i bg_q_act8_avx2(__m256i a, __m256 scale)
 {
-    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
-    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
-    const __m256 top = _mm256_set1_ps((float)(1 << BG_Q_HBITS));
-    __m256 x = _mm256_mul_ps(_mm256_cvtepi32_ps(a), scale);
-    __m256 d = _mm256_add_ps(one, _mm256_and_ps(x, absmask));
-    __m256 s = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, x), d));
+    const __m256 half = _mm256_set1_ps(0.5f), top = _mm256_set1_ps((float)(1 << BG_Q_HBITS));
+    __m256 s = bg_nn_soft8(_mm256_mul_ps(_mm256_cvtepi32_ps(a), scale));
     return _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(s, top), half));
 }
 
@@ -511,18 +503,15 @@ static inline void bg_q_tail_plain(const bg_qnet *q, const int32_t *u, float *t)
 #ifdef BG_SSE2
 static inline void bg_q_tail_sse2(const bg_qnet *q, const int32_t *u, float *t)
 {
-    const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f), s2 = _mm_set1_ps(q->s2);
-    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    const __m128 s2 = _mm_set1_ps(q->s2);
     __m128 lo[BG_NN_NOUT], hi[BG_NN_NOUT];      /* bg_nn_dot8's partial sums 0-3 and 4-7 */
     int i, k, h;
     for (k = 0; k < BG_NN_NOUT; k++) lo[k] = hi[k] = _mm_setzero_ps();
     for (i = 0; i < q->mid; i += 8) {           /* mid is a multiple of 8 */
         for (h = 0; h < 2; h++) {
-            __m128 x = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(
+            __m128 g = bg_nn_soft4(_mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(
                            _mm_loadu_si128((const __m128i *)(u + i + 4 * h))), s2),
-                           _mm_loadu_ps(q->bd + i + 4 * h));
-            __m128 d = _mm_add_ps(one, _mm_and_ps(x, absmask));
-            __m128 g = _mm_add_ps(half, _mm_div_ps(_mm_mul_ps(half, x), d));
+                           _mm_loadu_ps(q->bd + i + 4 * h)));
             for (k = 0; k < BG_NN_NOUT; k++) {
                 __m128 p = _mm_mul_ps(_mm_loadu_ps(q->w2 + (size_t)k * q->mid + i + 4 * h), g);
                 if (h) hi[k] = _mm_add_ps(hi[k], p);
@@ -538,18 +527,14 @@ static inline void bg_q_tail_sse2(const bg_qnet *q, const int32_t *u, float *t)
 __attribute__((target("avx2"))) static void bg_q_tail_avx2(const bg_qnet *q, const int32_t *u,
                                                             float *t)
 {
-    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
     const __m256 s2 = _mm256_set1_ps(q->s2);
-    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
     __m256 s[BG_NN_NOUT];
     int i, k;
     for (k = 0; k < BG_NN_NOUT; k++) s[k] = _mm256_setzero_ps();
     for (i = 0; i < q->mid; i += 8) {
-        __m256 x = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(
+        __m256 g = bg_nn_soft8(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(
                        _mm256_loadu_si256((const __m256i *)(u + i))), s2),
-                       _mm256_loadu_ps(q->bd + i));
-        __m256 d = _mm256_add_ps(one, _mm256_and_ps(x, absmask));
-        __m256 g = _mm256_add_ps(half, _mm256_div_ps(_mm256_mul_ps(half, x), d));
+                       _mm256_loadu_ps(q->bd + i)));
         for (k = 0; k < BG_NN_NOUT; k++)
             s[k] = _mm256_add_ps(s[k], _mm256_mul_ps(
                 _mm256_loadu_ps(q->w2 + (size_t)k * q->mid + i), g));
