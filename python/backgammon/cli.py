@@ -195,6 +195,9 @@ _PRUNE_DEFAULT = ("K = 0: no screen; KmM: of those only the plays within M (equi
                   f"screen's best (default margin {DEFAULT_MARGIN}; m0: none); default: the nets' "
                   f"own (the bundled nets come screened, keeping {DEFAULT_KEEP} within "
                   f"{DEFAULT_MARGIN}; a nets file does not)")
+_PRUNE_HELP = ("screen the nets' move choices with the bundled pruning nets, the nets scoring "
+               "only the screen's K best plays (about three times the games a second; "
+               "docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
 
 Prune = tuple[int, float | None]
 """A screen named on the command line: how many plays it keeps, and its margin
@@ -462,9 +465,7 @@ def _parser() -> argparse.ArgumentParser:
                          "nets (about three times the games a second), the bundled strong "
                          "nets (half the games a second), pubeval or random")
     ro.add_argument("--prune", type=_prune, default=None, metavar="K",
-                    help="screen the nets' move choices with the bundled pruning nets, the "
-                         "nets scoring only the screen's K best plays (about three times the games "
-                         "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
+                    help=_PRUNE_HELP)
     ro.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ro.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -535,9 +536,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="how both sides play the games (default: the bundled nets; fast: "
                          "the bundled fast nets; strong: the bundled strong nets)")
     ar.add_argument("--prune", type=_prune, default=None, metavar="K",
-                    help="screen the nets' move choices with the bundled pruning nets, the "
-                         "nets scoring only the screen's K best plays (about three times the games "
-                         "a second; docs/nn.md, \"Pruning\"); " + _PRUNE_DEFAULT)
+                    help=_PRUNE_HELP)
     ar.add_argument("--seed", type=int, default=None,
                     help="fixes the games (default: a random seed, printed)")
     ar.add_argument("--workers", type=int, default=os.cpu_count() or 1,
