@@ -320,15 +320,18 @@ def _cmd_targets(args: argparse.Namespace) -> int:
         raise BackgammonError("--filtered needs --ply 2 (it filters the replies of a 2-ply search)")
     if args.relabel is None and args.chunks is None:
         raise BackgammonError("targets needs --chunks FIRST END (or --relabel DIR)")
-    if args.relabel is not None and args.ply is None:
-        raise BackgammonError("--relabel needs --ply 0, 1 or 2 (the new targets' depth)")
+    if args.variance_reduction and args.ply is not None:
+        raise BackgammonError("--variance-reduction belongs to rollouts, not to --ply targets")
     in_flight = args.in_flight if args.in_flight is not None else (
         2 * args.processes if args.processes else targets.IN_FLIGHT)
     with _targets_executor(args.processes, args.scheduler) as executor:
         if args.relabel is not None:
+            rolled = {} if args.ply is not None else dict(
+                games=args.games, truncate=args.truncate or None, seed=args.seed,
+                variance_reduction=args.variance_reduction)
             targets.relabel_targets(args.relabel, args.out, ply=args.ply, filtered=args.filtered,
                                     evaluator=ev, executor=executor, in_flight=in_flight,
-                                    log=log)
+                                    log=log, **rolled)
             return 0
         first, end = args.chunks
         targets.make_targets(args.out, range(first, end), seed=args.seed,
@@ -338,7 +341,8 @@ def _cmd_targets(args: argparse.Namespace) -> int:
                              varied=args.varied, keep=args.keep, siblings=args.siblings,
                              classes=None if args.classes is None else set(args.classes),
                              evaluator=ev, workers=args.workers, executor=executor,
-                             in_flight=in_flight, log=log)
+                             in_flight=in_flight, log=log,
+                             variance_reduction=args.variance_reduction)
     return 0
 
 
@@ -629,13 +633,16 @@ def _parser() -> argparse.ArgumentParser:
     tg.add_argument("--chunks", type=int, nargs=2, metavar=("FIRST", "END"), default=None,
                     help="make chunks FIRST .. END-1")
     tg.add_argument("--relabel", metavar="DIR", default=None,
-                    help="instead: the positions of DIR's chunks with new targets at --ply "
-                         "by --nets (the next generation's targets)")
+                    help="instead: the positions of DIR's chunks with new targets by --nets, "
+                         "at --ply or else rolled out (the next generation's targets)")
     tg.add_argument("--positions", type=int, default=500, help="positions per chunk (default 500)")
     tg.add_argument("--games", type=int, default=216,
                     help="games per position, a multiple of 36 (default 216)")
     tg.add_argument("--truncate", type=int, default=9,
                     help="score games still going after this many plies by the nets (0: play out)")
+    tg.add_argument("--variance-reduction", action="store_true",
+                    help="rollouts subtract each roll's luck as the nets see it (in races "
+                         "36 such games err about twenty times less than 324 plain ones)")
     tg.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
                     help="targets from the nets' own evaluation at this depth instead of "
                          "rollouts (0: the nets' evaluation itself, to teach a smaller net)")
