@@ -357,7 +357,7 @@ class Evaluator:
     @classmethod
     def strong(cls) -> Evaluator:
         """The bundled strong nets (package data), loaded on first use: the
-        default nets (generation 12, whose race and crashed nets they share) in
+        default nets (whose race and crashed nets they share) in
         a mean-logit ensemble (:meth:`ensemble`) with a second 1,024-unit
         contact net trained with back-game targets, one 2,048-unit contact net.
         Judged by gnubg 2-ply on real decisions it loses about 0.35
