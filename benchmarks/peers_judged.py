@@ -360,6 +360,10 @@ def judge(bg: Any, args: argparse.Namespace) -> dict[str, Any]:
     out["focus"] = {}
     for cls, n in args.focus:
         chosen = focus_decisions(bg, args.galaxy, set(sample["matches"]), cls, n, args.seed)
+        if not chosen:
+            print(f"focus: no {cls} decisions outside the main sample's {len(sample['matches'])} "
+                  f"matches (fewer --matches leaves some)", flush=True)
+            continue
         print(f"focus: {len(chosen)} {cls} decisions of the other matches (seed {args.seed})",
               flush=True)
         judged, rows = judged_decisions(chosen, path, args.timeout)
@@ -477,6 +481,11 @@ def report(out: dict[str, Any]) -> None:
               f"a bear-off, told apart by their scores; {out['unresolved_gnubg_moves']} "
               f"not within 1e-4)")
     for name in out["nets"]:
+        pairs = [f"{depth} {m:+.2f} (se {e:.2f})" for depth in ("0-ply", "1-ply", "2-ply filtered")
+                 if name != "net" and f"{name} {depth}" in t and f"net {depth}" in t
+                 for m, e in [paired(t, f"{name} {depth}", f"net {depth}")]]
+        if pairs:
+            print(f"  {name} minus the bundled nets, mp a decision (paired): {', '.join(pairs)}")
         filt, plain = f"{name} 2-ply filtered", f"{name} 2-ply"
         if plain not in t:
             continue

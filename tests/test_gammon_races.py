@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,9 @@ import numpy as np
 import backgammon as bg
 from backgammon import _bgcore
 
-_TOOL = Path(__file__).resolve().parent.parent / "tools" / "make_gammon_races.py"
+# the source tree: CI runs a copy of tests/ against the installed wheel and names it
+_ROOT = Path(os.environ.get("BACKGAMMON_SOURCE") or Path(__file__).resolve().parents[1])
+_TOOL = _ROOT / "tools" / "make_gammon_races.py"
 
 
 def _tool():
