@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import sys
 import time
@@ -45,10 +44,6 @@ from backgammon.training import targets
 _HOME_LEAN = np.array([0.3, 0.4, 0.6, 0.8, 1.2, 2.0])  # Dirichlet weights of points 1-6
 _OUTFIELD = np.arange(7, 19)
 _OUTFIELD_LEAN = (19 - _OUTFIELD) / (19 - _OUTFIELD).sum()  # the 7-point 12 times the 18's
-
-
-def _rng(seed: int, *stream: int) -> np.random.Generator:
-    return np.random.default_rng([seed, *stream])
 
 
 def gammon_race(rng: np.random.Generator) -> np.ndarray:
@@ -83,7 +78,7 @@ def gammon_race(rng: np.random.Generator) -> np.ndarray:
 
 def chunk_boards(n: int, seed: int, nets: object) -> np.ndarray:
     """``n`` boards: drawn races, each with the trailer on roll followed by its siblings."""
-    rng = _rng(seed)
+    rng = targets._rng(seed)
     out: list[bytes] = []
     while len(out) < n:
         b = gammon_race(rng)
@@ -101,22 +96,17 @@ def make_chunk(c: int, out: str, seed: int, positions: int, games: int) -> str:
         return f"{path.name}: kept"
     start = time.time()
     ev = bg.Evaluator.default()
-    chunk_seed = int(_rng(seed, c).integers(1 << 62))
+    chunk_seed = int(targets._rng(seed, c).integers(1 << 62))
     boards = chunk_boards(positions, chunk_seed, ev._nets)
     t, se = targets.rollout_targets(boards, seed=chunk_seed, games=games, truncate=None,
                                     evaluator=ev, variance_reduction=True)
     meta = {"generator": "tools/make_gammon_races.py", "seed": seed, "chunk": c,
             "chunk_seed": chunk_seed, "positions": positions, "method": "rollout",
             "games": games, "truncate": None, "variance_reduction": True,
-            "evaluator": ev.meta.get("origin", repr(ev)),
-            **({"prune": ev.keep, "margin": ev.margin} if ev.pruning is not None else {}),
+            "evaluator": ev.meta.get("origin", repr(ev)), **targets._screen_meta(ev),
             "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "seconds": round(time.time() - start, 1)}
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as f:
-        np.savez_compressed(f, boards=boards, targets=t, stderr=se,
-                            meta=np.array(json.dumps(meta)))
-    os.replace(tmp, path)
+    targets._write_chunk(path, boards, t, se, meta)
     return f"{path.name}: {len(boards)} positions in {meta['seconds']} s, " \
            f"mean stderr {float(se.mean()):.4f}"
 
